@@ -1,0 +1,113 @@
+//! The bind pose: which bones drive the mesh (the *joints*, in palette order) and their
+//! inverse bind matrices `B_i⁻¹`, which take a model-space vertex into bone `i`'s frame.
+
+use heapless::Vec;
+
+use crate::affine::Affine;
+use crate::budget::{Budget, Layout};
+use crate::error::{Error, Quantity};
+use crate::lane::Lane;
+use crate::num::Real;
+use crate::palette::Palette;
+
+/// Up to `J` joints: bone indices into a skeleton and their inverse bind matrices.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::bind::BindPose;
+/// use skin_core::palette::Palette;
+/// // Bone 0 was at x = 2 when the mesh was bound; it is now at x = 5.
+/// let bind = BindPose::<f32, 4>::new(&[0], &[Affine::translation([-2.0, 0.0, 0.0])], 1).unwrap();
+/// let world = [Affine::translation([5.0, 0.0, 0.0])];
+/// let mut palette: Palette<f32, 4> = Palette::new();
+/// bind.palette(&world, &mut palette).unwrap();
+/// // M = W · B⁻¹ keeps the translation: the mesh moves by 3.
+/// assert_eq!(palette.as_slice()[0].transform_point([2.0, 0.0, 0.0]), [5.0, 0.0, 0.0]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct BindPose<R: Real, const J: usize> {
+    joints: Vec<u16, J>,
+    inverse_binds: Vec<Affine<R>, J>,
+}
+
+impl<R: Real, const J: usize> BindPose<R, J> {
+    /// Joints (bone indices, below `bones`) with their inverse bind matrices.
+    pub fn new(joints: &[u16], inverse_binds: &[Affine<R>], bones: usize) -> Result<Self, Error> {
+        if inverse_binds.len() != joints.len() {
+            return Err(Error::LengthMismatch { expected: joints.len(), actual: inverse_binds.len() });
+        }
+        let cap = Error::Capacity { len: joints.len(), capacity: J };
+        if let Some(joint) = joints.iter().position(|&b| usize::from(b) >= bones) {
+            return Err(Error::JointIndex { joint, bone: usize::from(joints[joint]), bones });
+        }
+        let mut s = Self { joints: Vec::new(), inverse_binds: Vec::new() };
+        s.joints.extend_from_slice(joints).map_err(|_| cap)?;
+        s.inverse_binds.extend_from_slice(inverse_binds).map_err(|_| cap)?;
+        Ok(s)
+    }
+
+    /// Joints whose inverse bind matrices are the inverses of `bind_world`, the world
+    /// matrices of the skeleton in the pose the mesh was modelled in.
+    pub fn from_bind_world(joints: &[u16], bind_world: &[Affine<R>]) -> Result<Self, Error> {
+        let mut inverse: Vec<Affine<R>, J> = Vec::new();
+        for (joint, &bone) in joints.iter().enumerate() {
+            let b = usize::from(bone);
+            let m = bind_world
+                .get(b)
+                .ok_or(Error::JointIndex { joint, bone: b, bones: bind_world.len() })?;
+            let inv = m.inverse().ok_or(Error::Singular { bone: b })?;
+            inverse.push(inv).map_err(|_| Error::Capacity { len: joints.len(), capacity: J })?;
+        }
+        Self::new(joints, &inverse, bind_world.len())
+    }
+
+    /// Joints.
+    pub fn len(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// `true` with no joints.
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
+
+    /// Bone index of each joint.
+    pub fn joints(&self) -> &[u16] {
+        &self.joints
+    }
+
+    /// Inverse bind matrix of each joint.
+    pub fn inverse_binds(&self) -> &[Affine<R>] {
+        &self.inverse_binds
+    }
+
+    /// [`Error::BudgetExceeded`] unless every joint fits `budget` with `layout`.
+    pub fn check_budget(&self, budget: &Budget, layout: Layout) -> Result<(), Error> {
+        budget.check(self.len(), layout)
+    }
+
+    /// Fill `out` with `M_i = W_i · B_i⁻¹` for every joint, narrowed to lane `L`.
+    ///
+    /// A palette smaller than `J` is a compile-time error; [`Error::Overflow`] when a matrix
+    /// does not fit the lane (fixed point), [`Error::LengthMismatch`] when `world` is short.
+    pub fn palette<L: Lane<Real = R>, const CAP: usize>(
+        &self,
+        world: &[Affine<R>],
+        out: &mut Palette<L, CAP>,
+    ) -> Result<(), Error> {
+        const { assert!(J <= CAP, "the palette is smaller than the bind pose's joint capacity") };
+        out.clear();
+        for (i, (&bone, ibm)) in self.joints.iter().zip(&self.inverse_binds).enumerate() {
+            let w = world
+                .get(usize::from(bone))
+                .ok_or(Error::LengthMismatch { expected: usize::from(bone) + 1, actual: world.len() })?;
+            let m = w.checked_mul(ibm).ok_or(Error::Overflow {
+                what: Quantity::Palette,
+                index: i,
+                format: R::NAME,
+            })?;
+            out.push(&m)?;
+        }
+        Ok(())
+    }
+}

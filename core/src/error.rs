@@ -1,0 +1,225 @@
+//! Typed errors: every way input can be wrong, each with a message that says what and where.
+
+use crate::budget::Layout;
+
+/// What kind of value an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Quantity {
+    /// A vertex position.
+    Position,
+    /// A vertex normal.
+    Normal,
+    /// A skinning weight.
+    Weight,
+    /// A bone's local translation, rotation or scale.
+    LocalTransform,
+    /// A bone's inverse bind matrix.
+    InverseBind,
+    /// A bone's world matrix (forward kinematics result).
+    WorldMatrix,
+    /// A skinning-palette matrix `W·B⁻¹`.
+    Palette,
+    /// A key-frame time or value.
+    Key,
+}
+
+impl Quantity {
+    fn name(self) -> &'static str {
+        match self {
+            Quantity::Position => "position",
+            Quantity::Normal => "normal",
+            Quantity::Weight => "weight",
+            Quantity::LocalTransform => "local transform",
+            Quantity::InverseBind => "inverse bind matrix",
+            Quantity::WorldMatrix => "world matrix",
+            Quantity::Palette => "palette matrix",
+            Quantity::Key => "key frame",
+        }
+    }
+}
+
+/// Everything that can be wrong with data handed to the core.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Error {
+    /// A vertex names a bone the palette does not have.
+    BoneIndex {
+        /// Vertex index.
+        vertex: usize,
+        /// The bone index it names.
+        bone: u16,
+        /// Bones in the palette.
+        bones: usize,
+    },
+    /// A joint names a bone the skeleton does not have.
+    JointIndex {
+        /// Joint (palette) index.
+        joint: usize,
+        /// The bone it names.
+        bone: usize,
+        /// Bones in the skeleton.
+        bones: usize,
+    },
+    /// A vertex has a non-zero weight in an influence slot beyond the mesh's kernel width.
+    Influences {
+        /// Vertex index.
+        vertex: usize,
+        /// Influences the vertex uses.
+        used: usize,
+        /// Influences the kernel blends.
+        max: usize,
+    },
+    /// A weight is negative.
+    NegativeWeight {
+        /// Vertex index.
+        vertex: usize,
+        /// The weight.
+        weight: f32,
+    },
+    /// A vertex's weights do not sum to one within [`crate::vertex::WEIGHT_TOLERANCE`].
+    WeightSum {
+        /// Vertex index.
+        vertex: usize,
+        /// Their sum.
+        sum: f32,
+    },
+    /// A value is NaN or infinite.
+    NotFinite {
+        /// What it is.
+        what: Quantity,
+        /// Index of the vertex, bone or key.
+        index: usize,
+    },
+    /// A value does not fit the fixed-point format.
+    Overflow {
+        /// What it is.
+        what: Quantity,
+        /// Index of the vertex, bone or key.
+        index: usize,
+        /// The format it did not fit.
+        format: &'static str,
+    },
+    /// A bone's parent comes after it (parents must precede children).
+    ParentOrder {
+        /// The bone.
+        bone: usize,
+        /// Its parent.
+        parent: usize,
+    },
+    /// Following parents from this bone leads back to it.
+    Cycle {
+        /// A bone on the cycle.
+        bone: usize,
+    },
+    /// A parent index names no bone.
+    ParentIndex {
+        /// The bone.
+        bone: usize,
+        /// The parent index it names.
+        parent: usize,
+    },
+    /// The skeleton has no root bone.
+    NoRoot,
+    /// More bones (or vertices, keys, …) than a container's capacity.
+    Capacity {
+        /// How many were given.
+        len: usize,
+        /// How many fit.
+        capacity: usize,
+    },
+    /// A skeleton needs more palette matrices than a constant-register budget holds.
+    BudgetExceeded {
+        /// Bones needed.
+        bones: usize,
+        /// Bones the budget holds with this layout.
+        capacity: usize,
+        /// The budget's name.
+        budget: &'static str,
+        /// The matrix layout.
+        layout: Layout,
+    },
+    /// A matrix that must be inverted is singular.
+    Singular {
+        /// The bone.
+        bone: usize,
+    },
+    /// Two slices that must have equal lengths do not.
+    LengthMismatch {
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        actual: usize,
+    },
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Error::BoneIndex { vertex, bone, bones } => write!(
+                f,
+                "vertex {vertex} uses bone {bone}, but the palette has only {bones} bones"
+            ),
+            Error::JointIndex { joint, bone, bones } => write!(
+                f,
+                "joint {joint} names bone {bone}, but the skeleton has only {bones} bones"
+            ),
+            Error::Influences { vertex, used, max } => write!(
+                f,
+                "vertex {vertex} has {used} influences, but this kernel blends at most {max}"
+            ),
+            Error::NegativeWeight { vertex, weight } => {
+                write!(f, "vertex {vertex} has a negative weight {weight}")
+            }
+            Error::WeightSum { vertex, sum } => write!(
+                f,
+                "the weights of vertex {vertex} sum to {sum}, not 1 (tolerance {})",
+                crate::vertex::WEIGHT_TOLERANCE
+            ),
+            Error::NotFinite { what, index } => {
+                write!(f, "{} {index} is NaN or infinite", what.name())
+            }
+            Error::Overflow { what, index, format } => write!(
+                f,
+                "{} {index} does not fit the {format} fixed-point format",
+                what.name()
+            ),
+            Error::ParentOrder { bone, parent } => write!(
+                f,
+                "bone {bone} has parent {parent}, which comes after it (parents must come first)"
+            ),
+            Error::Cycle { bone } => write!(f, "the parents of bone {bone} form a cycle"),
+            Error::ParentIndex { bone, parent } => {
+                write!(f, "bone {bone} names parent {parent}, which does not exist")
+            }
+            Error::NoRoot => f.write_str("the skeleton has no root bone"),
+            Error::Capacity { len, capacity } => {
+                write!(f, "{len} items exceed the capacity of {capacity}")
+            }
+            Error::BudgetExceeded { bones, capacity, budget, layout } => write!(
+                f,
+                "{bones} bones exceed the {budget} budget, which holds {capacity} {} matrices",
+                layout.name()
+            ),
+            Error::Singular { bone } => write!(f, "the matrix of bone {bone} cannot be inverted"),
+            Error::LengthMismatch { expected, actual } => {
+                write!(f, "expected {expected} items, got {actual}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Map a [`crate::num::NumError`] to an [`Error`] about `what` at `index` in `format`.
+pub(crate) fn num_error(
+    e: crate::num::NumError,
+    what: Quantity,
+    index: usize,
+    format: &'static str,
+) -> Error {
+    match e {
+        crate::num::NumError::NotFinite => Error::NotFinite { what, index },
+        crate::num::NumError::OutOfRange => Error::Overflow { what, index, format },
+    }
+}

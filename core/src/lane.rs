@@ -1,0 +1,318 @@
+//! Lanes: the number formats the skinning loop runs in.
+//!
+//! The kernels in [`crate::skin`] are written once over [`Lane`]; two lanes implement it.
+//!
+//! | lane | value | stored as | range | resolution |
+//! |---|---|---|---|---|
+//! | `f32` | positions, normals, matrix entries, weights | `f32` | — | 24-bit mantissa |
+//! | [`Q14`] | positions, translations (asset units) | `I2F14` (i16) | [−2, 2) | 2⁻¹⁴ ≈ 6.1·10⁻⁵ |
+//! | [`Q14`] | matrix linear entries, normals | `I2F14` (i16) | [−2, 2) | 2⁻¹⁴ |
+//! | [`Q14`] | weights | [`Weight15`] = `U1F15` (u16) | [0, 1], sum exactly 1 | 2⁻¹⁵ ≈ 3.1·10⁻⁵ |
+//! | [`Q14`] | skinned positions (output) | [`Out16`] = `I16F16` (i32) | [−32768, 32768) | 2⁻¹⁶ |
+//!
+//! Why 16-bit storage: every product in the fixed kernel is 16 × 16 → 32 bits, one `MULS`
+//! on a Cortex-M0 (which has no 32 × 32 → 64 multiply) and one `SMULBB`-class instruction
+//! on a Cortex-M4; accumulators are `i32`. The baker divides model coordinates by a power of
+//! two (the asset's *unit*) so that bind-pose positions lie in (−1, 1), leaving headroom for
+//! animation in [−2, 2).
+//!
+//! Overflow cannot happen inside the loop: a palette matrix is only accepted
+//! ([`Lane::narrow`]) when each row of its linear part has an L1 norm below 2, so
+//! `|row · p| < 2·2` and `|row · p + t| < 6`, which fits `i32` with 28 fractional bits.
+//! Blended matrices are convex combinations and keep that bound.
+//!
+//! **Error bound of the fixed lane**, per skinned coordinate, in asset units: palette
+//! entries are rounded to 2⁻¹⁵ (at most 2⁻¹⁵ · (|x|+|y|+|z|+1) ≤ 7·2⁻¹⁵ with |p| < 2), the
+//! blend rounds once more (another 7·2⁻¹⁵), the output rounds to 2⁻¹⁷: in all below
+//! 15·2⁻¹⁵ ≈ 4.6·10⁻⁴ asset units worst case, and since bind positions are below one unit
+//! and the model extent is at least one unit (see the baker), below 1/2048 of the extent in
+//! the worst case and typically ~1/30000 (see `docs/BENCHMARKS.md` and the property tests).
+
+use core::fmt::Debug;
+
+use fixed::types::{I16F16, I2F14, U1F15};
+
+use crate::affine::Affine;
+use crate::num::{Fx, NumError, Real};
+
+/// Fixed-point lane value: `I2F14`.
+pub type Q14 = I2F14;
+/// Fixed-point weight: `U1F15`; the weights of one vertex sum to exactly `1.0` (0x8000).
+pub type Weight15 = U1F15;
+/// Fixed-point skinned position: `I16F16`.
+pub type Out16 = I16F16;
+
+/// A number format for the skinning loop. See the [module docs](self).
+pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
+    /// The scalar the palette is computed in (`f32`, or [`Fx`] for fixed point).
+    type Real: Real;
+    /// A stored skinning weight.
+    type Weight: Copy + PartialEq + Debug + Default;
+    /// A blend accumulator.
+    type Acc: Copy;
+    /// A skinned position.
+    type Out: Copy + PartialEq + Debug + Default;
+    /// Short name for reports.
+    const NAME: &'static str;
+    /// The zero accumulator.
+    const ACC_ZERO: Self::Acc;
+
+    /// Checked conversion from `f32` (positions, normals).
+    fn from_f32(v: f32) -> Result<Self, NumError>;
+    /// Conversion to `f32`.
+    fn to_f32(self) -> f32;
+    /// Checked conversion of a weight in [0, 1].
+    fn weight_from_f32(w: f32) -> Result<Self::Weight, NumError>;
+    /// A weight as `f32`.
+    fn weight_to_f32(w: Self::Weight) -> f32;
+    /// A skinned position as `f32`.
+    fn out_to_f32(o: Self::Out) -> f32;
+    /// `1 − Σ w`, the implicit weight of the first bone, or `None` when `Σ w > 1`
+    /// (exact in fixed point).
+    fn implicit_weight(w: &[Self::Weight]) -> Option<Self::Weight>;
+
+    /// Narrow a palette matrix to this lane, or `None` when it does not fit
+    /// (see the module docs for the fixed lane's condition).
+    fn narrow(m: &Affine<Self::Real>) -> Option<Affine<Self>>;
+
+    /// `acc + w · (entry − base)`: one weighted term of a blended matrix entry.
+    fn weigh(acc: Self::Acc, w: Self::Weight, entry: Self, base: Self) -> Self::Acc;
+    /// `base + acc`: the blended entry.
+    fn settle(base: Self, acc: Self::Acc) -> Self;
+    /// `r · (p, 1)`: one coordinate of a transformed point.
+    fn point(row: &[Self; 4], p: &[Self; 3]) -> Self::Out;
+    /// The linear part of `m` applied to `n`, renormalised (zero stays zero).
+    fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3];
+}
+
+impl Lane for f32 {
+    type Real = f32;
+    type Weight = f32;
+    type Acc = f32;
+    type Out = f32;
+    const NAME: &'static str = "f32";
+    const ACC_ZERO: f32 = 0.0;
+
+    fn from_f32(v: f32) -> Result<Self, NumError> {
+        <f32 as Real>::from_f32(v)
+    }
+    fn to_f32(self) -> f32 {
+        self
+    }
+    fn weight_from_f32(w: f32) -> Result<f32, NumError> {
+        <f32 as Real>::from_f32(w)
+    }
+    fn weight_to_f32(w: f32) -> f32 {
+        w
+    }
+    fn out_to_f32(o: f32) -> f32 {
+        o
+    }
+    fn implicit_weight(w: &[f32]) -> Option<f32> {
+        let rest = 1.0 - w.iter().sum::<f32>();
+        (rest >= -crate::vertex::WEIGHT_TOLERANCE).then_some(rest.max(0.0))
+    }
+    fn narrow(m: &Affine<f32>) -> Option<Affine<f32>> {
+        m.rows.iter().flatten().all(|v| v.is_finite()).then_some(*m)
+    }
+    #[inline(always)]
+    fn weigh(acc: f32, w: f32, entry: f32, base: f32) -> f32 {
+        acc + w * (entry - base)
+    }
+    #[inline(always)]
+    fn settle(base: f32, acc: f32) -> f32 {
+        base + acc
+    }
+    #[inline(always)]
+    fn point(r: &[f32; 4], p: &[f32; 3]) -> f32 {
+        r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3]
+    }
+    #[inline(always)]
+    fn normal(m: &Affine<f32>, n: &[f32; 3]) -> [f32; 3] {
+        let v = m.rows.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
+        let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        if len2 <= f32::MIN_POSITIVE {
+            return [0.0; 3];
+        }
+        // micromath's fast inverse square root, then one Newton step: relative error ~5e-6.
+        let y = micromath::F32Ext::invsqrt(len2);
+        let y = y * (1.5 - 0.5 * len2 * y * y);
+        v.map(|c| c * y)
+    }
+}
+
+/// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
+const ROW_L1_LIMIT: i32 = 2 << 14;
+
+impl Lane for Q14 {
+    type Real = Fx;
+    type Weight = Weight15;
+    type Acc = i32;
+    type Out = Out16;
+    const NAME: &'static str = "I2F14";
+    const ACC_ZERO: i32 = 0;
+
+    fn from_f32(v: f32) -> Result<Self, NumError> {
+        if !v.is_finite() {
+            return Err(NumError::NotFinite);
+        }
+        Q14::checked_from_num(v).ok_or(NumError::OutOfRange)
+    }
+    fn to_f32(self) -> f32 {
+        self.to_num()
+    }
+    fn weight_from_f32(w: f32) -> Result<Weight15, NumError> {
+        if !w.is_finite() {
+            return Err(NumError::NotFinite);
+        }
+        if !(0.0..=1.0).contains(&w) {
+            return Err(NumError::OutOfRange);
+        }
+        Ok(Weight15::from_num(w))
+    }
+    fn weight_to_f32(w: Weight15) -> f32 {
+        w.to_num()
+    }
+    fn out_to_f32(o: Out16) -> f32 {
+        o.to_num()
+    }
+    fn implicit_weight(w: &[Weight15]) -> Option<Weight15> {
+        let sum: u32 = w.iter().map(|w| u32::from(w.to_bits())).sum();
+        (sum <= 1 << 15).then(|| Weight15::from_bits(((1u32 << 15) - sum) as u16))
+    }
+    fn narrow(m: &Affine<Fx>) -> Option<Affine<Q14>> {
+        let mut out = Affine { rows: [[Q14::ZERO; 4]; 3] };
+        for (o, r) in out.rows.iter_mut().zip(&m.rows) {
+            for (o, v) in o.iter_mut().zip(r) {
+                        *o = fx_to_q14(*v)?;
+            }
+            let l1: i32 = o[..3].iter().map(|v| i32::from(v.to_bits()).abs()).sum();
+            if l1 >= ROW_L1_LIMIT {
+                return None;
+            }
+        }
+        Some(out)
+    }
+    #[inline(always)]
+    fn weigh(acc: i32, w: Weight15, entry: Q14, base: Q14) -> i32 {
+        // Q15 × Q14 = Q29; |entry − base| < 4 and w ≤ 1, so each term is below 2^31 and the
+        // sum of the terms (a convex blend offset) is too.
+        let d = i32::from(entry.to_bits()) - i32::from(base.to_bits());
+        acc.wrapping_add(i32::from(w.to_bits()).wrapping_mul(d))
+    }
+    #[inline(always)]
+    fn settle(base: Q14, acc: i32) -> Q14 {
+        // Q29 → Q14 with rounding; the result lies between the blended entries, so fits.
+        let off = (acc + (1 << 14)) >> 15;
+        Q14::from_bits((i32::from(base.to_bits()) + off) as i16)
+    }
+    #[inline(always)]
+    fn point(r: &[Q14; 4], p: &[Q14; 3]) -> Out16 {
+        let b = |v: Q14| i32::from(v.to_bits());
+        // Q14 × Q14 = Q28; |Σ| < 6 by the row bound (module docs).
+        let acc = b(r[0]) * b(p[0]) + b(r[1]) * b(p[1]) + b(r[2]) * b(p[2]) + (b(r[3]) << 14);
+        Out16::from_bits((acc + (1 << 11)) >> 12)
+    }
+    #[inline(always)]
+    fn normal(m: &Affine<Q14>, n: &[Q14; 3]) -> [Q14; 3] {
+        let b = |v: Q14| i32::from(v.to_bits());
+        // Q28 products → Q14 components (|v| < 2 by the row bound).
+        let v = m
+            .rows
+            .map(|r| (b(r[0]) * b(n[0]) + b(r[1]) * b(n[1]) + b(r[2]) * b(n[2]) + (1 << 13)) >> 14);
+        let len2: u32 = v.iter().map(|&c| (c * c) as u32).sum(); // < 3·2^30: no overflow
+        match rsqrt_q28(len2) {
+            None => [Q14::ZERO; 3],
+            Some((y, shift)) => v.map(|c| {
+                // c (Q14) · y (Q14 mantissa) = Q28, then the exponent; |result| ≤ 1 in Q14.
+                let scaled = (c * y as i32 + (1 << (shift - 1))) >> shift;
+                Q14::from_bits(scaled.clamp(-(1 << 14), 1 << 14) as i16)
+            }),
+        }
+    }
+}
+
+/// Fixed-point inverse square root for a Q28 value `x` (0 < x < 4): returns `(y, s)` with
+/// `1/√x ≈ (y / 2¹⁴) · 2^(14 − s)`, `y` in Q14 within [2¹⁴, 2¹⁵], using only 32-bit
+/// multiplies: a 24-entry seed table and two Newton steps (relative error below 2·10⁻⁴).
+fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
+    if x < 1 << 8 {
+        // |v| below 2^-10: a degenerate (collapsed) normal.
+        return None;
+    }
+    // Normalise to m in [2^30, 2^32) with an even shift, so that √ of the shift is exact.
+    let lz = x.leading_zeros() & !1;
+    let m = x << lz;
+    // 1/√(m/2^32) is in (1, 2]. Seed from the 24 intervals of width 1/32 in [1/4, 1):
+    // SEED[i] = round(2^14 / √((8 + i + ½)/32)).
+    const SEED: [u16; 24] = [
+        31790, 30070, 28602, 27330, 26214, 25225, 24339, 23541, 22817, 22155, 21548, 20988,
+        20470, 19988, 19539, 19119, 18725, 18354, 18004, 17674, 17361, 17064, 16782, 16514,
+    ];
+    let mut y = u32::from(SEED[((m >> 27) - 8) as usize]); // Q14
+    let m16 = m >> 16; // Q16, in [2^14, 2^16)
+    for _ in 0..2 {
+        let y2 = (y * y) >> 14; // Q14
+        let t = (m16 * y2) >> 16; // Q14, ≈ 1
+        y = (y * ((3 << 14) - t)) >> 15;
+    }
+    // x = m · 2^-lz (Q28): 1/√(x/2^28) = 2^14 · 2^(lz/2) / √m = y·2^-14 · 2^(lz/2 − 2).
+    // Callers multiply a Q14 component by y (Q28 product) and shift right by `s` to land in
+    // Q14: s = 14 + 2 − lz/2.
+    let s = 16 - lz / 2;
+    (s >= 1).then_some((y, s))
+}
+
+/// `Fx` (24 fractional bits) to `Q14` (14), rounding to nearest; `None` when out of range.
+fn fx_to_q14(v: Fx) -> Option<Q14> {
+    let bits = (v.to_bits() + (1 << 9)) >> 10;
+    i16::try_from(bits).ok().map(Q14::from_bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rsqrt_is_accurate_over_the_range() {
+        let mut x = 1u32 << 8;
+        while x < 3 << 30 {
+            let (y, s) = rsqrt_q28(x).unwrap();
+            let got = f64::from(y) / 16384.0 * 2f64.powi(14 - s as i32);
+            let want = 1.0 / (f64::from(x) / f64::from(1u32 << 28)).sqrt();
+            assert!((got / want - 1.0).abs() < 2e-4, "x={x} got={got} want={want}");
+            x = x + x / 7 + 1;
+        }
+        assert_eq!(rsqrt_q28(0), None);
+    }
+
+    #[test]
+    fn fixed_normals_have_unit_length() {
+        let m = Affine::<Q14> { rows: [[Q14::ZERO; 4]; 3] };
+        assert_eq!(<Q14 as Lane>::normal(&m, &[Q14::ONE; 3].map(|_| Q14::from_num(0.5))), [Q14::ZERO; 3]);
+        let id = <Q14 as Lane>::narrow(&Affine::<Fx>::IDENTITY).unwrap();
+        let n = [0.3f32, -0.4, 0.5].map(|v| Q14::from_num(v));
+        let out = <Q14 as Lane>::normal(&id, &n);
+        let len = out.iter().map(|v| v.to_num::<f32>().powi(2)).sum::<f32>().sqrt();
+        assert!((len - 1.0).abs() < 3e-4, "len {len}");
+    }
+
+    #[test]
+    fn implicit_weights_are_exact() {
+        let w = [0.25f32, 0.125, 0.0].map(|w| <Q14 as Lane>::weight_from_f32(w).unwrap());
+        assert_eq!(<Q14 as Lane>::implicit_weight(&w), Some(Weight15::from_num(0.625)));
+        let too_much = [Weight15::from_num(0.75); 2];
+        assert_eq!(<Q14 as Lane>::implicit_weight(&too_much), None);
+    }
+
+    #[test]
+    fn narrow_rejects_rows_that_could_overflow() {
+        let mut m = Affine::<Fx>::IDENTITY;
+        assert!(<Q14 as Lane>::narrow(&m).is_some());
+        m.rows[0][1] = Fx::from_num(1.5);
+        assert!(<Q14 as Lane>::narrow(&m).is_none());
+        let mut t = Affine::<Fx>::IDENTITY;
+        t.rows[1][3] = Fx::from_num(2.5);
+        assert!(<Q14 as Lane>::narrow(&t).is_none());
+    }
+}

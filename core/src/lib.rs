@@ -1,0 +1,95 @@
+//! # skin-core
+//!
+//! A `#![no_std]`, allocation-free skeletal-skinning core for microcontrollers: *stitching*
+//! (every vertex follows one bone) and *linear blend skinning* with up to four weighted bones
+//! per vertex, in `f32` and in 16/32-bit fixed point, with bone palettes whose capacities
+//! mimic shader constant-register budgets.
+//!
+//! The data flows one way; each stage takes slices and fills slices:
+//!
+//! ```text
+//! pose (local TRS) ─Skeleton::world─▶ world matrices ─BindPose::palette─▶ Palette (W·B⁻¹)
+//!     ─SkinnedMesh::skin─▶ skinned positions (+ normals)
+//! ```
+//!
+//! | module | concept |
+//! |---|---|
+//! | [`num`] | the scalar trait [`num::Real`] (`f32`, `I8F24`) the pose maths is written over |
+//! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) |
+//! | [`affine`], [`quat`], [`transform`] | 3×4 matrices, quaternions, TRS transforms |
+//! | [`skeleton`] | bone hierarchy and forward kinematics |
+//! | [`bind`] | joints and inverse bind matrices; builds the palette |
+//! | [`budget`] | constant-register budgets and matrix layouts |
+//! | [`palette`] | the fixed-capacity skinning palette |
+//! | [`vertex`] | per-vertex influences (weights sum to exactly one) |
+//! | [`skin`] | the kernels |
+//!
+//! ## Example: a two-bone arm, bent 90° at the elbow, in fixed point
+//!
+//! ```
+//! use skin_core::prelude::*;
+//! use skin_core::num::Fx;
+//! use skin_core::lane::Q14;
+//!
+//! // Shoulder at the origin, elbow 0.5 along X.
+//! let rest = [
+//!     Transform::<Fx>::IDENTITY,
+//!     Transform::from_f32([0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]).unwrap(),
+//! ];
+//! let skeleton = Skeleton::<Fx, 4>::new(&[None, Some(0)], &rest).unwrap();
+//! let mut world = [Affine::IDENTITY; 2];
+//! skeleton.world(&rest, &mut world).unwrap();
+//! let bind = BindPose::<Fx, 4>::from_bind_world(&[0, 1], &world).unwrap();
+//!
+//! // Bend the elbow 90° about Z.
+//! let s = core::f32::consts::FRAC_1_SQRT_2;
+//! let mut pose = rest;
+//! pose[1].rotation = Quat::from_f32([0.0, 0.0, s, s]).unwrap();
+//! skeleton.world(&pose, &mut world).unwrap();
+//! const CAP: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+//! let mut palette: Palette<Q14, CAP> = Palette::new();
+//! bind.palette(&world, &mut palette).unwrap();
+//!
+//! // A hand vertex at x = 0.75 follows the forearm.
+//! let positions = [[Q14::from_num(0.75), Q14::ZERO, Q14::ZERO]];
+//! let influences = [Influence::rigid(1)];
+//! let mesh = SkinnedMesh::<Q14, 1>::new(&positions, &influences).unwrap();
+//! let mut out = [[Default::default(); 3]];
+//! mesh.skin(palette.as_slice(), &mut out).unwrap();
+//! assert!((out[0][0].to_num::<f32>() - 0.5).abs() < 1e-3);
+//! assert!((out[0][1].to_num::<f32>() - 0.25).abs() < 1e-3);
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod affine;
+pub mod bind;
+pub mod budget;
+pub mod error;
+pub mod lane;
+pub mod num;
+pub mod palette;
+pub mod quat;
+pub mod skeleton;
+pub mod skin;
+pub mod transform;
+pub mod vertex;
+
+pub use error::Error;
+
+/// The types most programs need.
+pub mod prelude {
+    pub use crate::affine::Affine;
+    pub use crate::bind::BindPose;
+    pub use crate::budget::{Budget, Layout};
+    pub use crate::error::Error;
+    pub use crate::lane::Lane;
+    pub use crate::num::Real;
+    pub use crate::palette::Palette;
+    pub use crate::quat::Quat;
+    pub use crate::skeleton::Skeleton;
+    pub use crate::skin::{RigidMesh, SkinnedMesh};
+    pub use crate::transform::Transform;
+    pub use crate::vertex::Influence;
+}

@@ -1,0 +1,222 @@
+//! Scalars: the one number trait the pose, skeleton and palette maths is written over.
+//!
+//! Two implementations exist, so fixed point and float run *the same* code:
+//!
+//! | type | role | range | resolution |
+//! |---|---|---|---|
+//! | [`f32`] | everything, float builds | ±3.4·10³⁸ | 24-bit mantissa |
+//! | [`Fx`] = `I8F24` | poses, bone matrices, palettes in fixed builds | [−128, 128) | 2⁻²⁴ ≈ 6.0·10⁻⁸ |
+//!
+//! `Fx` is measured in *asset units* (model units divided by a power of two chosen when the
+//! asset is baked, so that every bind-pose coordinate is below 1). The skinning kernels then
+//! narrow the palette to the compact 16-bit formats in [`crate::lane`].
+//!
+//! Conversions from `f32` are checked: NaN, infinities and values outside a format's range
+//! are a [`NumError`], never a silent wrap.
+//!
+//! ```
+//! use skin_core::num::{Fx, Real, NumError};
+//! assert_eq!(Fx::from_f32(0.5).unwrap().to_f32(), 0.5);
+//! assert_eq!(Fx::from_f32(200.0), Err(NumError::OutOfRange));
+//! assert_eq!(f32::from_f32(f32::NAN), Err(NumError::NotFinite));
+//! ```
+
+use core::fmt::Debug;
+use core::ops::{Add, Div, Mul, Neg, Sub};
+
+/// The general fixed-point scalar: `I8F24`, range [−128, 128), resolution 2⁻²⁴.
+pub type Fx = fixed::types::I8F24;
+
+/// Why a number could not be represented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum NumError {
+    /// NaN or ±∞.
+    NotFinite,
+    /// Finite, but outside the target format's range.
+    OutOfRange,
+}
+
+impl core::fmt::Display for NumError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NumError::NotFinite => f.write_str("value is NaN or infinite"),
+            NumError::OutOfRange => f.write_str("value is outside the number format's range"),
+        }
+    }
+}
+
+/// A real-number scalar: `f32` or [`Fx`].
+///
+/// Arithmetic operators never overflow on data that passed validation (the skeleton and
+/// clip readers bound every input); the one operation whose result can grow without bound,
+/// the affine product, goes through [`Real::dot3_add`], which is checked.
+pub trait Real:
+    Copy
+    + PartialOrd
+    + Debug
+    + Default
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + 'static
+{
+    /// 0.
+    const ZERO: Self;
+    /// 1.
+    const ONE: Self;
+    /// ½.
+    const HALF: Self;
+    /// The largest magnitude the palette maths lets a matrix entry reach; larger results
+    /// are reported as overflow. Half the format's range for fixed point.
+    const LIMIT: f32;
+    /// A short name for reports: `"f32"` or `"I8F24"`.
+    const NAME: &'static str;
+
+    /// Checked conversion from `f32`.
+    fn from_f32(v: f32) -> Result<Self, NumError>;
+    /// Conversion to `f32` (exact for `Fx` up to 24 significant bits).
+    fn to_f32(self) -> f32;
+    /// `a·b + c·d + e·f + g`, or `None` when the result is not finite or exceeds
+    /// [`Real::LIMIT`]. Fixed point computes it exactly in 64 bits and rounds once.
+    fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self>;
+    /// Square root (0 for negative input).
+    fn sqrt(self) -> Self;
+    /// Arc cosine of a value in [−1, 1].
+    fn acos(self) -> Self;
+    /// Sine.
+    fn sin(self) -> Self;
+    /// Absolute value.
+    fn abs(self) -> Self {
+        if self < Self::ZERO {
+            -self
+        } else {
+            self
+        }
+    }
+    /// The larger of two values.
+    fn max(self, other: Self) -> Self {
+        if other > self {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+impl Real for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const HALF: Self = 0.5;
+    const LIMIT: f32 = 1.0e30;
+    const NAME: &'static str = "f32";
+
+    fn from_f32(v: f32) -> Result<Self, NumError> {
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(NumError::NotFinite)
+        }
+    }
+    fn to_f32(self) -> f32 {
+        self
+    }
+    #[inline]
+    fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
+        let r = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + g;
+        (r.abs() <= Self::LIMIT).then_some(r)
+    }
+    fn sqrt(self) -> Self {
+        if self <= 0.0 {
+            0.0
+        } else {
+            libm::sqrtf(self)
+        }
+    }
+    fn acos(self) -> Self {
+        libm::acosf(self.clamp(-1.0, 1.0))
+    }
+    fn sin(self) -> Self {
+        libm::sinf(self)
+    }
+}
+
+impl Real for Fx {
+    const ZERO: Self = Fx::ZERO;
+    const ONE: Self = Fx::ONE;
+    const HALF: Self = Fx::lit("0.5");
+    const LIMIT: f32 = 64.0;
+    const NAME: &'static str = "I8F24";
+
+    fn from_f32(v: f32) -> Result<Self, NumError> {
+        if !v.is_finite() {
+            return Err(NumError::NotFinite);
+        }
+        Fx::checked_from_num(v).ok_or(NumError::OutOfRange)
+    }
+    fn to_f32(self) -> f32 {
+        self.to_num()
+    }
+    #[inline]
+    fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
+        // Exact 48-fractional-bit sum, one rounding: more precise than three rounded products.
+        let wide = |x: Fx, y: Fx| i64::from(x.to_bits()) * i64::from(y.to_bits());
+        let sum = wide(a[0], b[0])
+            + wide(a[1], b[1])
+            + wide(a[2], b[2])
+            + (i64::from(g.to_bits()) << Fx::FRAC_NBITS);
+        let bits = (sum + (1 << (Fx::FRAC_NBITS - 1))) >> Fx::FRAC_NBITS;
+        let limit = (Self::LIMIT as i64) << Fx::FRAC_NBITS;
+        (bits.abs() <= limit).then(|| Fx::from_bits(bits as i32))
+    }
+    fn sqrt(self) -> Self {
+        if self <= Fx::ZERO {
+            Fx::ZERO
+        } else {
+            // The fixed crate's own (inherent) square root, correctly rounded down.
+            Fx::sqrt(self)
+        }
+    }
+    fn acos(self) -> Self {
+        // Used once per rotation track per frame (slerp); libm in single precision is
+        // accurate to well below Fx's resolution at the angles that occur.
+        Fx::from_num(libm::acosf(self.to_f32().clamp(-1.0, 1.0)))
+    }
+    fn sin(self) -> Self {
+        Fx::from_num(libm::sinf(self.to_f32()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fx_conversions_are_checked() {
+        assert_eq!(Fx::from_f32(127.0).unwrap().to_f32(), 127.0);
+        assert_eq!(Fx::from_f32(128.0), Err(NumError::OutOfRange));
+        assert_eq!(Fx::from_f32(-128.5), Err(NumError::OutOfRange));
+        assert_eq!(Fx::from_f32(f32::INFINITY), Err(NumError::NotFinite));
+        assert_eq!(f32::from_f32(f32::NEG_INFINITY), Err(NumError::NotFinite));
+    }
+
+    #[test]
+    fn fx_dot3_add_is_exact_and_checked() {
+        let f = |v: f32| Fx::from_f32(v).unwrap();
+        let r = Fx::dot3_add([f(0.5), f(2.0), f(-1.0)], [f(4.0), f(0.25), f(3.0)], f(1.0));
+        assert_eq!(r, Some(f(0.5)));
+        assert_eq!(Fx::dot3_add([f(60.0); 3], [f(2.0); 3], f(0.0)), None);
+    }
+
+    #[test]
+    fn fx_sqrt_matches_float() {
+        for v in [0.0f32, 1.0e-6, 0.25, 2.0, 100.0, 127.9] {
+            let x = Fx::from_f32(v).unwrap();
+            let s = Real::sqrt(x).to_f32();
+            assert!((s - x.to_f32().sqrt()).abs() < 1.0e-6, "sqrt({v}) = {s}");
+        }
+        assert_eq!(Real::sqrt(Fx::from_f32(-4.0).unwrap()), Fx::ZERO);
+    }
+}

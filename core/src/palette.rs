@@ -1,0 +1,78 @@
+//! The skinning palette: one matrix `M_i = W_i · B_i⁻¹` per joint, in a lane's format,
+//! held in a fixed-capacity container sized by a [`crate::budget::Budget`].
+
+use heapless::Vec;
+
+use crate::affine::Affine;
+use crate::error::{Error, Quantity};
+use crate::lane::Lane;
+
+/// Up to `CAP` palette matrices in lane `L`.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::palette::Palette;
+/// let mut p: Palette<f32, 4> = Palette::new();
+/// p.push(&Affine::translation([1.0, 0.0, 0.0])).unwrap();
+/// assert_eq!(p.len(), 1);
+/// assert_eq!(p.as_slice()[0].rows[0][3], 1.0);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Palette<L: Lane, const CAP: usize> {
+    matrices: Vec<Affine<L>, CAP>,
+}
+
+impl<L: Lane, const CAP: usize> Palette<L, CAP> {
+    /// An empty palette.
+    pub const fn new() -> Self {
+        Self { matrices: Vec::new() }
+    }
+
+    /// `CAP`.
+    pub const fn capacity(&self) -> usize {
+        CAP
+    }
+
+    /// Matrices held.
+    pub fn len(&self) -> usize {
+        self.matrices.len()
+    }
+
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.matrices.is_empty()
+    }
+
+    /// Remove every matrix.
+    pub fn clear(&mut self) {
+        self.matrices.clear();
+    }
+
+    /// The matrices, in joint order.
+    pub fn as_slice(&self) -> &[Affine<L>] {
+        &self.matrices
+    }
+
+    /// Narrow `m` to the lane and append it.
+    pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
+        let index = self.matrices.len();
+        let narrowed =
+            L::narrow(m).ok_or(Error::Overflow { what: Quantity::Palette, index, format: L::NAME })?;
+        self.matrices.push(narrowed).map_err(|_| Error::Capacity { len: index + 1, capacity: CAP })
+    }
+
+    /// Append a matrix already in the lane's format (as a baked asset stores it).
+    pub fn push_narrow(&mut self, m: Affine<L>) -> Result<(), Error> {
+        let len = self.matrices.len() + 1;
+        self.matrices.push(m).map_err(|_| Error::Capacity { len, capacity: CAP })
+    }
+
+    /// A palette of `n` identity matrices (the bind pose).
+    pub fn identity(n: usize) -> Result<Self, Error> {
+        let mut p = Self::new();
+        for _ in 0..n {
+            p.push(&Affine::IDENTITY)?;
+        }
+        Ok(p)
+    }
+}

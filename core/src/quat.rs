@@ -1,0 +1,106 @@
+//! Unit quaternions for rotations, with the shortest-path slerp that glTF requires.
+
+use crate::num::{NumError, Real};
+
+/// A quaternion `xi + yj + zk + w` (glTF's component order: x, y, z, w).
+///
+/// ```
+/// use skin_core::quat::Quat;
+/// let a = Quat::<f32>::IDENTITY;
+/// let b = Quat::from_f32([0.0, 0.0, 1.0, 0.0]).unwrap(); // 180° about Z
+/// let half = a.slerp(b, 0.5); // 90° about Z
+/// let s = core::f32::consts::FRAC_1_SQRT_2;
+/// assert!((half.z - s).abs() < 1e-6 && (half.w - s).abs() < 1e-6);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Quat<R> {
+    /// i component.
+    pub x: R,
+    /// j component.
+    pub y: R,
+    /// k component.
+    pub z: R,
+    /// Real component.
+    pub w: R,
+}
+
+impl<R: Real> Default for Quat<R> {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl<R: Real> Quat<R> {
+    /// No rotation.
+    pub const IDENTITY: Self = Self { x: R::ZERO, y: R::ZERO, z: R::ZERO, w: R::ONE };
+
+    /// Checked conversion from glTF order `[x, y, z, w]`.
+    pub fn from_f32(q: [f32; 4]) -> Result<Self, NumError> {
+        Ok(Self { x: R::from_f32(q[0])?, y: R::from_f32(q[1])?, z: R::from_f32(q[2])?, w: R::from_f32(q[3])? })
+    }
+
+    /// `[x, y, z, w]` as `f32`.
+    pub fn to_f32(self) -> [f32; 4] {
+        [self.x.to_f32(), self.y.to_f32(), self.z.to_f32(), self.w.to_f32()]
+    }
+
+    /// 4-D dot product.
+    pub fn dot(self, o: Self) -> R {
+        self.x * o.x + self.y * o.y + self.z * o.z + self.w * o.w
+    }
+
+    fn scale(self, s: R) -> Self {
+        Self { x: self.x * s, y: self.y * s, z: self.z * s, w: self.w * s }
+    }
+
+    fn add(self, o: Self) -> Self {
+        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z, w: self.w + o.w }
+    }
+
+    /// This quaternion scaled to unit length (identity if it is zero).
+    pub fn normalize(self) -> Self {
+        let len = self.dot(self).sqrt();
+        if len <= R::ZERO {
+            Self::IDENTITY
+        } else {
+            Self { x: self.x / len, y: self.y / len, z: self.z / len, w: self.w / len }
+        }
+    }
+
+    /// Spherical linear interpolation along the shorter arc, `t` in [0, 1].
+    /// Nearly parallel inputs fall back to normalised linear interpolation.
+    pub fn slerp(self, other: Self, t: R) -> Self {
+        let mut d = self.dot(other);
+        let mut b = other;
+        if d < R::ZERO {
+            d = -d;
+            b = other.scale(-R::ONE);
+        }
+        let one = R::ONE;
+        // Above cos θ = 0.9995 sin θ is too small to divide by; lerp is exact to ~1e-7 there.
+        let near = R::from_f32(0.9995).unwrap_or(one);
+        if d > near {
+            return self.scale(one - t).add(b.scale(t)).normalize();
+        }
+        let theta = d.acos();
+        let sin_theta = theta.sin();
+        let wa = ((one - t) * theta).sin() / sin_theta;
+        let wb = (t * theta).sin() / sin_theta;
+        self.scale(wa).add(b.scale(wb)).normalize()
+    }
+
+    /// The 3×3 rotation matrix of a unit quaternion, row-major.
+    pub fn to_matrix(self) -> [[R; 3]; 3] {
+        let Self { x, y, z, w } = self;
+        let two = R::ONE + R::ONE;
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz) = (x * y, x * z, y * z);
+        let (wx, wy, wz) = (w * x, w * y, w * z);
+        let one = R::ONE;
+        [
+            [one - two * (yy + zz), two * (xy - wz), two * (xz + wy)],
+            [two * (xy + wz), one - two * (xx + zz), two * (yz - wx)],
+            [two * (xz - wy), two * (yz + wx), one - two * (xx + yy)],
+        ]
+    }
+}

@@ -1,0 +1,235 @@
+//! The skinning kernels: stitching (one bone per vertex) and linear blend skinning with
+//! up to four influences, for positions and for positions + normals.
+//!
+//! A mesh is validated once, when it is made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
+//! skinning it then checks only that the palette holds the bones the mesh uses and that the
+//! output slices have the right length, and runs a loop with no per-vertex validation.
+//!
+//! LBS blends the matrices and transforms once (`(aA + bB)p = a(Ap) + b(Bp)`), in the form
+//! `M = M₀ + Σₖ wₖ (Mₖ − M₀)` for k = 1..K, where bone 0 carries the largest, implicit weight.
+//! This is the same sum as `Σ wₖ Mₖ` with `w₀ = 1 − Σ wₖ`, saves one matrix of
+//! multiplications, and leaves a vertex exactly in place when its bones agree (in particular
+//! in the bind pose, where every `Mₖ = I`).
+//!
+//! Normals are transformed by the blended linear part and renormalised; like most real-time
+//! skinning this assumes no strongly non-uniform scale (no inverse transpose).
+//!
+//! ```
+//! use skin_core::affine::Affine;
+//! use skin_core::skin::SkinnedMesh;
+//! use skin_core::vertex::Influence;
+//! let positions = [[1.0f32, 0.0, 0.0]];
+//! let influences = [Influence::from_weights([0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0], 0).unwrap()];
+//! let mesh = SkinnedMesh::<f32, 2>::new(&positions, &influences).unwrap();
+//! let palette = [Affine::IDENTITY, Affine::translation([0.0, 2.0, 0.0])];
+//! let mut out = [[0.0; 3]; 1];
+//! mesh.skin(&palette, &mut out).unwrap();
+//! assert_eq!(out[0], [1.0, 1.0, 0.0]);
+//! ```
+
+use crate::affine::Affine;
+use crate::error::Error;
+use crate::lane::Lane;
+use crate::vertex::Influence;
+
+/// Vertices that each follow exactly one bone (*stitching*).
+#[derive(Clone, Copy, Debug)]
+pub struct RigidMesh<'a, L: Lane> {
+    positions: &'a [[L; 3]],
+    bones: &'a [u8],
+    bone_count: usize,
+}
+
+/// Vertices blended from up to `K` (1..=4) bones each.
+#[derive(Clone, Copy, Debug)]
+pub struct SkinnedMesh<'a, L: Lane, const K: usize> {
+    positions: &'a [[L; 3]],
+    influences: &'a [Influence<L>],
+    bone_count: usize,
+}
+
+impl<'a, L: Lane> RigidMesh<'a, L> {
+    /// Positions and the bone of each.
+    pub fn new(positions: &'a [[L; 3]], bones: &'a [u8]) -> Result<Self, Error> {
+        check_len(positions.len(), bones.len())?;
+        let bone_count = bones.iter().max().map_or(0, |&b| usize::from(b) + 1);
+        Ok(Self { positions, bones, bone_count })
+    }
+
+    /// Vertices.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// `true` with no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Bones the mesh uses (its largest bone index + 1).
+    pub fn bone_count(&self) -> usize {
+        self.bone_count
+    }
+
+    /// Skinned positions: `out[v] = M[bone[v]] · p[v]`.
+    pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        for ((p, &b), o) in self.positions.iter().zip(self.bones).zip(out) {
+            let m = &palette[usize::from(b)];
+            *o = m.rows.map(|r| L::point(&r, p));
+        }
+        Ok(())
+    }
+
+    /// Skinned positions and renormalised normals.
+    pub fn skin_with_normals(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        check_len(self.len(), normals.len())?;
+        check_len(self.len(), out_normals.len())?;
+        let verts = self.positions.iter().zip(self.bones).zip(normals);
+        for (((p, &b), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
+            let m = &palette[usize::from(b)];
+            *o = m.rows.map(|r| L::point(&r, p));
+            *on = L::normal(m, n);
+        }
+        Ok(())
+    }
+
+    fn check(&self, palette: &[Affine<L>], out: usize) -> Result<(), Error> {
+        let bones = self.bones.iter().map(|&b| [b]);
+        check_palette(palette.len(), self.bone_count, bones)?;
+        check_len(self.len(), out)
+    }
+}
+
+impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
+    /// Positions and their influences. [`Error::Influences`] for a vertex with a non-zero
+    /// weight beyond the first `K` influences.
+    pub fn new(positions: &'a [[L; 3]], influences: &'a [Influence<L>]) -> Result<Self, Error> {
+        const { assert!(K >= 1 && K <= 4, "a skinned mesh blends 1 to 4 influences") };
+        check_len(positions.len(), influences.len())?;
+        let mut bone_count = 0;
+        for (vertex, inf) in influences.iter().enumerate() {
+            let used = inf.count();
+            if used > K {
+                return Err(Error::Influences { vertex, used, max: K });
+            }
+            let top = inf.bones()[..K].iter().max().map_or(0, |&b| usize::from(b) + 1);
+            bone_count = bone_count.max(top);
+        }
+        Ok(Self { positions, influences, bone_count })
+    }
+
+    /// Vertices.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// `true` with no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Bones the mesh uses (its largest bone index among the first `K` slots + 1).
+    pub fn bone_count(&self) -> usize {
+        self.bone_count
+    }
+
+    /// Skinned positions: `out[v] = (Σ wₖ M[bₖ]) · p[v]`.
+    pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        for ((p, inf), o) in self.positions.iter().zip(self.influences).zip(out) {
+            let m = blend::<L, K>(palette, inf);
+            *o = m.rows.map(|r| L::point(&r, p));
+        }
+        Ok(())
+    }
+
+    /// Skinned positions and renormalised normals.
+    pub fn skin_with_normals(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        check_len(self.len(), normals.len())?;
+        check_len(self.len(), out_normals.len())?;
+        let verts = self.positions.iter().zip(self.influences).zip(normals);
+        for (((p, inf), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
+            let m = blend::<L, K>(palette, inf);
+            *o = m.rows.map(|r| L::point(&r, p));
+            *on = L::normal(&m, n);
+        }
+        Ok(())
+    }
+
+    fn check(&self, palette: &[Affine<L>], out: usize) -> Result<(), Error> {
+        let bones = self.influences.iter().map(|i| i.bones());
+        check_palette(palette.len(), self.bone_count, bones.map(|b| first::<K>(b)))?;
+        check_len(self.len(), out)
+    }
+}
+
+/// `M₀ + Σₖ wₖ (Mₖ − M₀)` over the first `K` influences.
+#[inline(always)]
+fn blend<L: Lane, const K: usize>(palette: &[Affine<L>], inf: &Influence<L>) -> Affine<L> {
+    let bones = inf.bones();
+    let base = &palette[usize::from(bones[0])];
+    if K == 1 {
+        return *base;
+    }
+    let w = inf.stored();
+    let mut acc = [[L::ACC_ZERO; 4]; 3];
+    for k in 1..K {
+        let m = &palette[usize::from(bones[k])];
+        for ((a, e), b) in acc.iter_mut().zip(&m.rows).zip(&base.rows) {
+            for j in 0..4 {
+                a[j] = L::weigh(a[j], w[k - 1], e[j], b[j]);
+            }
+        }
+    }
+    let mut out = *base;
+    for (o, a) in out.rows.iter_mut().zip(&acc) {
+        for j in 0..4 {
+            o[j] = L::settle(o[j], a[j]);
+        }
+    }
+    out
+}
+
+fn check_len(expected: usize, actual: usize) -> Result<(), Error> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch { expected, actual })
+    }
+}
+
+/// The first `K` bone slots.
+fn first<const K: usize>(b: [u8; 4]) -> [u8; K] {
+    core::array::from_fn(|k| b[k])
+}
+
+/// The palette must hold every bone the mesh uses; find the first offender for the error.
+fn check_palette<const K: usize>(
+    palette: usize,
+    bone_count: usize,
+    bones: impl Iterator<Item = [u8; K]>,
+) -> Result<(), Error> {
+    if bone_count <= palette {
+        return Ok(());
+    }
+    let offender = bones.enumerate().find_map(|(vertex, bs)| {
+        bs.into_iter().find(|&b| usize::from(b) >= palette).map(|b| (vertex, b))
+    });
+    let (vertex, bone) = offender.unwrap_or((0, 0));
+    Err(Error::BoneIndex { vertex, bone: u16::from(bone), bones: palette })
+}
