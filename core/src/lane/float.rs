@@ -1,0 +1,61 @@
+//! The `f32` lane.
+
+use super::Lane;
+use crate::affine::Affine;
+use crate::num::{NumError, Real};
+
+impl Lane for f32 {
+    type Real = f32;
+    type Weight = f32;
+    type Acc = f32;
+    type Out = f32;
+    const NAME: &'static str = "f32";
+    const ACC_ZERO: f32 = 0.0;
+
+    fn from_f32(v: f32) -> Result<Self, NumError> {
+        <f32 as Real>::from_f32(v)
+    }
+    fn to_f32(self) -> f32 {
+        self
+    }
+    fn weight_from_f32(w: f32) -> Result<f32, NumError> {
+        <f32 as Real>::from_f32(w)
+    }
+    fn weight_to_f32(w: f32) -> f32 {
+        w
+    }
+    fn out_to_f32(o: f32) -> f32 {
+        o
+    }
+    fn implicit_weight(w: &[f32]) -> Option<f32> {
+        let rest = 1.0 - w.iter().sum::<f32>();
+        (rest >= -crate::vertex::WEIGHT_TOLERANCE).then_some(rest.max(0.0))
+    }
+    fn narrow(m: &Affine<f32>) -> Option<Affine<f32>> {
+        m.rows.iter().flatten().all(|v| v.is_finite()).then_some(*m)
+    }
+    #[inline(always)]
+    fn weigh(acc: f32, w: f32, entry: f32, base: f32) -> f32 {
+        acc + w * (entry - base)
+    }
+    #[inline(always)]
+    fn settle(base: f32, acc: f32) -> f32 {
+        base + acc
+    }
+    #[inline(always)]
+    fn point(r: &[f32; 4], p: &[f32; 3]) -> f32 {
+        r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3]
+    }
+    #[inline(always)]
+    fn normal(m: &Affine<f32>, n: &[f32; 3]) -> [f32; 3] {
+        let v = m.rows.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
+        let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        if len2 <= f32::MIN_POSITIVE {
+            return [0.0; 3];
+        }
+        // micromath's fast inverse square root, then one Newton step: relative error ~5e-6.
+        let y = micromath::F32Ext::invsqrt(len2);
+        let y = y * (1.5 - 0.5 * len2 * y * y);
+        v.map(|c| c * y)
+    }
+}

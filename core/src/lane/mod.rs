@@ -1,0 +1,89 @@
+//! Lanes: the number formats the skinning loop runs in.
+//!
+//! The kernels in [`crate::skin`] are written once over [`Lane`]; two lanes implement it.
+//!
+//! | lane | value | stored as | range | resolution |
+//! |---|---|---|---|---|
+//! | `f32` | positions, normals, matrix entries, weights | `f32` | — | 24-bit mantissa |
+//! | [`Q14`] | positions, translations (asset units) | `I2F14` (i16) | [−2, 2) | 2⁻¹⁴ ≈ 6.1·10⁻⁵ |
+//! | [`Q14`] | matrix linear entries, normals | `I2F14` (i16) | [−2, 2) | 2⁻¹⁴ |
+//! | [`Q14`] | weights | [`Weight15`] = `U1F15` (u16) | [0, 1], sum exactly 1 | 2⁻¹⁵ ≈ 3.1·10⁻⁵ |
+//! | [`Q14`] | skinned positions (output) | [`Out16`] = `I16F16` (i32) | [−32768, 32768) | 2⁻¹⁶ |
+//!
+//! Why 16-bit storage: every product in the fixed kernel is 16 × 16 → 32 bits, one `MULS`
+//! on a Cortex-M0 (which has no 32 × 32 → 64 multiply) and one `SMULBB`-class instruction
+//! on a Cortex-M4; accumulators are `i32`. The baker divides model coordinates by a power of
+//! two (the asset's *unit*) so that bind-pose positions lie in (−1, 1), leaving headroom for
+//! animation in [−2, 2).
+//!
+//! Overflow cannot happen inside the loop: a palette matrix is only accepted
+//! ([`Lane::narrow`]) when each row of its linear part has an L1 norm below 2, so
+//! `|row · p| < 2·2` and `|row · p + t| < 6`, which fits `i32` with 28 fractional bits.
+//! Blended matrices are convex combinations and keep that bound.
+//!
+//! **Error bound of the fixed lane**, per skinned coordinate, in asset units: palette
+//! entries are rounded to 2⁻¹⁵ (at most 2⁻¹⁵ · (|x|+|y|+|z|+1) ≤ 7·2⁻¹⁵ with |p| < 2), the
+//! blend rounds once more (another 7·2⁻¹⁵), the output rounds to 2⁻¹⁷: in all below
+//! 15·2⁻¹⁵ ≈ 4.6·10⁻⁴ asset units worst case, and since bind positions are below one unit
+//! and the model extent is at least one unit (see the baker), below 1/2048 of the extent in
+//! the worst case and typically ~1/30000 (see `docs/BENCHMARKS.md` and the property tests).
+
+use core::fmt::Debug;
+
+use fixed::types::{I16F16, I2F14, U1F15};
+
+use crate::affine::Affine;
+use crate::num::{NumError, Real};
+
+mod fixed_point;
+mod float;
+
+/// Fixed-point lane value: `I2F14`.
+pub type Q14 = I2F14;
+/// Fixed-point weight: `U1F15`; the weights of one vertex sum to exactly `1.0` (0x8000).
+pub type Weight15 = U1F15;
+/// Fixed-point skinned position: `I16F16`.
+pub type Out16 = I16F16;
+
+/// A number format for the skinning loop. See the [module docs](self).
+pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
+    /// The scalar the palette is computed in (`f32`, or [`Fx`](crate::num::Fx) for fixed point).
+    type Real: Real;
+    /// A stored skinning weight.
+    type Weight: Copy + PartialEq + Debug + Default;
+    /// A blend accumulator.
+    type Acc: Copy;
+    /// A skinned position.
+    type Out: Copy + PartialEq + Debug + Default;
+    /// Short name for reports.
+    const NAME: &'static str;
+    /// The zero accumulator.
+    const ACC_ZERO: Self::Acc;
+
+    /// Checked conversion from `f32` (positions, normals).
+    fn from_f32(v: f32) -> Result<Self, NumError>;
+    /// Conversion to `f32`.
+    fn to_f32(self) -> f32;
+    /// Checked conversion of a weight in [0, 1].
+    fn weight_from_f32(w: f32) -> Result<Self::Weight, NumError>;
+    /// A weight as `f32`.
+    fn weight_to_f32(w: Self::Weight) -> f32;
+    /// A skinned position as `f32`.
+    fn out_to_f32(o: Self::Out) -> f32;
+    /// `1 − Σ w`, the implicit weight of the first bone, or `None` when `Σ w > 1`
+    /// (exact in fixed point).
+    fn implicit_weight(w: &[Self::Weight]) -> Option<Self::Weight>;
+
+    /// Narrow a palette matrix to this lane, or `None` when it does not fit
+    /// (see the module docs for the fixed lane's condition).
+    fn narrow(m: &Affine<Self::Real>) -> Option<Affine<Self>>;
+
+    /// `acc + w · (entry − base)`: one weighted term of a blended matrix entry.
+    fn weigh(acc: Self::Acc, w: Self::Weight, entry: Self, base: Self) -> Self::Acc;
+    /// `base + acc`: the blended entry.
+    fn settle(base: Self, acc: Self::Acc) -> Self;
+    /// `r · (p, 1)`: one coordinate of a transformed point.
+    fn point(row: &[Self; 4], p: &[Self; 3]) -> Self::Out;
+    /// The linear part of `m` applied to `n`, renormalised (zero stays zero).
+    fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3];
+}

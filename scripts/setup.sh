@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs everything skin needs on a fresh Debian 12 machine (idempotent; skips what is there):
+#   - Debian's Rust 1.96 with library source (Cortex-M builds via build-std), lld, QEMU
+#   - Mesa's lavapipe (a Vulkan adapter on the CPU) for the wgpu reference
+#   - defmt-print (decodes firmware logs)
+# On a laptop with rustup you can instead `rustup target add thumbv6m-none-eabi
+# thumbv7m-none-eabi thumbv7em-none-eabihf` and install qemu-system-arm yourself.
+set -euo pipefail
+
+need_apt=()
+[ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] || need_apt+=(rustc-web rust-web-src)
+command -v ld.lld-16 >/dev/null || need_apt+=(lld-16)
+command -v qemu-system-arm >/dev/null || need_apt+=(qemu-system-arm)
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || [ -e /usr/share/vulkan/icd.d/lvp_icd.json ] \
+  || need_apt+=(mesa-vulkan-drivers)
+ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || need_apt+=(libvulkan1)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! command -v defmt-print >/dev/null; then
+  echo "setup: cargo install defmt-print (about 4 minutes)"
+  cargo install --locked --quiet defmt-print
+fi
+echo "setup: ok"
