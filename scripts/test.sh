@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test of the project: formatting, lints, the workspace's tests (core, host,
+# cross-crate: oracle, GPU, QEMU firmware, sample models), and the core's Cortex-M builds.
+# Tests that need a GPU adapter, QEMU or ../shared/models say SKIPPED when those are missing;
+# with SKIN_REQUIRE_ALL=1 (as .ci/run sets) a skip fails instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check"
+cargo fmt --all --check
+
+echo "== cargo clippy"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "== skin-core builds for Cortex-M (build-std with Debian's rustc)"
+for triple in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf; do
+  RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/cortex-m \
+    cargo build --quiet -p skin-core --release --target "$triple" -Z build-std=core
+  echo "   $triple ok"
+done
+
+echo "== cargo test"
+cargo test --workspace --release
