@@ -79,15 +79,8 @@ impl<R: Real> Affine<R> {
         Some(out)
     }
 
-    /// The determinant of the linear part.
-    pub fn determinant(&self) -> R {
-        let [a, b, c] = self.rows;
-        a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-            + a[2] * (b[0] * c[1] - b[1] * c[0])
-    }
-
     /// The inverse of an affine matrix, or `None` when it is singular (|det| below
-    /// `1e-6` in float, below 2⁻¹² in fixed point) or the result overflows.
+    /// [`Real::EPSILON`]) or when it or its inverse leaves [`Real::LIMIT`].
     ///
     /// ```
     /// use skin_core::affine::Affine;
@@ -97,35 +90,55 @@ impl<R: Real> Affine<R> {
     ///     .to_affine();
     /// let p = m.inverse().unwrap().checked_mul(&m).unwrap().transform_point([3.0, 4.0, 5.0]);
     /// assert!((p[0] - 3.0).abs() < 1e-5 && (p[1] - 4.0).abs() < 1e-5 && (p[2] - 5.0).abs() < 1e-5);
+    /// assert_eq!(Affine::<f32>::translation([1.0; 3]).inverse().unwrap().translation_part(), [-1.0; 3]);
     /// ```
     pub fn inverse(&self) -> Option<Self> {
-        let det = self.determinant();
-        let tiny = R::from_f32(if R::NAME == "f32" { 1.0e-6 } else { 1.0 / 4096.0 }).ok()?;
-        if det.abs() < tiny {
+        let limit = R::from_f32(R::LIMIT).ok()?;
+        if self.rows.iter().flatten().any(|v| !(v.abs() <= limit)) {
             return None;
         }
         let [a, b, c] = self.rows;
-        // Adjugate of the linear part, divided by the determinant.
-        let cof = [
-            [b[1] * c[2] - b[2] * c[1], a[2] * c[1] - a[1] * c[2], a[1] * b[2] - a[2] * b[1]],
-            [b[2] * c[0] - b[0] * c[2], a[0] * c[2] - a[2] * c[0], a[2] * b[0] - a[0] * b[2]],
-            [b[0] * c[1] - b[1] * c[0], a[1] * c[0] - a[0] * c[1], a[0] * b[1] - a[1] * b[0]],
+        // 2×2 minors, each one exact, checked dot product: a·d − b·c.
+        let det2 = |a: R, b: R, c: R, d: R| R::dot3_add([a, b, R::ZERO], [d, -c, R::ZERO], R::ZERO);
+        // Adjugate (transposed cofactors) of the linear part.
+        let adj = [
+            [
+                det2(b[1], b[2], c[1], c[2])?,
+                det2(a[2], a[1], c[2], c[1])?,
+                det2(a[1], a[2], b[1], b[2])?,
+            ],
+            [
+                det2(b[2], b[0], c[2], c[0])?,
+                det2(a[0], a[2], c[0], c[2])?,
+                det2(a[2], a[0], b[2], b[0])?,
+            ],
+            [
+                det2(b[0], b[1], c[0], c[1])?,
+                det2(a[1], a[0], c[1], c[0])?,
+                det2(a[0], a[1], b[0], b[1])?,
+            ],
         ];
-        let limit = R::from_f32(R::LIMIT).ok()?;
+        let det = R::dot3_add(
+            [a[0], a[1], a[2]],
+            [adj[0][0], adj[1][0], adj[2][0]],
+            R::ZERO,
+        )?;
+        if det.abs() < R::EPSILON {
+            return None;
+        }
         let mut inv = Self::IDENTITY;
-        for i in 0..3 {
-            for j in 0..3 {
-                // |cof/det| > LIMIT ⇔ |cof| > LIMIT·|det|; test before dividing.
-                if cof[i][j].abs() > limit * det.abs() {
+        for (row, adj_row) in inv.rows.iter_mut().zip(&adj) {
+            for (o, &cof) in row.iter_mut().zip(adj_row) {
+                // |cof/det| > LIMIT ⇔ |cof|/LIMIT > |det|: test before dividing.
+                if cof.abs() / limit > det.abs() {
                     return None;
                 }
-                inv.rows[i][j] = cof[i][j] / det;
+                *o = cof / det;
             }
         }
         let t = self.translation_part();
-        for i in 0..3 {
-            let r = [inv.rows[i][0], inv.rows[i][1], inv.rows[i][2]];
-            inv.rows[i][3] = -R::dot3_add(r, t, R::ZERO)?;
+        for row in &mut inv.rows {
+            row[3] = -R::dot3_add([row[0], row[1], row[2]], t, R::ZERO)?;
         }
         Some(inv)
     }
@@ -143,7 +156,9 @@ impl<R: Real> Affine<R> {
 
     /// Conversion to `f32`.
     pub fn to_f32(&self) -> Affine<f32> {
-        Affine { rows: self.rows.map(|r| r.map(R::to_f32)) }
+        Affine {
+            rows: self.rows.map(|r| r.map(R::to_f32)),
+        }
     }
 
     /// Checked conversion to another scalar type.

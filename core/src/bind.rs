@@ -34,15 +34,30 @@ impl<R: Real, const J: usize> BindPose<R, J> {
     /// Joints (bone indices, below `bones`) with their inverse bind matrices.
     pub fn new(joints: &[u16], inverse_binds: &[Affine<R>], bones: usize) -> Result<Self, Error> {
         if inverse_binds.len() != joints.len() {
-            return Err(Error::LengthMismatch { expected: joints.len(), actual: inverse_binds.len() });
+            return Err(Error::LengthMismatch {
+                expected: joints.len(),
+                actual: inverse_binds.len(),
+            });
         }
-        let cap = Error::Capacity { len: joints.len(), capacity: J };
+        let cap = Error::Capacity {
+            len: joints.len(),
+            capacity: J,
+        };
         if let Some(joint) = joints.iter().position(|&b| usize::from(b) >= bones) {
-            return Err(Error::JointIndex { joint, bone: usize::from(joints[joint]), bones });
+            return Err(Error::JointIndex {
+                joint,
+                bone: usize::from(joints[joint]),
+                bones,
+            });
         }
-        let mut s = Self { joints: Vec::new(), inverse_binds: Vec::new() };
+        let mut s = Self {
+            joints: Vec::new(),
+            inverse_binds: Vec::new(),
+        };
         s.joints.extend_from_slice(joints).map_err(|_| cap)?;
-        s.inverse_binds.extend_from_slice(inverse_binds).map_err(|_| cap)?;
+        s.inverse_binds
+            .extend_from_slice(inverse_binds)
+            .map_err(|_| cap)?;
         Ok(s)
     }
 
@@ -52,11 +67,16 @@ impl<R: Real, const J: usize> BindPose<R, J> {
         let mut inverse: Vec<Affine<R>, J> = Vec::new();
         for (joint, &bone) in joints.iter().enumerate() {
             let b = usize::from(bone);
-            let m = bind_world
-                .get(b)
-                .ok_or(Error::JointIndex { joint, bone: b, bones: bind_world.len() })?;
+            let m = bind_world.get(b).ok_or(Error::JointIndex {
+                joint,
+                bone: b,
+                bones: bind_world.len(),
+            })?;
             let inv = m.inverse().ok_or(Error::Singular { bone: b })?;
-            inverse.push(inv).map_err(|_| Error::Capacity { len: joints.len(), capacity: J })?;
+            inverse.push(inv).map_err(|_| Error::Capacity {
+                len: joints.len(),
+                capacity: J,
+            })?;
         }
         Self::new(joints, &inverse, bind_world.len())
     }
@@ -95,12 +115,18 @@ impl<R: Real, const J: usize> BindPose<R, J> {
         world: &[Affine<R>],
         out: &mut Palette<L, CAP>,
     ) -> Result<(), Error> {
-        const { assert!(J <= CAP, "the palette is smaller than the bind pose's joint capacity") };
+        const {
+            assert!(
+                J <= CAP,
+                "the palette is smaller than the bind pose's joint capacity"
+            )
+        };
         out.clear();
         for (i, (&bone, ibm)) in self.joints.iter().zip(&self.inverse_binds).enumerate() {
-            let w = world
-                .get(usize::from(bone))
-                .ok_or(Error::LengthMismatch { expected: usize::from(bone) + 1, actual: world.len() })?;
+            let w = world.get(usize::from(bone)).ok_or(Error::LengthMismatch {
+                expected: usize::from(bone) + 1,
+                actual: world.len(),
+            })?;
             let m = w.checked_mul(ibm).ok_or(Error::Overflow {
                 what: Quantity::Palette,
                 index: i,

@@ -99,11 +99,17 @@ impl Budget {
     /// OpenGL ES 2.0: at least 128 vertex uniform vectors.
     pub const GLES2: Budget = Budget::registers("gles2", 128);
     /// `GL_OES_matrix_palette`: at least 9 palette matrices.
-    pub const OES_MATRIX_PALETTE: Budget =
-        Budget { name: "oes_matrix_palette", limit: Limit::Matrices(9), reserved: 0 };
+    pub const OES_MATRIX_PALETTE: Budget = Budget {
+        name: "oes_matrix_palette",
+        limit: Limit::Matrices(9),
+        reserved: 0,
+    };
     /// `GL_OES_extended_matrix_palette`: at least 32 palette matrices.
-    pub const OES_EXTENDED_MATRIX_PALETTE: Budget =
-        Budget { name: "oes_extended_matrix_palette", limit: Limit::Matrices(32), reserved: 0 };
+    pub const OES_EXTENDED_MATRIX_PALETTE: Budget = Budget {
+        name: "oes_extended_matrix_palette",
+        limit: Limit::Matrices(32),
+        reserved: 0,
+    };
     /// A 16 KiB uniform buffer (WebGL2 / wgpu downlevel minimum): 1024 float4 vectors.
     pub const WGPU_16K: Budget = Budget::registers("wgpu_16k", 16 * 1024 / 16);
 
@@ -120,12 +126,19 @@ impl Budget {
 
     /// A budget of `registers` float4 registers, none reserved.
     pub const fn registers(name: &'static str, registers: usize) -> Budget {
-        Budget { name, limit: Limit::Registers(registers), reserved: 0 }
+        Budget {
+            name,
+            limit: Limit::Registers(registers),
+            reserved: 0,
+        }
     }
 
     /// The same budget with `n` more registers (or matrices) reserved.
     pub const fn reserve(self, n: usize) -> Budget {
-        Budget { reserved: self.reserved + n, ..self }
+        Budget {
+            reserved: self.reserved + n,
+            ..self
+        }
     }
 
     /// The preset called `name` (case-insensitive, `-` and `.` read as `_`).
@@ -134,9 +147,10 @@ impl Budget {
             '-' | '.' => '_',
             c => c.to_ascii_lowercase(),
         };
-        Self::PRESETS
-            .into_iter()
-            .find(|b| b.name.len() == name.len() && b.name.chars().zip(name.chars()).all(|(a, c)| a == norm(c)))
+        Self::PRESETS.into_iter().find(|b| {
+            b.name.len() == name.len()
+                && b.name.chars().zip(name.chars()).all(|(a, c)| a == norm(c))
+        })
     }
 
     /// How many bones fit with `layout`.
@@ -156,7 +170,12 @@ impl Budget {
         if bones <= capacity {
             Ok(())
         } else {
-            Err(Error::BudgetExceeded { bones, capacity, budget: self.name, layout })
+            Err(Error::BudgetExceeded {
+                bones,
+                capacity,
+                budget: self.name,
+                layout,
+            })
         }
     }
 }
@@ -175,7 +194,10 @@ mod tests {
         assert_eq!(Budget::VS_3_0.capacity(Layout::Affine3x4), 85);
         assert_eq!(Budget::GLES2.capacity(Layout::Affine3x4), 42);
         assert_eq!(Budget::OES_MATRIX_PALETTE.capacity(Layout::Mat4x4), 9);
-        assert_eq!(Budget::OES_EXTENDED_MATRIX_PALETTE.capacity(Layout::Affine3x4), 32);
+        assert_eq!(
+            Budget::OES_EXTENDED_MATRIX_PALETTE.capacity(Layout::Affine3x4),
+            32
+        );
         assert_eq!(Budget::OES_MATRIX_PALETTE.capacity(Layout::DualQuat), 0);
         // Bevy's 256-joint limit comes from 16 KiB of 4×4 matrices.
         assert_eq!(Budget::WGPU_16K.capacity(Layout::Mat4x4), 256);
@@ -194,7 +216,12 @@ mod tests {
         assert_eq!(Budget::VS_2_0.check(85, Layout::Affine3x4), Ok(()));
         assert_eq!(
             Budget::VS_1_1.check(33, Layout::Affine3x4),
-            Err(Error::BudgetExceeded { bones: 33, capacity: 32, budget: "vs_1_1", layout: Layout::Affine3x4 })
+            Err(Error::BudgetExceeded {
+                bones: 33,
+                capacity: 32,
+                budget: "vs_1_1",
+                layout: Layout::Affine3x4
+            })
         );
     }
 

@@ -156,7 +156,11 @@ pub enum Error {
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            Error::BoneIndex { vertex, bone, bones } => write!(
+            Error::BoneIndex {
+                vertex,
+                bone,
+                bones,
+            } => write!(
                 f,
                 "vertex {vertex} uses bone {bone}, but the palette has only {bones} bones"
             ),
@@ -179,7 +183,11 @@ impl core::fmt::Display for Error {
             Error::NotFinite { what, index } => {
                 write!(f, "{} {index} is NaN or infinite", what.name())
             }
-            Error::Overflow { what, index, format } => write!(
+            Error::Overflow {
+                what,
+                index,
+                format,
+            } => write!(
                 f,
                 "{} {index} does not fit the {format} fixed-point format",
                 what.name()
@@ -196,7 +204,12 @@ impl core::fmt::Display for Error {
             Error::Capacity { len, capacity } => {
                 write!(f, "{len} items exceed the capacity of {capacity}")
             }
-            Error::BudgetExceeded { bones, capacity, budget, layout } => write!(
+            Error::BudgetExceeded {
+                bones,
+                capacity,
+                budget,
+                layout,
+            } => write!(
                 f,
                 "{bones} bones exceed the {budget} budget, which holds {capacity} {} matrices",
                 layout.name()
@@ -220,6 +233,10 @@ pub(crate) fn num_error(
 ) -> Error {
     match e {
         crate::num::NumError::NotFinite => Error::NotFinite { what, index },
-        crate::num::NumError::OutOfRange => Error::Overflow { what, index, format },
+        crate::num::NumError::OutOfRange => Error::Overflow {
+            what,
+            index,
+            format,
+        },
     }
 }

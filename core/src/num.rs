@@ -69,6 +69,9 @@ pub trait Real:
     const ONE: Self;
     /// ½.
     const HALF: Self;
+    /// The smallest determinant or length the maths divides by (`1e-6` in `f32`, 2⁻¹² in
+    /// fixed point); anything smaller counts as degenerate.
+    const EPSILON: Self;
     /// The largest magnitude the palette maths lets a matrix entry reach; larger results
     /// are reported as overflow. Half the format's range for fixed point.
     const LIMIT: f32;
@@ -110,6 +113,7 @@ impl Real for f32 {
     const ZERO: Self = 0.0;
     const ONE: Self = 1.0;
     const HALF: Self = 0.5;
+    const EPSILON: Self = 1.0e-6;
     const LIMIT: f32 = 1.0e30;
     const NAME: &'static str = "f32";
 
@@ -147,6 +151,7 @@ impl Real for Fx {
     const ZERO: Self = Fx::ZERO;
     const ONE: Self = Fx::ONE;
     const HALF: Self = Fx::lit("0.5");
+    const EPSILON: Self = Fx::from_bits(1 << 12);
     const LIMIT: f32 = 64.0;
     const NAME: &'static str = "I8F24";
 
@@ -178,6 +183,10 @@ impl Real for Fx {
             // The fixed crate's own (inherent) square root, correctly rounded down.
             Fx::sqrt(self)
         }
+    }
+    fn abs(self) -> Self {
+        // −128 has no positive twin in I8F24; saturate rather than overflow.
+        self.saturating_abs()
     }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is

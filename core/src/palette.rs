@@ -25,7 +25,9 @@ pub struct Palette<L: Lane, const CAP: usize> {
 impl<L: Lane, const CAP: usize> Palette<L, CAP> {
     /// An empty palette.
     pub const fn new() -> Self {
-        Self { matrices: Vec::new() }
+        Self {
+            matrices: Vec::new(),
+        }
     }
 
     /// `CAP`.
@@ -56,15 +58,23 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
     /// Narrow `m` to the lane and append it.
     pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
         let index = self.matrices.len();
-        let narrowed =
-            L::narrow(m).ok_or(Error::Overflow { what: Quantity::Palette, index, format: L::NAME })?;
-        self.matrices.push(narrowed).map_err(|_| Error::Capacity { len: index + 1, capacity: CAP })
+        let narrowed = L::narrow(m).ok_or(Error::Overflow {
+            what: Quantity::Palette,
+            index,
+            format: L::NAME,
+        })?;
+        self.matrices.push(narrowed).map_err(|_| Error::Capacity {
+            len: index + 1,
+            capacity: CAP,
+        })
     }
 
     /// Append a matrix already in the lane's format (as a baked asset stores it).
     pub fn push_narrow(&mut self, m: Affine<L>) -> Result<(), Error> {
         let len = self.matrices.len() + 1;
-        self.matrices.push(m).map_err(|_| Error::Capacity { len, capacity: CAP })
+        self.matrices
+            .push(m)
+            .map_err(|_| Error::Capacity { len, capacity: CAP })
     }
 
     /// A palette of `n` identity matrices (the bind pose).

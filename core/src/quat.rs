@@ -32,16 +32,44 @@ impl<R: Real> Default for Quat<R> {
 
 impl<R: Real> Quat<R> {
     /// No rotation.
-    pub const IDENTITY: Self = Self { x: R::ZERO, y: R::ZERO, z: R::ZERO, w: R::ONE };
+    pub const IDENTITY: Self = Self {
+        x: R::ZERO,
+        y: R::ZERO,
+        z: R::ZERO,
+        w: R::ONE,
+    };
 
-    /// Checked conversion from glTF order `[x, y, z, w]`.
+    /// Checked conversion from glTF order `[x, y, z, w]`, normalised (in `f32`, before the
+    /// conversion, so that any finite input works in fixed point). A zero quaternion has no
+    /// direction: [`NumError::OutOfRange`].
     pub fn from_f32(q: [f32; 4]) -> Result<Self, NumError> {
-        Ok(Self { x: R::from_f32(q[0])?, y: R::from_f32(q[1])?, z: R::from_f32(q[2])?, w: R::from_f32(q[3])? })
+        if q.iter().any(|v| !v.is_finite()) {
+            return Err(NumError::NotFinite);
+        }
+        // Scale by the largest component first so the squares cannot overflow.
+        let big = q.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        if big == 0.0 {
+            return Err(NumError::OutOfRange);
+        }
+        let q = q.map(|v| v / big);
+        let len = libm::sqrtf(q.iter().map(|v| v * v).sum());
+        let [x, y, z, w] = q.map(|v| v / len);
+        Ok(Self {
+            x: R::from_f32(x)?,
+            y: R::from_f32(y)?,
+            z: R::from_f32(z)?,
+            w: R::from_f32(w)?,
+        })
     }
 
     /// `[x, y, z, w]` as `f32`.
     pub fn to_f32(self) -> [f32; 4] {
-        [self.x.to_f32(), self.y.to_f32(), self.z.to_f32(), self.w.to_f32()]
+        [
+            self.x.to_f32(),
+            self.y.to_f32(),
+            self.z.to_f32(),
+            self.w.to_f32(),
+        ]
     }
 
     /// 4-D dot product.
@@ -50,20 +78,37 @@ impl<R: Real> Quat<R> {
     }
 
     fn scale(self, s: R) -> Self {
-        Self { x: self.x * s, y: self.y * s, z: self.z * s, w: self.w * s }
+        Self {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+            w: self.w * s,
+        }
     }
 
     fn add(self, o: Self) -> Self {
-        Self { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z, w: self.w + o.w }
+        Self {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+            w: self.w + o.w,
+        }
     }
 
-    /// This quaternion scaled to unit length (identity if it is zero).
+    /// This quaternion scaled to unit length (identity if its length is below
+    /// [`Real::EPSILON`]). Components must be at most 2 in magnitude (true of blends of unit
+    /// quaternions) so that the squares fit fixed point.
     pub fn normalize(self) -> Self {
         let len = self.dot(self).sqrt();
-        if len <= R::ZERO {
+        if len < R::EPSILON {
             Self::IDENTITY
         } else {
-            Self { x: self.x / len, y: self.y / len, z: self.z / len, w: self.w / len }
+            Self {
+                x: self.x / len,
+                y: self.y / len,
+                z: self.z / len,
+                w: self.w / len,
+            }
         }
     }
 

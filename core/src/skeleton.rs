@@ -39,10 +39,16 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
     pub fn new(parents: &[Option<u16>], rest: &[Transform<R>]) -> Result<Self, Error> {
         let n = parents.len();
         if rest.len() != n {
-            return Err(Error::LengthMismatch { expected: n, actual: rest.len() });
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: rest.len(),
+            });
         }
         if n > N || n > usize::from(u16::MAX) {
-            return Err(Error::Capacity { len: n, capacity: N });
+            return Err(Error::Capacity {
+                len: n,
+                capacity: N,
+            });
         }
         for (bone, parent) in parents.iter().enumerate() {
             let Some(p) = *parent else { continue };
@@ -61,10 +67,24 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
         if n == 0 {
             return Err(Error::NoRoot);
         }
-        let mut s = Self { parents: Vec::new(), rest: Vec::new(), root: Affine::IDENTITY };
+        let mut s = Self {
+            parents: Vec::new(),
+            rest: Vec::new(),
+            root: Affine::IDENTITY,
+        };
         // Capacity was checked above; these cannot fail.
-        s.parents.extend_from_slice(parents).map_err(|_| Error::Capacity { len: n, capacity: N })?;
-        s.rest.extend_from_slice(rest).map_err(|_| Error::Capacity { len: n, capacity: N })?;
+        s.parents
+            .extend_from_slice(parents)
+            .map_err(|_| Error::Capacity {
+                len: n,
+                capacity: N,
+            })?;
+        s.rest
+            .extend_from_slice(rest)
+            .map_err(|_| Error::Capacity {
+                len: n,
+                capacity: N,
+            })?;
         Ok(s)
     }
 
@@ -107,21 +127,29 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
     pub fn world(&self, pose: &[Transform<R>], world: &mut [Affine<R>]) -> Result<(), Error> {
         let n = self.len();
         if pose.len() != n {
-            return Err(Error::LengthMismatch { expected: n, actual: pose.len() });
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: pose.len(),
+            });
         }
         if world.len() < n {
-            return Err(Error::LengthMismatch { expected: n, actual: world.len() });
+            return Err(Error::LengthMismatch {
+                expected: n,
+                actual: world.len(),
+            });
         }
         for (i, (local, parent)) in pose.iter().zip(&self.parents).enumerate() {
             let parent = match *parent {
                 Some(p) => world[usize::from(p)],
                 None => self.root,
             };
-            world[i] = parent.checked_mul(&local.to_affine()).ok_or(Error::Overflow {
-                what: Quantity::WorldMatrix,
-                index: i,
-                format: R::NAME,
-            })?;
+            world[i] = parent
+                .checked_mul(&local.to_affine())
+                .ok_or(Error::Overflow {
+                    what: Quantity::WorldMatrix,
+                    index: i,
+                    format: R::NAME,
+                })?;
         }
         Ok(())
     }

@@ -53,7 +53,11 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
     pub fn new(positions: &'a [[L; 3]], bones: &'a [u8]) -> Result<Self, Error> {
         check_len(positions.len(), bones.len())?;
         let bone_count = bones.iter().max().map_or(0, |&b| usize::from(b) + 1);
-        Ok(Self { positions, bones, bone_count })
+        Ok(Self {
+            positions,
+            bones,
+            bone_count,
+        })
     }
 
     /// Vertices.
@@ -118,12 +122,23 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         for (vertex, inf) in influences.iter().enumerate() {
             let used = inf.count();
             if used > K {
-                return Err(Error::Influences { vertex, used, max: K });
+                return Err(Error::Influences {
+                    vertex,
+                    used,
+                    max: K,
+                });
             }
-            let top = inf.bones()[..K].iter().max().map_or(0, |&b| usize::from(b) + 1);
+            let top = inf.bones()[..K]
+                .iter()
+                .max()
+                .map_or(0, |&b| usize::from(b) + 1);
             bone_count = bone_count.max(top);
         }
-        Ok(Self { positions, influences, bone_count })
+        Ok(Self {
+            positions,
+            influences,
+            bone_count,
+        })
     }
 
     /// Vertices.
@@ -228,8 +243,14 @@ fn check_palette<const K: usize>(
         return Ok(());
     }
     let offender = bones.enumerate().find_map(|(vertex, bs)| {
-        bs.into_iter().find(|&b| usize::from(b) >= palette).map(|b| (vertex, b))
+        bs.into_iter()
+            .find(|&b| usize::from(b) >= palette)
+            .map(|b| (vertex, b))
     });
     let (vertex, bone) = offender.unwrap_or((0, 0));
-    Err(Error::BoneIndex { vertex, bone: u16::from(bone), bones: palette })
+    Err(Error::BoneIndex {
+        vertex,
+        bone: u16::from(bone),
+        bones: palette,
+    })
 }

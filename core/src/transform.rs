@@ -32,15 +32,22 @@ impl<R: Real> Default for Transform<R> {
 
 impl<R: Real> Transform<R> {
     /// No translation, rotation or scale.
-    pub const IDENTITY: Self =
-        Self { translation: [R::ZERO; 3], rotation: Quat::IDENTITY, scale: [R::ONE; 3] };
+    pub const IDENTITY: Self = Self {
+        translation: [R::ZERO; 3],
+        rotation: Quat::IDENTITY,
+        scale: [R::ONE; 3],
+    };
 
-    /// Checked conversion; the rotation is renormalised.
+    /// Checked conversion; the rotation is normalised (see [`Quat::from_f32`]).
     pub fn from_f32(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> Result<Self, NumError> {
         let conv = |v: [f32; 3]| -> Result<[R; 3], NumError> {
             Ok([R::from_f32(v[0])?, R::from_f32(v[1])?, R::from_f32(v[2])?])
         };
-        Ok(Self { translation: conv(t)?, rotation: Quat::from_f32(r)?.normalize(), scale: conv(s)? })
+        Ok(Self {
+            translation: conv(t)?,
+            rotation: Quat::from_f32(r)?,
+            scale: conv(s)?,
+        })
     }
 
     /// The matrix `T·R·S`.

@@ -30,7 +30,10 @@ pub struct Influence<L: Lane> {
 impl<L: Lane> Influence<L> {
     /// One bone with weight 1 (a stitched vertex).
     pub fn rigid(bone: u8) -> Self {
-        Self { bones: [bone; 4], weights: [L::Weight::default(); 3] }
+        Self {
+            bones: [bone; 4],
+            weights: [L::Weight::default(); 3],
+        }
     }
 
     /// Four bones and their four weights; `vertex` is only used in errors. The weights must
@@ -40,7 +43,10 @@ impl<L: Lane> Influence<L> {
         let mut sum = 0.0;
         for &w in &weights {
             if !w.is_finite() {
-                return Err(Error::NotFinite { what: Quantity::Weight, index: vertex });
+                return Err(Error::NotFinite {
+                    what: Quantity::Weight,
+                    index: vertex,
+                });
             }
             if w < 0.0 {
                 return Err(Error::NegativeWeight { vertex, weight: w });
@@ -73,13 +79,20 @@ impl<L: Lane> Influence<L> {
     pub fn from_three(bones: [u8; 4], weights: [f32; 3], vertex: usize) -> Result<Self, Error> {
         let fourth = 1.0 - (weights[0] + weights[1] + weights[2]);
         // A slightly negative fourth weight from rounding is clamped; a real one is an error.
-        let fourth = if fourth < 0.0 && fourth >= -WEIGHT_TOLERANCE { 0.0 } else { fourth };
+        let fourth = if fourth < 0.0 && fourth >= -WEIGHT_TOLERANCE {
+            0.0
+        } else {
+            fourth
+        };
         Self::from_weights(bones, [weights[0], weights[1], weights[2], fourth], vertex)
     }
 
     /// From the stored form (as baked assets hold it): `None` unless `Σ stored ≤ 1`.
     pub fn from_stored(bones: [u8; 4], stored: [L::Weight; 3]) -> Option<Self> {
-        L::implicit_weight(&stored).map(|_| Self { bones, weights: stored })
+        L::implicit_weight(&stored).map(|_| Self {
+            bones,
+            weights: stored,
+        })
     }
 
     /// The four bone indices, largest weight first.
@@ -101,7 +114,11 @@ impl<L: Lane> Influence<L> {
 
     /// How many influences carry a non-zero weight (at least 1).
     pub fn count(&self) -> usize {
-        1 + self.weights.iter().rposition(|w| *w != L::Weight::default()).map_or(0, |i| i + 1)
+        1 + self
+            .weights
+            .iter()
+            .rposition(|w| *w != L::Weight::default())
+            .map_or(0, |i| i + 1)
     }
 
     /// The largest bone index used.

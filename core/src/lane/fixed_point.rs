@@ -44,10 +44,12 @@ impl Lane for Q14 {
         (sum <= 1 << 15).then(|| Weight15::from_bits(((1u32 << 15) - sum) as u16))
     }
     fn narrow(m: &Affine<Fx>) -> Option<Affine<Q14>> {
-        let mut out = Affine { rows: [[Q14::ZERO; 4]; 3] };
+        let mut out = Affine {
+            rows: [[Q14::ZERO; 4]; 3],
+        };
         for (o, r) in out.rows.iter_mut().zip(&m.rows) {
             for (o, v) in o.iter_mut().zip(r) {
-                        *o = fx_to_q14(*v)?;
+                *o = fx_to_q14(*v)?;
             }
             let l1: i32 = o[..3].iter().map(|v| i32::from(v.to_bits()).abs()).sum();
             if l1 >= ROW_L1_LIMIT {
@@ -109,8 +111,8 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     // 1/√(m/2^32) is in (1, 2]. Seed from the 24 intervals of width 1/32 in [1/4, 1):
     // SEED[i] = round(2^14 / √((8 + i + ½)/32)).
     const SEED: [u16; 24] = [
-        31790, 30070, 28602, 27330, 26214, 25225, 24339, 23541, 22817, 22155, 21548, 20988,
-        20470, 19988, 19539, 19119, 18725, 18354, 18004, 17674, 17361, 17064, 16782, 16514,
+        31790, 30070, 28602, 27330, 26214, 25225, 24339, 23541, 22817, 22155, 21548, 20988, 20470,
+        19988, 19539, 19119, 18725, 18354, 18004, 17674, 17361, 17064, 16782, 16514,
     ];
     let mut y = u32::from(SEED[((m >> 27) - 8) as usize]); // Q14
     let m16 = m >> 16; // Q16, in [2^14, 2^16)
@@ -143,7 +145,10 @@ mod tests {
             let (y, s) = rsqrt_q28(x).unwrap();
             let got = f64::from(y) / 16384.0 * 2f64.powi(14 - s as i32);
             let want = 1.0 / (f64::from(x) / f64::from(1u32 << 28)).sqrt();
-            assert!((got / want - 1.0).abs() < 2e-4, "x={x} got={got} want={want}");
+            assert!(
+                (got / want - 1.0).abs() < 2e-4,
+                "x={x} got={got} want={want}"
+            );
             x = x + x / 7 + 1;
         }
         assert_eq!(rsqrt_q28(0), None);
@@ -151,19 +156,31 @@ mod tests {
 
     #[test]
     fn fixed_normals_have_unit_length() {
-        let m = Affine::<Q14> { rows: [[Q14::ZERO; 4]; 3] };
-        assert_eq!(<Q14 as Lane>::normal(&m, &[Q14::ONE; 3].map(|_| Q14::from_num(0.5))), [Q14::ZERO; 3]);
+        let m = Affine::<Q14> {
+            rows: [[Q14::ZERO; 4]; 3],
+        };
+        assert_eq!(
+            <Q14 as Lane>::normal(&m, &[Q14::ONE; 3].map(|_| Q14::from_num(0.5))),
+            [Q14::ZERO; 3]
+        );
         let id = <Q14 as Lane>::narrow(&Affine::<Fx>::IDENTITY).unwrap();
         let n = [0.3f32, -0.4, 0.5].map(|v| Q14::from_num(v));
         let out = <Q14 as Lane>::normal(&id, &n);
-        let len = out.iter().map(|v| v.to_num::<f32>().powi(2)).sum::<f32>().sqrt();
+        let len = out
+            .iter()
+            .map(|v| v.to_num::<f32>().powi(2))
+            .sum::<f32>()
+            .sqrt();
         assert!((len - 1.0).abs() < 3e-4, "len {len}");
     }
 
     #[test]
     fn implicit_weights_are_exact() {
         let w = [0.25f32, 0.125, 0.0].map(|w| <Q14 as Lane>::weight_from_f32(w).unwrap());
-        assert_eq!(<Q14 as Lane>::implicit_weight(&w), Some(Weight15::from_num(0.625)));
+        assert_eq!(
+            <Q14 as Lane>::implicit_weight(&w),
+            Some(Weight15::from_num(0.625))
+        );
         let too_much = [Weight15::from_num(0.75); 2];
         assert_eq!(<Q14 as Lane>::implicit_weight(&too_much), None);
     }
