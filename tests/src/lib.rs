@@ -22,7 +22,10 @@ pub fn skip(test: &str, why: &str) {
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
 }
 
 /// `../shared/models` beside the workspace (or `$SKIN_MODELS`), if present.
@@ -36,7 +39,10 @@ pub fn models_dir() -> Option<PathBuf> {
 /// Every `.glb` / `.gltf` in the models folder, sorted, or a skip (see [`skip`]).
 pub fn sample_models(test: &str) -> Vec<PathBuf> {
     let Some(dir) = models_dir() else {
-        skip(test, "../shared/models is not present (set SKIN_MODELS to point elsewhere)");
+        skip(
+            test,
+            "../shared/models is not present (set SKIN_MODELS to point elsewhere)",
+        );
         return Vec::new();
     };
     let mut models: Vec<PathBuf> = std::fs::read_dir(&dir)
