@@ -94,7 +94,8 @@ impl<R: Real> Affine<R> {
     /// ```
     pub fn inverse(&self) -> Option<Self> {
         let limit = R::from_f32(R::LIMIT).ok()?;
-        if self.rows.iter().flatten().any(|v| !(v.abs() <= limit)) {
+        // NaN compares false, so this also rejects NaN.
+        if !self.rows.iter().flatten().all(|v| v.abs() <= limit) {
             return None;
         }
         let [a, b, c] = self.rows;

@@ -188,7 +188,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
     fn check(&self, palette: &[Affine<L>], out: usize) -> Result<(), Error> {
         let bones = self.influences.iter().map(|i| i.bones());
-        check_palette(palette.len(), self.bone_count, bones.map(|b| first::<K>(b)))?;
+        check_palette(palette.len(), self.bone_count, bones.map(first::<K>))?;
         check_len(self.len(), out)
     }
 }

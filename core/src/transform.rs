@@ -53,13 +53,10 @@ impl<R: Real> Transform<R> {
     /// The matrix `T·R·S`.
     pub fn to_affine(&self) -> Affine<R> {
         let r = self.rotation.to_matrix();
-        let mut m = Affine::IDENTITY;
-        for i in 0..3 {
-            for j in 0..3 {
-                m.rows[i][j] = r[i][j] * self.scale[j];
-            }
-            m.rows[i][3] = self.translation[i];
+        let s = self.scale;
+        let t = self.translation;
+        Affine {
+            rows: core::array::from_fn(|i| [r[i][0] * s[0], r[i][1] * s[1], r[i][2] * s[2], t[i]]),
         }
-        m
     }
 }

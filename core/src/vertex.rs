@@ -79,7 +79,7 @@ impl<L: Lane> Influence<L> {
     pub fn from_three(bones: [u8; 4], weights: [f32; 3], vertex: usize) -> Result<Self, Error> {
         let fourth = 1.0 - (weights[0] + weights[1] + weights[2]);
         // A slightly negative fourth weight from rounding is clamped; a real one is an error.
-        let fourth = if fourth < 0.0 && fourth >= -WEIGHT_TOLERANCE {
+        let fourth = if (-WEIGHT_TOLERANCE..0.0).contains(&fourth) {
             0.0
         } else {
             fourth
