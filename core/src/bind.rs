@@ -110,6 +110,30 @@ impl<R: Real, const J: usize> BindPose<R, J> {
     ///
     /// A palette smaller than `J` is a compile-time error; [`Error::Overflow`] when a matrix
     /// does not fit the lane (fixed point), [`Error::LengthMismatch`] when `world` is short.
+    ///
+    /// A 40-joint skeleton cannot be given a vs_1_1 palette (32 3×4 matrices):
+    ///
+    /// ```
+    /// use skin_core::prelude::*;
+    /// const CAP: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+    /// fn build(bind: &BindPose<f32, 40>, world: &[Affine<f32>]) -> Palette<f32, CAP> {
+    ///     let mut palette = Palette::new();
+    ///     bind.palette(world, &mut palette).unwrap(); // error: J = 40 > CAP = 32
+    ///     palette
+    /// }
+    /// # build(&BindPose::new(&[], &[], 0).unwrap(), &[]);
+    /// ```
+    ///
+    /// while a vs_2_0 palette (85) takes it:
+    ///
+    /// ```compile_fail
+    /// use skin_core::prelude::*;
+    /// const CAP: usize = Budget::VS_2_0.capacity(Layout::Affine3x4);
+    /// let bind = BindPose::<f32, 40>::new(&[0], &[Affine::IDENTITY], 1).unwrap();
+    /// let mut palette: Palette<f32, CAP> = Palette::new();
+    /// bind.palette(&[Affine::IDENTITY], &mut palette).unwrap();
+    /// assert_eq!(palette.len(), 1);
+    /// ```
     pub fn palette<L: Lane<Real = R>, const CAP: usize>(
         &self,
         world: &[Affine<R>],
