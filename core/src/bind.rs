@@ -113,7 +113,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
     ///
     /// A 40-joint skeleton cannot be given a vs_1_1 palette (32 3×4 matrices):
     ///
-    /// ```
+    /// ```compile_fail
     /// use skin_core::prelude::*;
     /// const CAP: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
     /// fn build(bind: &BindPose<f32, 40>, world: &[Affine<f32>]) -> Palette<f32, CAP> {
@@ -126,7 +126,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
     ///
     /// while a vs_2_0 palette (85) takes it:
     ///
-    /// ```compile_fail
+    /// ```
     /// use skin_core::prelude::*;
     /// const CAP: usize = Budget::VS_2_0.capacity(Layout::Affine3x4);
     /// let bind = BindPose::<f32, 40>::new(&[0], &[Affine::IDENTITY], 1).unwrap();
