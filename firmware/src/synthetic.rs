@@ -1,0 +1,301 @@
+//! The benchmark's synthetic rig: a deterministic 19-bone palette and a 370-vertex mesh with
+//! four influences per vertex, made from a tiny PRNG, plus a checksum of skinned output.
+//!
+//! This file is shared, word for word, by the firmware and by the host test
+//! (`tests/tests/firmware_bench.rs` includes it with `#[path]`), so both skin the same mesh
+//! with the same skin-core code and their checksums must agree bit for bit.
+//!
+//! The mesh is made and skinned in [`CHUNK`]-vertex pieces so that it fits the 16 KiB of a
+//! Cortex-M0 micro:bit in every lane (inputs and outputs of one chunk live in RAM).
+
+use skin_core::affine::Affine;
+use skin_core::error::{Error, Quantity};
+use skin_core::lane::Lane;
+use skin_core::palette::Palette;
+use skin_core::skin::{RigidMesh, SkinnedMesh};
+use skin_core::transform::Transform;
+use skin_core::vertex::Influence;
+
+/// Bones in the rig (and matrices in the palette).
+pub const BONES: usize = 19;
+/// Vertices in the mesh.
+pub const VERTICES: usize = 370;
+/// Vertices made and skinned at a time.
+pub const CHUNK: usize = 74;
+/// Chunks in the mesh.
+pub const CHUNKS: usize = VERTICES / CHUNK;
+const _: () = assert!(CHUNKS * CHUNK == VERTICES);
+
+/// Seed of the pose (palette).
+pub const POSE_SEED: u32 = 0x1234_5678;
+/// Seed of the mesh.
+pub const MESH_SEED: u32 = 0x9E37_79B9;
+
+/// A kernel the benchmark measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Stitching (one bone per vertex), positions.
+    Stitch,
+    /// Stitching, positions and normals.
+    StitchNormals,
+    /// Linear blend skinning with four influences, positions.
+    Lbs4,
+    /// Linear blend skinning with four influences, positions and normals.
+    Lbs4Normals,
+}
+
+impl Kernel {
+    /// Every kernel, in report order.
+    pub const ALL: [Kernel; 4] = [
+        Kernel::Stitch,
+        Kernel::StitchNormals,
+        Kernel::Lbs4,
+        Kernel::Lbs4Normals,
+    ];
+
+    /// The name the firmware logs and the tests parse.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Stitch => "stitch-pos",
+            Kernel::StitchNormals => "stitch-pos-nrm",
+            Kernel::Lbs4 => "lbs4-pos",
+            Kernel::Lbs4Normals => "lbs4-pos-nrm",
+        }
+    }
+
+    /// `true` when the kernel also transforms normals.
+    pub const fn normals(self) -> bool {
+        matches!(self, Kernel::StitchNormals | Kernel::Lbs4Normals)
+    }
+}
+
+/// xorshift32: small, fast and the same on every target.
+pub struct Rng(u32);
+
+impl Rng {
+    /// A generator; a zero seed is replaced (xorshift never leaves zero).
+    pub const fn new(seed: u32) -> Self {
+        Self(if seed == 0 { 1 } else { seed })
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x
+    }
+
+    /// Uniform in [−1, 1) in steps of 2⁻¹⁵ (exact in `f32`).
+    pub fn signed(&mut self) -> f32 {
+        ((self.next_u32() >> 16) as i32 - 32768) as f32 / 32768.0
+    }
+
+    /// Uniform in [0, 1) in steps of 2⁻¹⁵.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u32() >> 17) as f32 / 32768.0
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.next_u32() % n
+    }
+}
+
+/// A random pose: each bone rotated at random and moved by up to 0.25 asset units. Rotation
+/// rows have an L1 norm of at most √3, so every matrix fits the fixed lane.
+pub fn palette<L: Lane>(rng: &mut Rng) -> Result<Palette<L, BONES>, Error> {
+    let mut palette = Palette::new();
+    for index in 0..BONES {
+        let q = [rng.signed(), rng.signed(), rng.signed(), 0.5 + rng.unit()];
+        let t = [rng.signed(), rng.signed(), rng.signed()].map(|v| v * 0.25);
+        let bone = Transform::<L::Real>::from_f32(t, q, [1.0; 3]).map_err(|_| Error::Overflow {
+            what: Quantity::LocalTransform,
+            index,
+            format: L::NAME,
+        })?;
+        palette.push(&bone.to_affine())?;
+    }
+    Ok(palette)
+}
+
+/// The bind pose: every palette matrix the identity.
+pub fn rest<L: Lane>() -> Result<Palette<L, BONES>, Error> {
+    Palette::identity(BONES)
+}
+
+/// One chunk of the mesh: inputs and outputs.
+pub struct Chunk<L: Lane> {
+    /// Bind positions, in (−0.875, 0.875) asset units.
+    pub positions: [[L; 3]; CHUNK],
+    /// Unit normals.
+    pub normals: [[L; 3]; CHUNK],
+    /// Four influences per vertex.
+    pub influences: [Influence<L>; CHUNK],
+    /// The bone of each vertex for stitching (its most influential bone).
+    pub bones: [u8; CHUNK],
+    /// Skinned positions.
+    pub out: [[L::Out; 3]; CHUNK],
+    /// Skinned normals.
+    pub out_normals: [[L; 3]; CHUNK],
+}
+
+/// Times a piece of work (the firmware's SysTick stopwatch; `()` on the host does nothing).
+pub trait Stopwatch {
+    /// Runs `f`, timing it.
+    fn time<R>(&mut self, f: impl FnOnce() -> R) -> R;
+}
+
+impl Stopwatch for () {
+    fn time<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        f()
+    }
+}
+
+impl<L: Lane> Default for Chunk<L> {
+    fn default() -> Self {
+        Self {
+            positions: [[L::default(); 3]; CHUNK],
+            normals: [[L::default(); 3]; CHUNK],
+            influences: [Influence::default(); CHUNK],
+            bones: [0; CHUNK],
+            out: [[L::Out::default(); 3]; CHUNK],
+            out_normals: [[L::default(); 3]; CHUNK],
+        }
+    }
+}
+
+impl<L: Lane> Chunk<L> {
+    /// Fills the inputs with the next [`CHUNK`] vertices of the mesh `rng` makes; `first` is
+    /// the index of the first vertex (for errors).
+    pub fn fill(&mut self, rng: &mut Rng, first: usize) -> Result<(), Error> {
+        for v in 0..CHUNK {
+            let vertex = first + v;
+            let conv = |p: [f32; 3], what| {
+                let mut out = [L::default(); 3];
+                for (o, c) in out.iter_mut().zip(p) {
+                    *o = L::from_f32(c).map_err(|_| Error::Overflow {
+                        what,
+                        index: vertex,
+                        format: L::NAME,
+                    })?;
+                }
+                Ok(out)
+            };
+            let p = [rng.signed(), rng.signed(), rng.signed()].map(|c| c * 0.875);
+            self.positions[v] = conv(p, Quantity::Position)?;
+            self.normals[v] = conv(unit_vector(rng), Quantity::Normal)?;
+            let bones = [0; 4].map(|_| rng.below(BONES as u32) as u8);
+            let w = [0; 4].map(|_| rng.unit() + 1.0 / 64.0);
+            let sum = w[0] + w[1] + w[2] + w[3];
+            let inf = Influence::from_weights(bones, w.map(|w| w / sum), vertex)?;
+            self.influences[v] = inf;
+            self.bones[v] = inf.bones()[0];
+        }
+        Ok(())
+    }
+
+    /// Runs `kernel` over the chunk `reps` times, timing only the kernel calls.
+    pub fn skin(
+        &mut self,
+        kernel: Kernel,
+        palette: &[Affine<L>],
+        reps: u32,
+        watch: &mut impl Stopwatch,
+    ) -> Result<(), Error> {
+        let (out, out_normals) = (&mut self.out, &mut self.out_normals);
+        match kernel {
+            Kernel::Stitch | Kernel::StitchNormals => {
+                let mesh = RigidMesh::new(&self.positions, &self.bones)?;
+                watch.time(|| {
+                    for _ in 0..reps {
+                        if kernel.normals() {
+                            mesh.skin_with_normals(palette, &self.normals, out, out_normals)?;
+                        } else {
+                            mesh.skin(palette, out)?;
+                        }
+                    }
+                    Ok(())
+                })
+            }
+            Kernel::Lbs4 | Kernel::Lbs4Normals => {
+                let mesh = SkinnedMesh::<L, 4>::new(&self.positions, &self.influences)?;
+                watch.time(|| {
+                    for _ in 0..reps {
+                        if kernel.normals() {
+                            mesh.skin_with_normals(palette, &self.normals, out, out_normals)?;
+                        } else {
+                            mesh.skin(palette, out)?;
+                        }
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    /// Adds the kernel's outputs to `sum`.
+    pub fn hash(&self, kernel: Kernel, sum: &mut Checksum) {
+        for o in self.out.iter().flatten() {
+            sum.add(L::out_to_f32(*o).to_bits());
+        }
+        if kernel.normals() {
+            for n in self.out_normals.iter().flatten() {
+                sum.add(n.to_f32().to_bits());
+            }
+        }
+    }
+}
+
+/// A random unit vector (rejecting near-zero draws).
+fn unit_vector(rng: &mut Rng) -> [f32; 3] {
+    loop {
+        let v = [rng.signed(), rng.signed(), rng.signed()];
+        let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        if len2 > 1.0 / 16.0 {
+            let len = <f32 as skin_core::num::Real>::sqrt(len2);
+            return v.map(|c| c / len);
+        }
+    }
+}
+
+/// FNV-1a over 32-bit words: the fingerprint of a kernel's output over the whole mesh.
+/// Outputs are hashed as the bits of their `f32` values, which are exact for the fixed
+/// lane's formats (at most 19 significant bits here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checksum(pub u32);
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Self(0x811C_9DC5)
+    }
+}
+
+impl Checksum {
+    /// Mixes in one word.
+    pub fn add(&mut self, word: u32) {
+        for b in word.to_le_bytes() {
+            self.0 = (self.0 ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+}
+
+/// Skins the whole mesh with `kernel` on the host or the device; returns the checksum.
+pub fn run<L: Lane>(
+    kernel: Kernel,
+    palette: &[Affine<L>],
+    chunk: &mut Chunk<L>,
+    reps: u32,
+    watch: &mut impl Stopwatch,
+) -> Result<Checksum, Error> {
+    let mut rng = Rng::new(MESH_SEED);
+    let mut sum = Checksum::default();
+    for c in 0..CHUNKS {
+        chunk.fill(&mut rng, c * CHUNK)?;
+        chunk.skin(kernel, palette, reps, watch)?;
+        chunk.hash(kernel, &mut sum);
+    }
+    Ok(sum)
+}

@@ -1,0 +1,205 @@
+//! The Cortex-M firmware under QEMU: builds every board × lane with `scripts/firmware.sh`,
+//! runs the kernel benchmark with `-icount shift=0`, decodes its defmt log and checks that
+//! it exits 0, passes its on-device rest-pose check, measures SysTick at the documented rate,
+//! reports plausible instruction counts for every kernel, and skins the synthetic mesh to the
+//! same bits as skin-core on this host.
+//!
+//! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
+//! (scripts/setup.sh); without them each test reports SKIPPED (a failure under
+//! SKIN_REQUIRE_ALL=1).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+use skin_core::lane::{Lane, Q14};
+
+#[allow(dead_code)] // the firmware's benchmark-only parts
+#[path = "../../firmware/src/synthetic.rs"]
+mod synthetic;
+
+use synthetic::{Chunk, Kernel};
+
+/// What is missing to build and run the firmware, if anything.
+fn missing_tools() -> Option<String> {
+    let on_path = |tool: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+    };
+    let mut missing = Vec::new();
+    if !Path::new("/usr/bin/rustc").is_file()
+        || !Path::new("/usr/lib/rustlib/src/rust/library").is_dir()
+    {
+        missing.push("Debian's rustc with library source (/usr/bin/rustc, rust-web-src)");
+    }
+    for tool in ["ld.lld-16", "qemu-system-arm", "defmt-print", "size"] {
+        if !on_path(tool) {
+            missing.push(tool);
+        }
+    }
+    (!missing.is_empty()).then(|| {
+        format!(
+            "missing {} (scripts/setup.sh installs them)",
+            missing.join(", ")
+        )
+    })
+}
+
+/// One `KEY key=value …` line of the firmware's decoded log.
+fn fields(line: &str) -> HashMap<&str, &str> {
+    line.split_whitespace()
+        .filter_map(|t| t.split_once('='))
+        .collect()
+}
+
+/// The host's checksums of every kernel on the synthetic rig, in lane `L`.
+fn host_checksums<L: Lane>() -> HashMap<&'static str, u32> {
+    let mut rng = synthetic::Rng::new(synthetic::POSE_SEED);
+    let palette = synthetic::palette::<L>(&mut rng).expect("the synthetic pose fits");
+    let mut chunk = Box::<Chunk<L>>::default();
+    Kernel::ALL
+        .into_iter()
+        .map(|k| {
+            let sum = synthetic::run(k, palette.as_slice(), &mut chunk, 1, &mut ())
+                .expect("the synthetic mesh skins");
+            (k.name(), sum.0)
+        })
+        .collect()
+}
+
+/// Builds and runs `board` in `lane`; returns the decoded log.
+fn run_firmware(board: &str, lane: &str) -> String {
+    let script = skin_tests::workspace_root().join("scripts/firmware.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .args(["run", board, lane])
+        .output()
+        .expect("run scripts/firmware.sh");
+    let log = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{board}/{lane}: firmware failed ({}):\n{log}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    log
+}
+
+/// Checks one board in both lanes; `ticks_per_2m` is SysTick ticks per 2 000 000
+/// instructions (the core clock in MHz · 80 000 / 1000).
+fn check_board(test: &str, board: &str, core: &str, ticks_per_2m: u64) {
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    for (lane, lane_name, host) in [
+        ("fixed", Q14::NAME, host_checksums::<Q14>()),
+        ("f32", <f32 as Lane>::NAME, host_checksums::<f32>()),
+    ] {
+        let log = run_firmware(board, lane);
+        let ctx = format!("{board}/{lane}:\n{log}");
+        assert!(log.contains("CHECK rest-pose ok"), "{ctx}");
+        assert!(log.contains("DONE ok"), "{ctx}");
+
+        let cal = log
+            .lines()
+            .find(|l| l.contains("CALIBRATION"))
+            .map(fields)
+            .unwrap_or_else(|| panic!("no CALIBRATION line: {ctx}"));
+        assert_eq!(cal["core"], core, "{ctx}");
+        assert_eq!(cal["instructions"], "2000000", "{ctx}");
+        assert_eq!(
+            cal["ticks"].parse::<u64>().unwrap(),
+            ticks_per_2m,
+            "SysTick is not counting instructions at the documented rate: {ctx}"
+        );
+
+        let results: HashMap<&str, HashMap<&str, &str>> = log
+            .lines()
+            .filter(|l| l.contains("RESULT"))
+            .map(fields)
+            .map(|f| (f["kernel"], f))
+            .collect();
+        let mut per_vertex = HashMap::new();
+        for kernel in Kernel::ALL {
+            let name = kernel.name();
+            let r = results
+                .get(name)
+                .unwrap_or_else(|| panic!("no RESULT for {name}: {ctx}"));
+            assert_eq!(r["board"], board, "{ctx}");
+            assert_eq!(r["lane"], lane_name, "{ctx}");
+            let vertices: u64 = r["vertices"].parse().unwrap();
+            let instructions: u64 = r["instructions"].parse().unwrap();
+            assert_eq!(
+                vertices,
+                synthetic::VERTICES as u64 * 4,
+                "the mesh times REPS: {ctx}"
+            );
+            let pv = instructions as f64 / vertices as f64;
+            // At least the 9 multiply-adds of a transformed point; at most what soft-float
+            // LBS with normals costs on a Cortex-M0 with a wide margin.
+            assert!(
+                (9.0..40_000.0).contains(&pv),
+                "{name}: {pv} per vertex: {ctx}"
+            );
+            per_vertex.insert(name, pv);
+            let checksum: u32 = r["checksum"].parse().unwrap();
+            assert_eq!(
+                checksum, host[name],
+                "{name}: the firmware's output differs from skin-core on the host: {ctx}"
+            );
+        }
+        // Normals cost extra work; blending four matrices costs more than picking one.
+        let pv = |k: Kernel| per_vertex[k.name()];
+        assert!(pv(Kernel::Stitch) < pv(Kernel::StitchNormals), "{ctx}");
+        assert!(pv(Kernel::Lbs4) < pv(Kernel::Lbs4Normals), "{ctx}");
+        assert!(pv(Kernel::Stitch) < pv(Kernel::Lbs4), "{ctx}");
+        assert!(pv(Kernel::StitchNormals) < pv(Kernel::Lbs4Normals), "{ctx}");
+    }
+}
+
+#[test]
+fn firmware_cortex_m4f_mps2_an386() {
+    check_board(
+        "firmware_cortex_m4f_mps2_an386",
+        "mps2-an386",
+        "cortex-m4f",
+        50_000,
+    );
+}
+
+#[test]
+fn firmware_cortex_m3_mps2_an385() {
+    check_board(
+        "firmware_cortex_m3_mps2_an385",
+        "mps2-an385",
+        "cortex-m3",
+        50_000,
+    );
+}
+
+#[test]
+fn firmware_cortex_m0_microbit() {
+    check_board(
+        "firmware_cortex_m0_microbit",
+        "microbit",
+        "cortex-m0",
+        32_000,
+    );
+}
+
+#[test]
+fn firmware_checksums_depend_on_the_pose() {
+    // The cross-check above is only meaningful if the checksum sees the output: a different
+    // pose must change every kernel's checksum.
+    let moved = {
+        let mut rng = synthetic::Rng::new(synthetic::POSE_SEED ^ 1);
+        synthetic::palette::<Q14>(&mut rng).unwrap()
+    };
+    let mut chunk = Box::<Chunk<Q14>>::default();
+    let base = host_checksums::<Q14>();
+    for k in Kernel::ALL {
+        let other = synthetic::run(k, moved.as_slice(), &mut chunk, 1, &mut ()).unwrap();
+        assert_ne!(other.0, base[k.name()], "{}", k.name());
+    }
+}
