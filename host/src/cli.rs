@@ -1,0 +1,220 @@
+//! The `skin` command-line tool: `inspect`, `budget`, `pose` and `bake`.
+//!
+//! [`run`] does the work and returns a [`CliError`] for bad input; `main` prints it as one
+//! line, `skin: <reason>`, and exits with status 2.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::error::{ImportError, PoseError};
+use crate::pose::{self, Arith};
+use crate::rig::Rig;
+
+/// Skeletal skinning for microcontrollers: inspect, budget, pose and bake glTF models.
+#[derive(Debug, Parser)]
+#[command(name = "skin", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The number format for `pose` and `bake`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ArithArg {
+    /// 32-bit float throughout.
+    F32,
+    /// Fixed point: I8F24 pose maths, I2F14 skinning lane, positions in asset units.
+    Fixed,
+}
+
+impl From<ArithArg> for Arith {
+    fn from(a: ArithArg) -> Arith {
+        match a {
+            ArithArg::F32 => Arith::F32,
+            ArithArg::Fixed => Arith::Fixed,
+        }
+    }
+}
+
+/// Output formats of `pose`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON object on stdout.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Nodes, skins, joints, vertices, influences, clips, bounding box, and which fixed-point
+    /// formats hold the model.
+    Inspect {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+    },
+    /// For each constant-register budget and matrix layout: bone capacity, whether each skin
+    /// fits, and otherwise how many palette splits (draw calls) and duplicated vertices it costs.
+    Budget {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+        /// Only these budget presets (repeatable), e.g. vs_1_1, gles2; default: all presets.
+        #[arg(long = "budget", value_name = "NAME")]
+        budgets: Vec<String>,
+    },
+    /// Print skinned vertex positions in glTF world space (Y-up) as JSON: one block per
+    /// (mesh node, primitive) in node order, vertices in accessor order.
+    ///
+    /// Without --anim the rest pose (node transforms as stored) is used. Times beyond a
+    /// clip's end hold its last key; times before its start hold its first key.
+    Pose {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+        /// Animation index or name.
+        #[arg(long, value_name = "INDEX|NAME")]
+        anim: Option<String>,
+        /// Time in seconds within the animation.
+        #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+        time: f32,
+        /// Number format of the skinning.
+        #[arg(long, value_enum, default_value_t = ArithArg::F32)]
+        arith: ArithArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+}
+
+/// Why a command failed: bad input of some kind (exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The model could not be imported.
+    #[error("{path}: {source}")]
+    Import {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: ImportError,
+    },
+    /// The model could not be posed or baked.
+    #[error("{path}: {source}")]
+    Pose {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: PoseError,
+    },
+    /// Anything else the user asked for that cannot be done.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing the output failed.
+    #[error("cannot write output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+fn load(path: &Path) -> Result<Rig, CliError> {
+    crate::import::from_path(path).map_err(|source| CliError::Import {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+fn pose_err(path: &Path) -> impl FnOnce(PoseError) -> CliError + '_ {
+    move |source| CliError::Pose {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Resolve `--anim` (an index, or else a name).
+pub fn find_clip(rig: &Rig, anim: &str) -> Result<usize, PoseError> {
+    if let Ok(i) = anim.parse::<usize>() {
+        if i < rig.clips.len() {
+            return Ok(i);
+        }
+    }
+    rig.clips
+        .iter()
+        .position(|c| c.name.as_deref() == Some(anim))
+        .ok_or_else(|| PoseError::NoAnimation(anim.to_owned(), rig.clips.len()))
+}
+
+/// Run a parsed command, writing its output to `out` and warnings to `warn`.
+pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
+    match cli.command {
+        Command::Inspect { model } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            write!(out, "{}", crate::report::inspect(&rig, &file_name(&model)))?;
+        }
+        Command::Budget { model, budgets } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            let presets = crate::report::budgets(&budgets).map_err(CliError::Usage)?;
+            let table = crate::report::budget_table(&rig, &presets);
+            write!(out, "{table}")?;
+        }
+        Command::Pose {
+            model,
+            anim,
+            time,
+            arith,
+            format: Format::Json,
+        } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            if !time.is_finite() {
+                return Err(pose_err(&model)(PoseError::BadTime(time)));
+            }
+            let clip = match &anim {
+                Some(a) => Some(find_clip(&rig, a).map_err(pose_err(&model))?),
+                None => None,
+            };
+            let locals = match clip {
+                Some(c) => pose::locals_at(&rig, c, time).map_err(pose_err(&model))?,
+                None => pose::rest_locals(&rig),
+            };
+            let blocks = pose::pose(&rig, &locals, arith.into()).map_err(pose_err(&model))?;
+            let blocks: Vec<serde_json::Value> = blocks
+                .iter()
+                .map(|b| {
+                    serde_json::json!({
+                        "node": b.node,
+                        "mesh": b.mesh,
+                        "primitive": b.primitive,
+                        "count": b.positions.len(),
+                        "positions": b.positions.iter().flatten().collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            let doc = serde_json::json!({
+                "model": file_name(&model),
+                "animation": clip,
+                "time": time,
+                "arith": Arith::from(arith).name(),
+                "frame": "glTF world (Y-up)",
+                "blocks": blocks,
+            });
+            serde_json::to_writer(&mut *out, &doc).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+fn print_warnings(rig: &Rig, warn: &mut dyn Write) -> Result<(), CliError> {
+    for w in &rig.warnings {
+        writeln!(warn, "skin: warning: {w}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! Typed errors of the host toolchain, each with a one-line message.
+
+use std::path::PathBuf;
+
+/// Why a glTF file could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Neither a GLB container (magic `glTF`) nor glTF JSON.
+    #[error("not a glTF file: it starts neither with the GLB magic 'glTF' nor with a JSON object")]
+    NotGltf,
+    /// The GLB container is truncated or inconsistent.
+    #[error("broken GLB container: {0}")]
+    Glb(String),
+    /// The JSON does not parse.
+    #[error("broken glTF JSON: {0}")]
+    Json(String),
+    /// The JSON parses but breaks the glTF schema.
+    #[error("invalid glTF: {0}")]
+    Invalid(String),
+    /// A buffer's bytes are missing, short, or cannot be decoded.
+    #[error("buffer {index}: {reason}")]
+    Buffer {
+        /// Buffer index.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An accessor does not fit its buffer, or has the wrong type for its use.
+    #[error("accessor {index}: {reason}")]
+    Accessor {
+        /// Accessor index.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A vertex names a joint beyond its skin's joint list.
+    #[error(
+        "mesh {mesh} primitive {primitive} vertex {vertex} uses joint {joint}, but skin {skin} \
+         (on node {node}) has only {joints} joints"
+    )]
+    JointIndex {
+        /// Mesh index.
+        mesh: usize,
+        /// Primitive index.
+        primitive: usize,
+        /// Vertex index.
+        vertex: usize,
+        /// The joint index it names.
+        joint: usize,
+        /// Skin index.
+        skin: usize,
+        /// The node that binds the mesh to the skin.
+        node: usize,
+        /// Joints in the skin.
+        joints: usize,
+    },
+    /// A value that must be finite is NaN or infinite.
+    #[error("{what} is NaN or infinite")]
+    NotFinite {
+        /// What it is, e.g. `inverse bind matrix 3 of skin 0`.
+        what: String,
+    },
+    /// The node hierarchy is not a forest.
+    #[error("node {node} is its own ancestor (the node hierarchy has a cycle)")]
+    NodeCycle {
+        /// A node on the cycle.
+        node: usize,
+    },
+    /// A node is listed as the child of two nodes.
+    #[error("node {node} has two parents ({first} and {second})")]
+    TwoParents {
+        /// The node.
+        node: usize,
+        /// One parent.
+        first: usize,
+        /// The other parent.
+        second: usize,
+    },
+    /// A vertex's skinning weights are unusable.
+    #[error("mesh {mesh} primitive {primitive} vertex {vertex}: {reason}")]
+    Weights {
+        /// Mesh index.
+        mesh: usize,
+        /// Primitive index.
+        primitive: usize,
+        /// Vertex index.
+        vertex: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Something valid glTF that this tool does not handle.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+}
+
+/// Why a rig could not be posed (or baked) in a number format.
+#[derive(Debug, thiserror::Error)]
+pub enum PoseError {
+    /// No animation with this index or name.
+    #[error("no animation {0:?} (the model has {1} animation(s))")]
+    NoAnimation(String, usize),
+    /// The time is NaN or infinite.
+    #[error("time {0} is not a finite number of seconds")]
+    BadTime(f32),
+    /// skin-core rejected the data.
+    #[error("{context}: {source}")]
+    Core {
+        /// Where it happened, e.g. `node 2 (skin 0)`.
+        context: String,
+        /// The core's error.
+        #[source]
+        source: skin_core::Error,
+    },
+    /// A skin or skeleton is larger than the host's fixed capacities.
+    #[error("{0}")]
+    Capacity(String),
+}
+
+impl PoseError {
+    /// Wrap a core error with its context.
+    pub fn core(context: impl Into<String>) -> impl FnOnce(skin_core::Error) -> PoseError {
+        let context = context.into();
+        move |source| PoseError::Core { context, source }
+    }
+}

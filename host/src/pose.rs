@@ -1,0 +1,419 @@
+//! Skinning a [`Rig`] in glTF world space through skin-core, in `f32` or fixed point.
+//!
+//! Skinned vertices follow the glTF specification: `Σ w · W(joint) · IBM · p`, where
+//! `W(joint)` is the joint node's world matrix including every non-joint ancestor, and the
+//! skinned node's own transform is ignored. Unskinned meshes are placed by their node's
+//! world matrix (a one-bone [`RigidMesh`]).
+//!
+//! The work is done by skin-core: [`Skeleton`] for forward kinematics over a joint set and
+//! its ancestors, [`BindPose`] for the palette `W · IBM`, [`SkinnedMesh`] for the blend.
+//! In fixed point every length is in *asset units*, model units divided by `2^k` with `k`
+//! from [`asset_unit`], so that bind positions lie in (−1, 1) as the `I2F14` lane needs.
+
+use skin_core::affine::Affine;
+use skin_core::bind::BindPose;
+use skin_core::lane::{Lane, Q14};
+use skin_core::num::Real;
+use skin_core::palette::Palette;
+use skin_core::skeleton::Skeleton;
+use skin_core::skin::{RigidMesh, SkinnedMesh};
+use skin_core::transform::Transform;
+use skin_core::vertex::Influence;
+
+use crate::error::PoseError;
+use crate::rig::{Primitive, Rig, Trs};
+
+/// The most nodes (joints and their ancestors) one skeleton may have on the host.
+pub const MAX_BONES: usize = 512;
+/// The most joints one skin may have: vertex bone indices are 8-bit in skin-core.
+pub const MAX_JOINTS: usize = 256;
+/// The largest translation (in asset units) a rest-pose world or inverse bind matrix may have;
+/// half of `I8F24`'s palette limit, leaving headroom for animation.
+pub const TRANSLATION_HEADROOM: f32 = 32.0;
+
+/// The number format of the skinning loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `f32` everywhere.
+    F32,
+    /// `I8F24` pose maths and the `I2F14` skinning lane.
+    Fixed,
+}
+
+impl Arith {
+    /// `"f32"` or `"fixed"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arith::F32 => "f32",
+            Arith::Fixed => "fixed",
+        }
+    }
+}
+
+/// Skinned positions of one primitive of one mesh node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The node that instantiates the mesh.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// Positions in glTF world space, in accessor order.
+    pub positions: Vec<[f32; 3]>,
+}
+
+/// The asset-unit exponent `k` for fixed point: the smallest `k` with every mesh position
+/// below `2^k` in magnitude (so positions in asset units lie in (−1, 1)), raised until every
+/// rest-pose joint world translation and inverse-bind translation is below
+/// [`TRANSLATION_HEADROOM`] asset units.
+pub fn asset_unit(rig: &Rig) -> i32 {
+    let positions = rig
+        .meshes
+        .iter()
+        .flat_map(|m| &m.primitives)
+        .flat_map(|p| &p.positions)
+        .flatten()
+        .fold(0.0f32, |a, &v| a.max(v.abs()));
+    let mut k = unit_for(positions);
+    let rest = rest_locals(rig);
+    let world = world_f64(rig, &rest);
+    let mut translations = 0.0f64;
+    for skin in &rig.skins {
+        for (&j, ibm) in skin.joints.iter().zip(&skin.inverse_binds) {
+            for r in 0..3 {
+                translations = translations.max(world[j][r][3].abs());
+                translations = translations.max(f64::from(ibm[r][3]).abs());
+            }
+        }
+    }
+    while translations / 2f64.powi(k) >= f64::from(TRANSLATION_HEADROOM) {
+        k += 1;
+    }
+    k
+}
+
+/// The smallest `k` with `max < 2^k` (0 for an empty or all-zero model).
+fn unit_for(max: f32) -> i32 {
+    if max <= 0.0 || !max.is_finite() {
+        return 0;
+    }
+    let mut k = max.log2().floor() as i32;
+    while f64::from(max) >= 2f64.powi(k) {
+        k += 1;
+    }
+    while k > -60 && f64::from(max) < 2f64.powi(k - 1) {
+        k -= 1;
+    }
+    k
+}
+
+/// Every node's local transform as stored (the rest pose).
+pub fn rest_locals(rig: &Rig) -> Vec<Trs> {
+    rig.nodes.iter().map(|n| n.local).collect()
+}
+
+/// Node world matrices in `f64` (row-major 3×4), for reports; the skinning itself goes
+/// through skin-core.
+pub fn world_f64(rig: &Rig, locals: &[Trs]) -> Vec<[[f64; 4]; 3]> {
+    let mut world = vec![[[0.0; 4]; 3]; rig.nodes.len()];
+    for &i in &rig.order {
+        let l = trs_f64(&locals[i]);
+        world[i] = match rig.nodes[i].parent {
+            Some(p) => mul_f64(&world[p], &l),
+            None => l,
+        };
+    }
+    world
+}
+
+fn trs_f64(t: &Trs) -> [[f64; 4]; 3] {
+    let [x, y, z, w] = t.rotation.map(f64::from);
+    let n = (x * x + y * y + z * z + w * w).sqrt();
+    let (x, y, z, w) = (x / n, y / n, z / n, w / n);
+    let r = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    let s = t.scale.map(f64::from);
+    core::array::from_fn(|i| {
+        [
+            r[i][0] * s[0],
+            r[i][1] * s[1],
+            r[i][2] * s[2],
+            f64::from(t.translation[i]),
+        ]
+    })
+}
+
+fn mul_f64(a: &[[f64; 4]; 3], b: &[[f64; 4]; 3]) -> [[f64; 4]; 3] {
+    core::array::from_fn(|i| {
+        core::array::from_fn(|c| {
+            let t = if c == 3 { a[i][3] } else { 0.0 };
+            a[i][0] * b[0][c] + a[i][1] * b[1][c] + a[i][2] * b[2][c] + t
+        })
+    })
+}
+
+/// `2^k` as the factor that takes model units to asset units (`1` in `f32`).
+fn to_asset(k: i32) -> f32 {
+    2f32.powi(-k)
+}
+
+/// World matrices of `nodes` (a set closed under parents, parents first; see
+/// [`Rig::with_ancestors`]) computed by skin-core's [`Skeleton`], in asset units `2^k`.
+pub fn world<R: Real>(
+    rig: &Rig,
+    locals: &[Trs],
+    nodes: &[usize],
+    k: i32,
+) -> Result<Vec<Affine<R>>, PoseError> {
+    if nodes.len() > MAX_BONES {
+        return Err(PoseError::Capacity(format!(
+            "{} joints and ancestors exceed the host's skeleton capacity of {MAX_BONES}",
+            nodes.len()
+        )));
+    }
+    let s = to_asset(k);
+    let mut parents = Vec::with_capacity(nodes.len());
+    let mut rest = Vec::with_capacity(nodes.len());
+    for &n in nodes {
+        let parent = rig.nodes[n]
+            .parent
+            .map(|p| nodes.iter().position(|&q| q == p).map(|i| i as u16));
+        parents.push(parent.flatten());
+        let l = &locals[n];
+        let t = Transform::<R>::from_f32(l.translation.map(|v| v * s), l.rotation, l.scale)
+            .map_err(|e| PoseError::Core {
+                context: format!("local transform of node {n} in {}", R::NAME),
+                source: num(e, n),
+            })?;
+        rest.push(t);
+    }
+    let skeleton =
+        Skeleton::<R, MAX_BONES>::new(&parents, &rest).map_err(PoseError::core("skeleton"))?;
+    let mut world = vec![Affine::IDENTITY; nodes.len()];
+    skeleton
+        .world(&rest, &mut world)
+        .map_err(PoseError::core(format!(
+            "forward kinematics in {}",
+            R::NAME
+        )))?;
+    Ok(world)
+}
+
+fn num(e: skin_core::num::NumError, index: usize) -> skin_core::Error {
+    use skin_core::error::Quantity;
+    match e {
+        skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
+            what: Quantity::LocalTransform,
+            index,
+        },
+        skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
+            what: Quantity::LocalTransform,
+            index,
+            format: "I8F24",
+        },
+    }
+}
+
+/// The palette `W · IBM` of `skin` in lane `L`, in asset units `2^k`, one matrix a joint.
+pub fn skin_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Trs],
+    skin: usize,
+    k: i32,
+) -> Result<Vec<Affine<L>>, PoseError> {
+    let sk = &rig.skins[skin];
+    if sk.joints.len() > MAX_JOINTS {
+        return Err(PoseError::Capacity(format!(
+            "skin {skin} has {} joints; the host skins at most {MAX_JOINTS} per skin",
+            sk.joints.len()
+        )));
+    }
+    let nodes = rig.with_ancestors(&sk.joints);
+    let world = world::<L::Real>(rig, locals, &nodes, k)?;
+    let s = to_asset(k);
+    let joints: Vec<u16> = sk
+        .joints
+        .iter()
+        .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
+        .collect();
+    let ibms = sk
+        .inverse_binds
+        .iter()
+        .enumerate()
+        .map(|(j, m)| {
+            let mut rows = *m;
+            rows.iter_mut().for_each(|r| r[3] *= s);
+            Affine::<L::Real>::from_f32(rows).map_err(|e| PoseError::Core {
+                context: format!("skin {skin} in {}", L::NAME),
+                source: match e {
+                    skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
+                        what: skin_core::error::Quantity::InverseBind,
+                        index: j,
+                    },
+                    skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
+                        what: skin_core::error::Quantity::InverseBind,
+                        index: j,
+                        format: <L::Real as Real>::NAME,
+                    },
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let ctx = format!("skin {skin} in {}", L::NAME);
+    let bind = BindPose::<L::Real, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .map_err(PoseError::core(ctx.clone()))?;
+    let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
+    bind.palette(&world, &mut palette)
+        .map_err(PoseError::core(ctx))?;
+    Ok(palette.as_slice().to_vec())
+}
+
+/// A primitive's positions in lane `L`, in asset units `2^k`.
+pub fn positions<L: Lane>(
+    prim: &Primitive,
+    k: i32,
+    context: &str,
+) -> Result<Vec<[L; 3]>, PoseError> {
+    let s = to_asset(k);
+    prim.positions
+        .iter()
+        .enumerate()
+        .map(|(v, p)| {
+            let c = |x: f32| {
+                L::from_f32(x * s).map_err(|e| PoseError::Core {
+                    context: format!("{context} in {}", L::NAME),
+                    source: match e {
+                        skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
+                            what: skin_core::error::Quantity::Position,
+                            index: v,
+                        },
+                        skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
+                            what: skin_core::error::Quantity::Position,
+                            index: v,
+                            format: L::NAME,
+                        },
+                    },
+                })
+            };
+            Ok([c(p[0])?, c(p[1])?, c(p[2])?])
+        })
+        .collect()
+}
+
+/// A primitive's influences in lane `L` (joint indices must be below 256).
+pub fn influences<L: Lane>(
+    prim: &Primitive,
+    context: &str,
+) -> Result<Vec<Influence<L>>, PoseError> {
+    let Some(infl) = &prim.influences else {
+        return Ok(Vec::new());
+    };
+    infl.iter()
+        .enumerate()
+        .map(|(v, inf)| {
+            let bones = inf.joints.map(|j| u8::try_from(j).unwrap_or(u8::MAX));
+            if inf.joints.iter().any(|&j| j > u16::from(u8::MAX)) {
+                return Err(PoseError::Capacity(format!(
+                    "{context}: vertex {v} uses joint {}; skin-core holds at most {MAX_JOINTS}",
+                    inf.joints.iter().max().copied().unwrap_or(0)
+                )));
+            }
+            Influence::<L>::from_weights(bones, inf.weights, v)
+                .map_err(PoseError::core(format!("{context} in {}", L::NAME)))
+        })
+        .collect()
+}
+
+/// Skin every (mesh node, primitive) with the node locals `locals`, in node order.
+pub fn pose(rig: &Rig, locals: &[Trs], arith: Arith) -> Result<Vec<Block>, PoseError> {
+    match arith {
+        Arith::F32 => pose_in::<f32>(rig, locals, 0),
+        Arith::Fixed => pose_in::<Q14>(rig, locals, asset_unit(rig)),
+    }
+}
+
+/// [`pose`] in lane `L` with asset unit `2^k`.
+pub fn pose_in<L: Lane>(rig: &Rig, locals: &[Trs], k: i32) -> Result<Vec<Block>, PoseError> {
+    let back = 2f32.powi(k);
+    let mut blocks = Vec::new();
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        let palette = match skin {
+            Some(s) => skin_palette::<L>(rig, locals, s, k)?,
+            None => {
+                let nodes = rig.with_ancestors(&[node]);
+                let world = world::<L::Real>(rig, locals, &nodes, k)?;
+                let at = nodes.iter().position(|&n| n == node).unwrap_or(0);
+                let mut p: Palette<L, 1> = Palette::new();
+                p.push(&world[at])
+                    .map_err(PoseError::core(format!("world matrix of node {node}")))?;
+                p.as_slice().to_vec()
+            }
+        };
+        for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
+            let ctx = format!("node {node} mesh {mesh} primitive {pi}");
+            let pos = positions::<L>(prim, k, &ctx)?;
+            let mut out = vec![[L::Out::default(); 3]; pos.len()];
+            match (skin, &prim.influences) {
+                (Some(_), Some(_)) => {
+                    let inf = influences::<L>(prim, &ctx)?;
+                    SkinnedMesh::<L, 4>::new(&pos, &inf)
+                        .and_then(|m| m.skin(&palette, &mut out))
+                        .map_err(PoseError::core(format!("{ctx} in {}", L::NAME)))?;
+                }
+                _ => {
+                    // A rigid mesh (or a skinned node's primitive without weights, which
+                    // glTF places by the node's world matrix too).
+                    let rigid = if skin.is_some() {
+                        let nodes = rig.with_ancestors(&[node]);
+                        let world = world::<L::Real>(rig, locals, &nodes, k)?;
+                        let mut p: Palette<L, 1> = Palette::new();
+                        p.push(&world[nodes.len() - 1])
+                            .map_err(PoseError::core(format!("world matrix of node {node}")))?;
+                        p.as_slice().to_vec()
+                    } else {
+                        palette.clone()
+                    };
+                    let bones = vec![0u8; pos.len()];
+                    RigidMesh::<L>::new(&pos, &bones)
+                        .and_then(|m| m.skin(&rigid, &mut out))
+                        .map_err(PoseError::core(format!("{ctx} in {}", L::NAME)))?;
+                }
+            }
+            blocks.push(Block {
+                node,
+                mesh,
+                primitive: pi,
+                positions: out
+                    .iter()
+                    .map(|o| o.map(|c| L::out_to_f32(c) * back))
+                    .collect(),
+            });
+        }
+    }
+    Ok(blocks)
+}
+
+/// Node locals with animation `clip` sampled at `time` seconds (non-animated nodes keep
+/// their rest transform).
+pub fn locals_at(rig: &Rig, clip: usize, time: f32) -> Result<Vec<Trs>, PoseError> {
+    let _ = (rig, clip, time);
+    Err(PoseError::Capacity(
+        "animation sampling waits for skin_core::clip".into(),
+    ))
+}

@@ -1,0 +1,272 @@
+//! What `skin inspect` and `skin budget` print.
+
+use std::fmt::Write as _;
+
+use skin_core::budget::{Budget, Layout};
+use skin_core::lane::Q14;
+
+use crate::pose::{self, Arith};
+use crate::rig::Rig;
+use crate::split::{split, SplitError};
+
+/// The presets called `names` (all presets when empty), or a message naming the unknown one.
+pub fn budgets(names: &[String]) -> Result<Vec<Budget>, String> {
+    if names.is_empty() {
+        return Ok(Budget::PRESETS.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| {
+            Budget::preset(n).ok_or_else(|| {
+                let known: Vec<&str> = Budget::PRESETS.iter().map(|b| b.name).collect();
+                format!("unknown budget {n:?} (known: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+/// Axis-aligned bounds of a set of positions: `(min, max)`, or `None` when empty.
+pub fn bounds<'a>(points: impl IntoIterator<Item = &'a [f32; 3]>) -> Option<([f32; 3], [f32; 3])> {
+    points.into_iter().fold(None, |acc, p| {
+        let (lo, hi) = acc.unwrap_or((*p, *p));
+        Some((
+            core::array::from_fn(|i| lo[i].min(p[i])),
+            core::array::from_fn(|i| hi[i].max(p[i])),
+        ))
+    })
+}
+
+/// The length of the diagonal of `(min, max)`.
+pub fn diagonal((lo, hi): ([f32; 3], [f32; 3])) -> f32 {
+    (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum::<f32>().sqrt()
+}
+
+/// Does the fixed-point pipeline hold the rig at rest and at every key time of every clip?
+/// `Ok(frames checked)` or the first failure.
+pub fn fixed_fits(rig: &Rig) -> Result<usize, String> {
+    let k = pose::asset_unit(rig);
+    let mut frames = 0;
+    let mut check = |locals: &[crate::rig::Trs], what: &str| -> Result<(), String> {
+        frames += 1;
+        pose::pose_in::<Q14>(rig, locals, k)
+            .map(|_| ())
+            .map_err(|e| format!("{what}: {e}"))
+    };
+    check(&pose::rest_locals(rig), "rest pose")?;
+    for (c, clip) in rig.clips.iter().enumerate() {
+        let mut times: Vec<f32> = clip
+            .channels
+            .iter()
+            .flat_map(|ch| ch.times.iter().copied())
+            .collect();
+        times.sort_by(f32::total_cmp);
+        times.dedup();
+        for t in times {
+            let locals = pose::locals_at(rig, c, t).map_err(|e| e.to_string())?;
+            check(&locals, &format!("animation {c} at {t} s"))?;
+        }
+    }
+    Ok(frames)
+}
+
+/// The `skin inspect` report.
+pub fn inspect(rig: &Rig, name: &str) -> String {
+    let mut s = String::new();
+    let label = |n: &Option<String>| n.as_deref().map_or(String::new(), |n| format!(" {n:?}"));
+    let roots = rig.nodes.iter().filter(|n| n.parent.is_none()).count();
+    let _ = writeln!(s, "model: {name}");
+    let _ = writeln!(s, "nodes: {} ({roots} root(s))", rig.nodes.len());
+    let _ = writeln!(s, "skins: {}", rig.skins.len());
+    for (i, sk) in rig.skins.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  skin {i}{}: {} joints",
+            label(&sk.name),
+            sk.joints.len()
+        );
+    }
+    let _ = writeln!(s, "meshes: {}", rig.meshes.len());
+    for (i, m) in rig.meshes.iter().enumerate() {
+        let verts: usize = m.primitives.iter().map(|p| p.positions.len()).sum();
+        let infl = m
+            .primitives
+            .iter()
+            .map(|p| p.max_influences)
+            .max()
+            .unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "  mesh {i}{}: {} primitive(s), {verts} vertices, max influences {infl}",
+            label(&m.name),
+            m.primitives.len()
+        );
+    }
+    let _ = writeln!(s, "mesh nodes:");
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        let skin = skin.map_or("no skin".to_string(), |k| format!("skin {k}"));
+        let _ = writeln!(
+            s,
+            "  node {node}{}: mesh {mesh}, {skin}",
+            label(&rig.nodes[node].name)
+        );
+    }
+    let _ = writeln!(s, "animations: {}", rig.clips.len());
+    for (i, c) in rig.clips.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  animation {i}{}: {:.3} s, {} channels",
+            label(&c.name),
+            c.duration(),
+            c.channels.len()
+        );
+    }
+    match pose::pose(rig, &pose::rest_locals(rig), Arith::F32) {
+        Ok(blocks) => match bounds(blocks.iter().flat_map(|b| &b.positions)) {
+            Some(b) => {
+                let _ = writeln!(
+                    s,
+                    "bounding box (rest pose, glTF world): min {:?} max {:?}, diagonal {}",
+                    b.0,
+                    b.1,
+                    diagonal(b)
+                );
+            }
+            None => {
+                let _ = writeln!(s, "bounding box: no vertices");
+            }
+        },
+        Err(e) => {
+            let _ = writeln!(s, "bounding box: cannot pose in f32: {e}");
+        }
+    }
+    let k = pose::asset_unit(rig);
+    let _ = writeln!(s, "fixed point: asset unit 2^{k} model units");
+    let _ = writeln!(s, "  f32: holds");
+    match fixed_fits(rig) {
+        Ok(frames) => {
+            let _ = writeln!(
+                s,
+                "  I8F24 pose + I2F14 skinning: holds (rest pose and every key time, {frames} frames)"
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(s, "  I8F24 pose + I2F14 skinning: does not hold: {e}");
+        }
+    }
+    for w in &rig.warnings {
+        let _ = writeln!(s, "warning: {w}");
+    }
+    s
+}
+
+/// Cost of fitting every skinned mesh instance of a rig into one budget and layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BudgetRow {
+    /// The budget.
+    pub budget: Budget,
+    /// The layout.
+    pub layout: Layout,
+    /// Bones it holds.
+    pub capacity: usize,
+    /// Skins whose whole joint list fits.
+    pub skins_fitting: usize,
+    /// Draw calls without splitting: one per skinned primitive.
+    pub draws: usize,
+    /// Draw calls after splitting the primitives of skins that do not fit, or why not.
+    pub split: Result<(usize, usize), String>,
+}
+
+/// One row per budget and layout over every (mesh, skin) pair of the rig.
+pub fn budget_rows(rig: &Rig, presets: &[Budget]) -> Vec<BudgetRow> {
+    let mut pairs: Vec<(usize, usize)> = rig
+        .mesh_nodes()
+        .filter_map(|(_, m, s)| s.map(|s| (m, s)))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut rows = Vec::new();
+    for budget in presets {
+        for layout in Layout::ALL {
+            let capacity = budget.capacity(layout);
+            let skins_fitting = rig
+                .skins
+                .iter()
+                .filter(|s| s.joints.len() <= capacity)
+                .count();
+            let mut draws = 0;
+            let mut split_draws = Ok((0usize, 0usize));
+            for &(m, s) in &pairs {
+                let fits = rig.skins[s].joints.len() <= capacity;
+                for (p, prim) in rig.meshes[m].primitives.iter().enumerate() {
+                    if prim.influences.is_none() {
+                        continue;
+                    }
+                    draws += 1;
+                    let Ok((d, dup)) = split_draws else { continue };
+                    split_draws = if fits {
+                        Ok((d + 1, dup))
+                    } else {
+                        match split(prim, capacity) {
+                            Ok(sp) => Ok((d + sp.parts.len(), dup + sp.duplicated)),
+                            Err(SplitError::ElementTooBig { element, bones, .. }) => Err(format!(
+                                "mesh {m} primitive {p} element {element} needs {bones} bones"
+                            )),
+                            Err(e) => Err(e.to_string()),
+                        }
+                    };
+                }
+            }
+            rows.push(BudgetRow {
+                budget: *budget,
+                layout,
+                capacity,
+                skins_fitting,
+                draws,
+                split: split_draws,
+            });
+        }
+    }
+    rows
+}
+
+/// The `skin budget` table.
+pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
+    let mut s = String::new();
+    let joints: Vec<String> = rig
+        .skins
+        .iter()
+        .map(|k| k.joints.len().to_string())
+        .collect();
+    let _ = writeln!(
+        s,
+        "{} skin(s), joints per skin: {}",
+        rig.skins.len(),
+        if joints.is_empty() {
+            "-".into()
+        } else {
+            joints.join(", ")
+        }
+    );
+    let _ = writeln!(
+        s,
+        "{:<28} {:<6} {:>8} {:>12} {:>6} {:>12} {:>11}",
+        "budget", "layout", "capacity", "skins fit", "draws", "split draws", "duplicated"
+    );
+    for r in budget_rows(rig, presets) {
+        let fit = format!("{}/{}", r.skins_fitting, rig.skins.len());
+        let tail = match &r.split {
+            Ok((d, dup)) => format!("{d:>12} {dup:>11}"),
+            Err(why) => format!("  cannot split: {why}"),
+        };
+        let _ = writeln!(
+            s,
+            "{:<28} {:<6} {:>8} {:>12} {:>6} {tail}",
+            r.budget.name,
+            r.layout.name(),
+            r.capacity,
+            fit,
+            r.draws
+        );
+    }
+    s
+}

@@ -1,0 +1,260 @@
+//! The in-memory rig a glTF file imports to: nodes, skins, meshes and clips, in `f32` as
+//! glTF stores them, with indices as in the file.
+
+/// Translation, rotation (unit quaternion `[x, y, z, w]`) and scale: `T·R·S`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trs {
+    /// Translation.
+    pub translation: [f32; 3],
+    /// Rotation `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+    /// Scale.
+    pub scale: [f32; 3],
+}
+
+impl Trs {
+    /// No translation, rotation or scale.
+    pub const IDENTITY: Trs = Trs {
+        translation: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        scale: [1.0; 3],
+    };
+}
+
+/// A node of the scene graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// Its name, if the file gives one.
+    pub name: Option<String>,
+    /// Its parent node.
+    pub parent: Option<usize>,
+    /// Its local transform (a glTF `matrix` is decomposed into TRS on import).
+    pub local: Trs,
+    /// The mesh it instantiates.
+    pub mesh: Option<usize>,
+    /// The skin that binds that mesh.
+    pub skin: Option<usize>,
+}
+
+/// A skin: joints (node indices, in palette order) and their inverse bind matrices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skin {
+    /// Its name, if any.
+    pub name: Option<String>,
+    /// Joint nodes; a vertex's joint index `j` means node `joints[j]`.
+    pub joints: Vec<usize>,
+    /// One row-major affine 3×4 inverse bind matrix per joint (identity when the file has none).
+    pub inverse_binds: Vec<[[f32; 4]; 3]>,
+}
+
+/// Up to four bone influences of a vertex: joint indices into the skin's joint list and
+/// weights, largest first, summing to one; unused slots have weight 0 and repeat joint 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Influence4 {
+    /// Joint indices.
+    pub joints: [u16; 4],
+    /// Weights, non-increasing.
+    pub weights: [f32; 4],
+}
+
+/// How a primitive's indices form elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Points.
+    Points,
+    /// Separate lines.
+    Lines,
+    /// A closed line loop.
+    LineLoop,
+    /// A line strip.
+    LineStrip,
+    /// Separate triangles.
+    Triangles,
+    /// A triangle strip.
+    TriangleStrip,
+    /// A triangle fan.
+    TriangleFan,
+}
+
+/// One primitive of a mesh.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Primitive {
+    /// Topology.
+    pub mode: Mode,
+    /// `POSITION`.
+    pub positions: Vec<[f32; 3]>,
+    /// `NORMAL`, if present.
+    pub normals: Option<Vec<[f32; 3]>>,
+    /// Indices, if present (else the vertices in order).
+    pub indices: Option<Vec<u32>>,
+    /// Influences, if the primitive has `JOINTS_n`/`WEIGHTS_n`.
+    pub influences: Option<Vec<Influence4>>,
+    /// The most non-zero influences any vertex had in the file (before reduction to 4).
+    pub max_influences: usize,
+    /// The largest weight dropped by the reduction to 4 influences (0 when none was).
+    pub largest_dropped: f32,
+}
+
+impl Primitive {
+    /// The vertex indices, explicit or implicit.
+    pub fn index_list(&self) -> Vec<u32> {
+        match &self.indices {
+            Some(i) => i.clone(),
+            None => (0..self.positions.len() as u32).collect(),
+        }
+    }
+
+    /// The elements (points, lines or triangles) as lists of vertex indices; strips, fans and
+    /// loops are unrolled.
+    pub fn elements(&self) -> Vec<Vec<u32>> {
+        let idx = self.index_list();
+        match self.mode {
+            Mode::Points => idx.iter().map(|&i| vec![i]).collect(),
+            Mode::Lines => idx.chunks_exact(2).map(<[u32]>::to_vec).collect(),
+            Mode::LineStrip => idx.windows(2).map(<[u32]>::to_vec).collect(),
+            Mode::LineLoop => {
+                let mut e: Vec<Vec<u32>> = idx.windows(2).map(<[u32]>::to_vec).collect();
+                if let (Some(&first), Some(&last)) = (idx.first(), idx.last()) {
+                    if idx.len() > 2 {
+                        e.push(vec![last, first]);
+                    }
+                }
+                e
+            }
+            Mode::Triangles => idx.chunks_exact(3).map(<[u32]>::to_vec).collect(),
+            Mode::TriangleStrip => idx
+                .windows(3)
+                .enumerate()
+                .map(|(i, w)| {
+                    if i % 2 == 0 {
+                        vec![w[0], w[1], w[2]]
+                    } else {
+                        vec![w[1], w[0], w[2]]
+                    }
+                })
+                .collect(),
+            Mode::TriangleFan => match idx.split_first() {
+                Some((&hub, rest)) => rest.windows(2).map(|w| vec![hub, w[0], w[1]]).collect(),
+                None => Vec::new(),
+            },
+        }
+    }
+}
+
+/// A mesh: one or more primitives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh {
+    /// Its name, if any.
+    pub name: Option<String>,
+    /// Its primitives.
+    pub primitives: Vec<Primitive>,
+}
+
+/// What a channel animates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Translation (3 values a key).
+    Translation,
+    /// Rotation (4 values a key, `[x, y, z, w]`).
+    Rotation,
+    /// Scale (3 values a key).
+    Scale,
+}
+
+impl Path {
+    /// Values per key.
+    pub fn width(self) -> usize {
+        match self {
+            Path::Rotation => 4,
+            _ => 3,
+        }
+    }
+}
+
+/// How values are interpolated between keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Hold the previous key.
+    Step,
+    /// Linear (slerp for rotations).
+    Linear,
+    /// Cubic Hermite spline; every key stores in-tangent, value, out-tangent.
+    CubicSpline,
+}
+
+/// One animated property of one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    /// The node.
+    pub node: usize,
+    /// The property.
+    pub path: Path,
+    /// Interpolation.
+    pub interpolation: Interpolation,
+    /// Key times in seconds, increasing.
+    pub times: Vec<f32>,
+    /// Key values, flat: `width` a key, or `3·width` for cubic splines.
+    pub values: Vec<f32>,
+}
+
+/// An animation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    /// Its name, if any.
+    pub name: Option<String>,
+    /// Its channels (morph-target weight channels are not imported).
+    pub channels: Vec<Channel>,
+}
+
+impl Clip {
+    /// The last key time of any channel (0 for an empty clip).
+    pub fn duration(&self) -> f32 {
+        self.channels
+            .iter()
+            .filter_map(|c| c.times.last().copied())
+            .fold(0.0, f32::max)
+    }
+}
+
+/// Everything the toolchain needs from a glTF file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rig {
+    /// Nodes, in file order.
+    pub nodes: Vec<Node>,
+    /// Node indices ordered so that every parent comes before its children.
+    pub order: Vec<usize>,
+    /// Skins.
+    pub skins: Vec<Skin>,
+    /// Meshes.
+    pub meshes: Vec<Mesh>,
+    /// Animations.
+    pub clips: Vec<Clip>,
+    /// What the importer cleaned up (renormalised weights, dropped influences, …).
+    pub warnings: Vec<String>,
+}
+
+impl Rig {
+    /// `nodes` together with all their ancestors, parents first.
+    pub fn with_ancestors(&self, nodes: &[usize]) -> Vec<usize> {
+        let mut keep = vec![false; self.nodes.len()];
+        for &n in nodes {
+            let mut at = Some(n);
+            while let Some(i) = at {
+                if keep[i] {
+                    break;
+                }
+                keep[i] = true;
+                at = self.nodes[i].parent;
+            }
+        }
+        self.order.iter().copied().filter(|&i| keep[i]).collect()
+    }
+
+    /// The nodes that instantiate a mesh, in node order: `(node, mesh, skin)`.
+    pub fn mesh_nodes(&self) -> impl Iterator<Item = (usize, usize, Option<usize>)> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.mesh.map(|m| (i, m, n.skin)))
+    }
+}
