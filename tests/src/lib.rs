@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod oracle;
+
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.
 pub fn require_all() -> bool {
     std::env::var("SKIN_REQUIRE_ALL").is_ok_and(|v| v == "1")
