@@ -88,18 +88,38 @@ impl Lane for Q14 {
         let len2: u32 = v.iter().map(|&c| (c * c) as u32).sum(); // < 3·2^30: no overflow
         match rsqrt_q28(len2) {
             None => [Q14::ZERO; 3],
-            Some((y, shift)) => v.map(|c| {
-                // c (Q14) · y (Q14 mantissa) = Q28, then the exponent; |result| ≤ 1 in Q14.
-                let scaled = (c * y as i32 + (1 << (shift - 1))) >> shift;
-                Q14::from_bits(scaled.clamp(-(1 << 14), 1 << 14) as i16)
-            }),
+            Some((y, shift)) => {
+                // c (Q14) · y (Q14 mantissa) = Q28, then the exponent. |c·y| ≤ 2^14·(1 + 2^-12)
+                // (rsqrt's error), so a component is within 1 + 2^-12 of the unit range and
+                // fits I2F14 without a clamp.
+                let half = 1 << (shift - 1);
+                v.map(|c| Q14::from_bits(((c * y as i32 + half) >> shift) as i16))
+            }
         }
     }
 }
 
+/// Intervals of the inverse-square-root seed table over [¼, 1).
+const SEED_INTERVALS: usize = 96;
+
+/// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
+/// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
+const SEED: [u16; SEED_INTERVALS] = {
+    let mut t = [0u16; SEED_INTERVALS];
+    let mut i = 0;
+    while i < SEED_INTERVALS {
+        // √(2³⁸ / d) = 2·√(2³⁶ / d); halving with rounding.
+        let twice = ((1u64 << 38) / (65 + 2 * i as u64)).isqrt();
+        t[i] = ((twice + 1) >> 1) as u16;
+        i += 1;
+    }
+    t
+};
+
 /// Fixed-point inverse square root for a Q28 value `x` (0 < x < 4): returns `(y, s)` with
 /// `1/√x ≈ (y / 2¹⁴) · 2^(14 − s)`, `y` in Q14 within [2¹⁴, 2¹⁵], using only 32-bit
-/// multiplies: a 24-entry seed table and two Newton steps (relative error below 2·10⁻⁴).
+/// multiplies: a 96-entry seed table (relative error below 2⁻⁸) and one Newton step
+/// (relative error below 2·10⁻⁴, mostly the Q14 rounding of `y`).
 fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     if x < 1 << 8 {
         // |v| below 2^-10: a degenerate (collapsed) normal.
@@ -108,19 +128,12 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     // Normalise to m in [2^30, 2^32) with an even shift, so that √ of the shift is exact.
     let lz = x.leading_zeros() & !1;
     let m = x << lz;
-    // 1/√(m/2^32) is in (1, 2]. Seed from the 24 intervals of width 1/32 in [1/4, 1):
-    // SEED[i] = round(2^14 / √((8 + i + ½)/32)).
-    const SEED: [u16; 24] = [
-        31790, 30070, 28602, 27330, 26214, 25225, 24339, 23541, 22817, 22155, 21548, 20988, 20470,
-        19988, 19539, 19119, 18725, 18354, 18004, 17674, 17361, 17064, 16782, 16514,
-    ];
-    let mut y = u32::from(SEED[((m >> 27) - 8) as usize]); // Q14
+    // m / 2^32 is in [¼, 1); its interval of width 1/128 is (m >> 25) − 32.
+    let mut y = u32::from(SEED[(m >> 25) as usize - 32]); // Q14
     let m16 = m >> 16; // Q16, in [2^14, 2^16)
-    for _ in 0..2 {
-        let y2 = (y * y) >> 14; // Q14
-        let t = (m16 * y2) >> 16; // Q14, ≈ 1
-        y = (y * ((3 << 14) - t)) >> 15;
-    }
+    let y2 = (y * y) >> 14; // Q14
+    let t = (m16 * y2) >> 16; // Q14, ≈ 1
+    y = (y * ((3 << 14) - t)) >> 15;
     // x = m · 2^-lz (Q28): 1/√(x/2^28) = 2^14 · 2^(lz/2) / √m = y·2^-14 · 2^(lz/2 − 2).
     // Callers multiply a Q14 component by y (Q28 product) and shift right by `s` to land in
     // Q14: s = 14 + 2 − lz/2.
@@ -172,6 +185,33 @@ mod tests {
             .sum::<f32>()
             .sqrt();
         assert!((len - 1.0).abs() < 3e-4, "len {len}");
+    }
+
+    #[test]
+    fn fixed_normals_stay_within_the_documented_range() {
+        // Axis-aligned normals under scaled identities hit rsqrt's overestimate, if any, at
+        // full magnitude: every component must stay within 1 + 2^-12 (no clamp needed).
+        let limit = 1 << 14 | 1 << 2;
+        for scale in 1..=120 {
+            let s = scale as f32 / 64.0;
+            let mut m = Affine::<Fx>::IDENTITY;
+            for i in 0..3 {
+                m.rows[i][i] = Fx::from_num(s * 0.95);
+            }
+            let m = <Q14 as Lane>::narrow(&m).unwrap();
+            for axis in 0..3 {
+                for sign in [-1.0f32, 1.0] {
+                    let mut n = [Q14::ZERO; 3];
+                    n[axis] = Q14::from_num(sign * (0.25 + 0.005 * scale as f32));
+                    let out = <Q14 as Lane>::normal(&m, &n);
+                    for c in out {
+                        assert!(i32::from(c.to_bits()).abs() <= limit, "{out:?} scale {s}");
+                    }
+                    let want = Q14::from_num(sign);
+                    assert!((out[axis] - want).abs() < Q14::from_num(3e-4), "{out:?}");
+                }
+            }
+        }
     }
 
     #[test]
