@@ -11,6 +11,7 @@ need_apt=()
 [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ] || need_apt+=(rustc-web rust-web-src)
 command -v ld.lld-16 >/dev/null || need_apt+=(lld-16)
 command -v qemu-system-arm >/dev/null || need_apt+=(qemu-system-arm)
+command -v size >/dev/null || need_apt+=(binutils)  # firmware flash/RAM sizes
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || [ -e /usr/share/vulkan/icd.d/lvp_icd.json ] \
   || need_apt+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || need_apt+=(libvulkan1)
