@@ -120,6 +120,10 @@ pub enum PoseError {
         #[source]
         source: skin_core::Error,
     },
+    /// Animation sampling is not available in this build: it is skin-core's job
+    /// (`skin_core::clip`), which has not landed yet.
+    #[error("animation sampling is not available yet (it needs skin_core::clip)")]
+    NoSampler,
     /// A skin or skeleton is larger than the host's fixed capacities.
     #[error("{0}")]
     Capacity(String),

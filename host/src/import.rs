@@ -89,7 +89,64 @@ fn parse(bytes: &[u8]) -> Result<gltf::Gltf, ImportError> {
     if !bytes.starts_with(b"glTF") && first != Some(&b'{') {
         return Err(ImportError::NotGltf);
     }
-    gltf::Gltf::from_slice(bytes).map_err(|e| match e {
+    // gltf-json 1.4's validator indexes `accessors[POSITION]` before checking the index
+    // (found by this crate's property test): check that one first, and keep a panic in the
+    // validator from escaping as a last resort.
+    if let Ok(raw) = gltf::Gltf::from_slice_without_validation(bytes) {
+        let json = raw.document.as_json();
+        for (m, mesh) in json.meshes.iter().enumerate() {
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                for (sem, acc) in &prim.attributes {
+                    if acc.value() >= json.accessors.len() {
+                        return Err(ImportError::Invalid(format!(
+                            "meshes[{m}].primitives[{p}].attributes[{}]: accessor {} does not exist",
+                            match sem {
+                                gltf::json::validation::Checked::Valid(s) => s.to_string(),
+                                gltf::json::validation::Checked::Invalid => "?".into(),
+                            },
+                            acc.value()
+                        )));
+                    }
+                }
+            }
+        }
+        // The wrapper types unwrap these enums; validation does not flag every bad one.
+        let bad = |what: String| Err(ImportError::Invalid(format!("{what} has an unknown value")));
+        use gltf::json::validation::Checked::Invalid as Bad;
+        for (a, anim) in json.animations.iter().enumerate() {
+            for (c, ch) in anim.channels.iter().enumerate() {
+                if matches!(ch.target.path, Bad) {
+                    return bad(format!("animations[{a}].channels[{c}].target.path"));
+                }
+            }
+            for (i, sm) in anim.samplers.iter().enumerate() {
+                if matches!(sm.interpolation, Bad) {
+                    return bad(format!("animations[{a}].samplers[{i}].interpolation"));
+                }
+            }
+        }
+        for (i, acc) in json.accessors.iter().enumerate() {
+            if matches!(acc.component_type, Bad) || matches!(acc.type_, Bad) {
+                return bad(format!("accessors[{i}] type or componentType"));
+            }
+            if let Some(sp) = &acc.sparse {
+                if matches!(sp.indices.component_type, Bad) {
+                    return bad(format!("accessors[{i}].sparse.indices.componentType"));
+                }
+            }
+        }
+        for (m, mesh) in json.meshes.iter().enumerate() {
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                if matches!(prim.mode, Bad) {
+                    return bad(format!("meshes[{m}].primitives[{p}].mode"));
+                }
+            }
+        }
+    }
+    let parsed = std::panic::catch_unwind(|| gltf::Gltf::from_slice(bytes)).map_err(|_| {
+        ImportError::Invalid("the glTF validator failed on malformed indices".into())
+    })?;
+    parsed.map_err(|e| match e {
         gltf::Error::Binary(b) => ImportError::Glb(glb_reason(&b)),
         gltf::Error::Deserialize(j) => ImportError::Json(j.to_string()),
         gltf::Error::Validation(errors) => {

@@ -412,8 +412,11 @@ pub fn pose_in<L: Lane>(rig: &Rig, locals: &[Trs], k: i32) -> Result<Vec<Block>,
 /// Node locals with animation `clip` sampled at `time` seconds (non-animated nodes keep
 /// their rest transform).
 pub fn locals_at(rig: &Rig, clip: usize, time: f32) -> Result<Vec<Trs>, PoseError> {
-    let _ = (rig, clip, time);
-    Err(PoseError::Capacity(
-        "animation sampling waits for skin_core::clip".into(),
-    ))
+    if clip >= rig.clips.len() {
+        return Err(PoseError::NoAnimation(clip.to_string(), rig.clips.len()));
+    }
+    if !time.is_finite() {
+        return Err(PoseError::BadTime(time));
+    }
+    Err(PoseError::NoSampler)
 }

@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod gltf_gen;
+pub mod gltf_ref;
 pub mod oracle;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.

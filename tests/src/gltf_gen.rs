@@ -1,0 +1,447 @@
+//! Synthetic glTF files built in code for the tests: a JSON document plus one binary
+//! buffer, written as `.glb` or as `.gltf` with an embedded `data:` buffer.
+//!
+//! [`Gen`] is the low-level builder; [`Worm`] describes a skinned chain of bones (a bendy
+//! tube along Y under a non-joint root that turns Z-up into Y-up) with the options the
+//! importer must handle: interpolation, influences per vertex (4, or 8 over
+//! `JOINTS_0/1`+`WEIGHTS_0/1`), weight component type, missing inverse bind matrices, and a
+//! mesh reused by two skins.
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+/// glTF component types.
+pub const FLOAT: u32 = 5126;
+/// Unsigned byte.
+pub const UNSIGNED_BYTE: u32 = 5121;
+/// Unsigned short.
+pub const UNSIGNED_SHORT: u32 = 5123;
+/// Unsigned int.
+pub const UNSIGNED_INT: u32 = 5125;
+
+/// A glTF document under construction.
+#[derive(Clone, Debug)]
+pub struct Gen {
+    /// The JSON (top-level object).
+    pub json: Value,
+    /// The binary buffer.
+    pub bin: Vec<u8>,
+}
+
+impl Default for Gen {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Gen {
+    /// An empty document with one scene.
+    pub fn new() -> Self {
+        Gen {
+            json: json!({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": []}]}),
+            bin: Vec::new(),
+        }
+    }
+
+    /// Append `value` to the top-level array `key`; its index.
+    pub fn push(&mut self, key: &str, value: Value) -> usize {
+        let arr = self.json[key].as_array_mut();
+        match arr {
+            Some(a) => {
+                a.push(value);
+                a.len() - 1
+            }
+            None => {
+                self.json[key] = json!([value]);
+                0
+            }
+        }
+    }
+
+    /// Append bytes as a buffer view (4-byte aligned); its index.
+    pub fn view(&mut self, bytes: &[u8]) -> usize {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        self.push(
+            "bufferViews",
+            json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()}),
+        )
+    }
+
+    /// An accessor over new bytes.
+    pub fn accessor(
+        &mut self,
+        bytes: &[u8],
+        ctype: u32,
+        ty: &str,
+        count: usize,
+        normalized: bool,
+    ) -> usize {
+        let view = self.view(bytes);
+        let mut a = json!({"bufferView": view, "componentType": ctype, "type": ty, "count": count});
+        if normalized {
+            a["normalized"] = json!(true);
+        }
+        self.push("accessors", a)
+    }
+
+    /// A float accessor; `width` components per element (with min/max, as POSITION needs).
+    pub fn floats(&mut self, data: &[f32], ty: &str, width: usize) -> usize {
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let i = self.accessor(&bytes, FLOAT, ty, data.len() / width, false);
+        let min: Vec<f32> = (0..width)
+            .map(|c| {
+                data.iter()
+                    .skip(c)
+                    .step_by(width)
+                    .copied()
+                    .fold(f32::INFINITY, f32::min)
+            })
+            .collect();
+        let max: Vec<f32> = (0..width)
+            .map(|c| {
+                data.iter()
+                    .skip(c)
+                    .step_by(width)
+                    .copied()
+                    .fold(f32::NEG_INFINITY, f32::max)
+            })
+            .collect();
+        self.json["accessors"][i]["min"] = json!(min);
+        self.json["accessors"][i]["max"] = json!(max);
+        i
+    }
+
+    /// An unsigned integer accessor of `ctype` (byte, short or int).
+    pub fn uints(
+        &mut self,
+        data: &[u32],
+        ctype: u32,
+        ty: &str,
+        width: usize,
+        normalized: bool,
+    ) -> usize {
+        let bytes: Vec<u8> = match ctype {
+            UNSIGNED_BYTE => data.iter().map(|&v| v as u8).collect(),
+            UNSIGNED_SHORT => data
+                .iter()
+                .flat_map(|&v| (v as u16).to_le_bytes())
+                .collect(),
+            _ => data.iter().flat_map(|&v| v.to_le_bytes()).collect(),
+        };
+        self.accessor(&bytes, ctype, ty, data.len() / width, normalized)
+    }
+
+    fn finish(&self) -> Value {
+        let mut j = self.json.clone();
+        j["buffers"] = json!([{"byteLength": self.bin.len()}]);
+        j
+    }
+
+    /// The document as GLB bytes.
+    pub fn glb(&self) -> Vec<u8> {
+        let mut json = serde_json::to_vec(&self.finish()).unwrap();
+        while json.len() % 4 != 0 {
+            json.push(b' ');
+        }
+        let mut bin = self.bin.clone();
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+        let total = 12 + 8 + json.len() + 8 + bin.len();
+        let mut out = Vec::with_capacity(total);
+        out.extend_from_slice(b"glTF");
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&(total as u32).to_le_bytes());
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"JSON");
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+        out
+    }
+
+    /// The document as `.gltf` JSON with the buffer embedded as a `data:` URI.
+    pub fn gltf(&self) -> String {
+        let mut j = self.finish();
+        let data = base64::engine::general_purpose::STANDARD.encode(&self.bin);
+        j["buffers"][0]["uri"] = json!(format!("data:application/octet-stream;base64,{data}"));
+        serde_json::to_string_pretty(&j).unwrap()
+    }
+}
+
+/// glTF interpolation names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interp {
+    /// `STEP`.
+    Step,
+    /// `LINEAR`.
+    Linear,
+    /// `CUBICSPLINE`.
+    CubicSpline,
+}
+
+/// A skinned chain of bones along +Y: the options of the synthetic test model.
+#[derive(Clone, Copy, Debug)]
+pub struct Worm {
+    /// Bones in each chain.
+    pub bones: usize,
+    /// Non-zero influences per vertex: up to 4 use `JOINTS_0` only, up to 8 add `JOINTS_1`.
+    pub influences: usize,
+    /// Weight component type: [`FLOAT`], [`UNSIGNED_BYTE`] or [`UNSIGNED_SHORT`] (normalised).
+    pub weights: u32,
+    /// Write inverse bind matrices (else the skin has none: identity).
+    pub inverse_binds: bool,
+    /// Interpolation of every channel.
+    pub interp: Interp,
+    /// Add a second chain, a second skin, and a second node instantiating the same mesh.
+    pub two_skins: bool,
+}
+
+impl Default for Worm {
+    fn default() -> Self {
+        Worm {
+            bones: 10,
+            influences: 4,
+            weights: FLOAT,
+            inverse_binds: true,
+            interp: Interp::Linear,
+            two_skins: false,
+        }
+    }
+}
+
+/// Key times of the synthetic clip.
+pub const KEY_TIMES: [f32; 4] = [0.0, 0.5, 1.25, 2.0];
+
+impl Worm {
+    /// Build the document.
+    pub fn build(&self) -> Gen {
+        let mut g = Gen::new();
+        let b = self.bones;
+        // Geometry: rings of 3 vertices every half bone, triangles between rings.
+        let levels = 2 * b + 1;
+        let mut pos = Vec::new();
+        for l in 0..levels {
+            let y = l as f32 * 0.5;
+            for k in 0..3 {
+                let a = k as f32 * 2.0943951;
+                pos.extend_from_slice(&[0.3 * a.cos(), y, 0.3 * a.sin()]);
+            }
+        }
+        let mut idx = Vec::new();
+        for l in 0..levels - 1 {
+            for k in 0..3u32 {
+                let (a, c) = (l as u32 * 3 + k, l as u32 * 3 + (k + 1) % 3);
+                idx.extend_from_slice(&[a, c, a + 3, c, c + 3, a + 3]);
+            }
+        }
+        let n = pos.len() / 3;
+        // Influences: the `influences` nearest bones to the vertex height, weighted by
+        // 1/(1 + distance), normalised, in ascending bone order.
+        let mut joints = vec![[0u32; 8]; n];
+        let mut weights = vec![[0f32; 8]; n];
+        for v in 0..n {
+            let y = pos[v * 3 + 1];
+            let mut near: Vec<(usize, f32)> =
+                (0..b).map(|j| (j, (y - (j as f32 + 0.5)).abs())).collect();
+            near.sort_by(|a, c| a.1.total_cmp(&c.1));
+            near.truncate(self.influences.min(b));
+            near.sort_by_key(|p| p.0);
+            let total: f32 = near.iter().map(|p| 1.0 / (1.0 + p.1)).sum();
+            for (k, &(j, d)) in near.iter().enumerate() {
+                joints[v][k] = j as u32;
+                weights[v][k] = 1.0 / (1.0 + d) / total;
+            }
+        }
+        let positions = g.floats(&pos, "VEC3", 3);
+        let indices = g.uints(&idx, UNSIGNED_SHORT, "SCALAR", 1, false);
+        let sets = if self.influences > 4 { 2 } else { 1 };
+        let mut attributes = json!({"POSITION": positions});
+        let jtype = if self.weights == UNSIGNED_BYTE {
+            UNSIGNED_BYTE
+        } else {
+            UNSIGNED_SHORT
+        };
+        for s in 0..sets {
+            let j: Vec<u32> = joints
+                .iter()
+                .flat_map(|j| j[s * 4..s * 4 + 4].to_vec())
+                .collect();
+            let w: Vec<f32> = weights
+                .iter()
+                .flat_map(|w| w[s * 4..s * 4 + 4].to_vec())
+                .collect();
+            let ja = g.uints(&j, jtype, "VEC4", 4, false);
+            let wa = match self.weights {
+                FLOAT => g.floats(&w, "VEC4", 4),
+                UNSIGNED_BYTE => {
+                    let q: Vec<u32> = w.iter().map(|&x| (x * 255.0).round() as u32).collect();
+                    g.uints(&q, UNSIGNED_BYTE, "VEC4", 4, true)
+                }
+                _ => {
+                    let q: Vec<u32> = w.iter().map(|&x| (x * 65535.0).round() as u32).collect();
+                    g.uints(&q, UNSIGNED_SHORT, "VEC4", 4, true)
+                }
+            };
+            attributes[format!("JOINTS_{s}")] = json!(ja);
+            attributes[format!("WEIGHTS_{s}")] = json!(wa);
+        }
+        g.push(
+            "meshes",
+            json!({"name": "worm", "primitives": [{"attributes": attributes, "indices": indices}]}),
+        );
+        // Root: Z-up to Y-up (−90° about X), a non-joint ancestor of every chain.
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        let root = g.push(
+            "nodes",
+            json!({"name": "Z_UP", "rotation": [-s, 0.0, 0.0, s], "children": []}),
+        );
+        g.json["scenes"][0]["nodes"] = json!([root]);
+        let chains = if self.two_skins { 2 } else { 1 };
+        let mut chain_roots = Vec::new();
+        for c in 0..chains {
+            let mut joints_of = Vec::new();
+            for j in 0..b {
+                let t = if j == 0 {
+                    [c as f32 * 2.0, 0.0, 0.5]
+                } else {
+                    [0.0, 1.0, 0.0]
+                };
+                let node = g.push(
+                    "nodes",
+                    json!({"name": format!("bone{c}_{j}"), "translation": t}),
+                );
+                if j > 0 {
+                    let parent = joints_of[j - 1];
+                    push_child(&mut g, parent, node);
+                } else {
+                    push_child(&mut g, root, node);
+                    chain_roots.push(node);
+                }
+                joints_of.push(node);
+            }
+            let mut skin = json!({"joints": joints_of});
+            if self.inverse_binds {
+                // Bind world of bone j: root rotation · translation(c·2, j, 0.5)... computed
+                // here in f64 from the same definitions, then inverted (rigid: Rᵀ, −Rᵀt).
+                let mut ibm = Vec::new();
+                for j in 0..b {
+                    // Under the root (x, y, z) ↦ (x, z, −y): the bone origin in world space.
+                    let local = [c as f64 * 2.0, j as f64, 0.5];
+                    let w = [local[0], local[2], -local[1]];
+                    // World rotation R: columns (1,0,0), (0,0,−1), (0,1,0). Rᵀ rows are them.
+                    let rt = [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]];
+                    let t: Vec<f64> = (0..3)
+                        .map(|r| -(rt[r][0] * w[0] + rt[r][1] * w[1] + rt[r][2] * w[2]))
+                        .collect();
+                    // Column-major: column c = (rt[0][c], rt[1][c], rt[2][c], 0).
+                    for col in 0..3 {
+                        let column = rt.map(|row| row[col] as f32);
+                        ibm.extend_from_slice(&[column[0], column[1], column[2], 0.0]);
+                    }
+                    ibm.extend_from_slice(&[t[0] as f32, t[1] as f32, t[2] as f32, 1.0]);
+                }
+                let acc = g.floats(&ibm, "MAT4", 16);
+                g.json["accessors"][acc]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("min");
+                g.json["accessors"][acc]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("max");
+                skin["inverseBindMatrices"] = json!(acc);
+            }
+            let skin = g.push("skins", skin);
+            let mesh_node = g.push(
+                "nodes",
+                json!({"name": format!("worm{c}"), "mesh": 0, "skin": skin}),
+            );
+            let scene_nodes = g.json["scenes"][0]["nodes"].as_array_mut().unwrap();
+            scene_nodes.push(json!(mesh_node));
+            // Animation: every bone bends about Z; bone 3 scales; the non-joint root moves.
+            let _ = c;
+        }
+        self.animate(&mut g, root, chain_roots.len());
+        g
+    }
+
+    fn animate(&self, g: &mut Gen, root: usize, chains: usize) {
+        let times = g.floats(&KEY_TIMES, "SCALAR", 1);
+        let interp = match self.interp {
+            Interp::Step => "STEP",
+            Interp::Linear => "LINEAR",
+            Interp::CubicSpline => "CUBICSPLINE",
+        };
+        let cubic = self.interp == Interp::CubicSpline;
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        let mut add =
+            |g: &mut Gen, node: usize, path: &str, keys: Vec<Vec<f32>>, ty: &str, w: usize| {
+                let mut flat = Vec::new();
+                for (i, k) in keys.iter().enumerate() {
+                    if cubic {
+                        // In- and out-tangents: a fixed, non-trivial pattern.
+                        flat.extend(
+                            k.iter()
+                                .enumerate()
+                                .map(|(c, _)| 0.3 * ((i + c) % 3) as f32 - 0.3),
+                        );
+                        flat.extend_from_slice(k);
+                        flat.extend(
+                            k.iter()
+                                .enumerate()
+                                .map(|(c, _)| 0.2 * ((i * 2 + c) % 3) as f32 - 0.2),
+                        );
+                    } else {
+                        flat.extend_from_slice(k);
+                    }
+                }
+                let out = g.floats(&flat, ty, w);
+                samplers.push(json!({"input": times, "output": out, "interpolation": interp}));
+                channels.push(
+                    json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}),
+                );
+            };
+        for c in 0..chains {
+            for j in 0..self.bones {
+                let node = 1 + c * (self.bones + 1) + j;
+                let keys = KEY_TIMES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, _)| {
+                        let a = 0.25 * (i as f32 - 1.0) * (1.0 + 0.1 * j as f32);
+                        vec![0.0, 0.0, (a / 2.0).sin(), (a / 2.0).cos()]
+                    })
+                    .collect();
+                add(g, node, "rotation", keys, "VEC4", 4);
+            }
+            let node = 1 + c * (self.bones + 1) + 3.min(self.bones - 1);
+            let keys = (0..KEY_TIMES.len())
+                .map(|i| vec![1.0 + 0.1 * i as f32, 1.0, 1.0 - 0.05 * i as f32])
+                .collect();
+            add(g, node, "scale", keys, "VEC3", 3);
+        }
+        let keys = (0..KEY_TIMES.len())
+            .map(|i| vec![0.1 * i as f32, -0.2 * i as f32, 0.05])
+            .collect();
+        add(g, root, "translation", keys, "VEC3", 3);
+        g.push(
+            "animations",
+            json!({"name": "wiggle", "samplers": samplers, "channels": channels}),
+        );
+    }
+}
+
+fn push_child(g: &mut Gen, parent: usize, child: usize) {
+    let node = &mut g.json["nodes"][parent];
+    match node["children"].as_array_mut() {
+        Some(c) => c.push(json!(child)),
+        None => node["children"] = json!([child]),
+    }
+}

@@ -1,0 +1,266 @@
+//! The `skin` binary end to end: exit codes, one-line errors, `--help`, and the output of
+//! `inspect`, `budget` and `pose` on synthetic files (and on ../shared/models).
+//!
+//! The binary belongs to skin-host, so `CARGO_BIN_EXE_skin` is not available here; [`skin`]
+//! builds it once with `cargo build -p skin-host --bin skin` (a no-op when up to date) and
+//! runs it from the target directory that this test binary lives in.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use skin_tests::gltf_gen::{Worm, UNSIGNED_BYTE};
+
+fn skin_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        // target/<profile>/deps/cli_skin-… → target/<profile>/skin
+        let me = std::env::current_exe().expect("test binary path");
+        let profile_dir = me.parent().and_then(Path::parent).expect("target dir");
+        let target_dir = profile_dir.parent().expect("target root");
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let cargo = option_env!("CARGO").unwrap_or("cargo");
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--quiet", "-p", "skin-host", "--bin", "skin"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(skin_tests::workspace_root());
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build for the skin binary");
+        assert!(status.success(), "building the skin binary failed");
+        profile_dir.join(format!("skin{}", std::env::consts::EXE_SUFFIX))
+    })
+}
+
+fn skin(args: &[&str]) -> Output {
+    Command::new(skin_exe())
+        .args(args)
+        .output()
+        .expect("run skin")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Exit status 2 and exactly one line `skin: <reason>` on stderr, no panic.
+fn assert_bad_input(out: &Output, reason_contains: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert!(err.starts_with("skin: "), "stderr: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err}"
+    );
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    assert!(
+        err.contains(reason_contains),
+        "expected {reason_contains:?} in {err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing on stdout for bad input");
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn help_lists_the_commands_and_the_time_rule() {
+    let out = skin(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for cmd in ["inspect", "budget", "pose"] {
+        assert!(help.contains(cmd), "--help lacks {cmd}: {help}");
+    }
+    let out = skin(&["pose", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("beyond a clip's end hold its last key"),
+        "{help}"
+    );
+    assert!(help.contains("--arith"), "{help}");
+}
+
+#[test]
+fn bad_arguments_exit_2_with_one_line() {
+    assert_bad_input(&skin(&[]), "skin");
+    assert_bad_input(&skin(&["frobnicate"]), "frobnicate");
+    assert_bad_input(&skin(&["pose", "x.glb", "--arith", "f16"]), "f16");
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let out = skin(&["inspect", "/nonexistent/model.glb"]);
+    assert_bad_input(&out, "cannot read /nonexistent/model.glb");
+}
+
+#[test]
+fn corrupt_files_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = Worm::default().build().glb();
+    let truncated = write(dir.path(), "t.glb", &glb[..glb.len() / 2]);
+    assert_bad_input(&skin(&["pose", &truncated]), "truncated");
+    let mut magic = glb.clone();
+    magic[..4].copy_from_slice(b"gLTF");
+    let magic = write(dir.path(), "m.glb", &magic);
+    assert_bad_input(&skin(&["inspect", &magic]), "not a glTF file");
+    let json = write(dir.path(), "j.gltf", b"{\"asset\": {\"version\": \"2.0\"");
+    assert_bad_input(&skin(&["budget", &json]), "broken glTF JSON");
+}
+
+#[test]
+fn unknown_animation_and_budget_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "w.glb", &Worm::default().build().glb());
+    assert_bad_input(
+        &skin(&["pose", &model, "--anim", "dance"]),
+        "no animation \"dance\"",
+    );
+    assert_bad_input(
+        &skin(&["budget", &model, "--budget", "vs_9_9"]),
+        "unknown budget",
+    );
+}
+
+#[test]
+fn pose_prints_the_documented_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    for arith in ["f32", "fixed"] {
+        let out = skin(&["pose", &model, "--arith", arith, "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        assert_eq!(v["model"], "worm.glb");
+        assert!(v["animation"].is_null());
+        assert_eq!(v["time"], 0.0);
+        assert_eq!(v["arith"], arith);
+        assert_eq!(v["frame"], "glTF world (Y-up)");
+        let blocks = v["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0]["node"], 11);
+        assert_eq!(blocks[0]["mesh"], 0);
+        assert_eq!(blocks[0]["primitive"], 0);
+        assert_eq!(blocks[0]["count"], 63);
+        let p = blocks[0]["positions"].as_array().unwrap();
+        assert_eq!(p.len(), 63 * 3);
+        // With exact inverse bind matrices the rest pose is the bind pose: the skinned
+        // positions are the POSITION data (vertex 5 is ring 1, corner 2: y = 0.5).
+        let got = [5 * 3, 5 * 3 + 1, 5 * 3 + 2].map(|i| p[i].as_f64().unwrap());
+        let a = 2.0 * 2.0943951f64;
+        let want = [0.3 * a.cos(), 0.5, 0.3 * a.sin()];
+        // f32: rounding only; fixed: the core's bound, 15·2⁻¹⁵ asset units of 2⁴ model units.
+        let tol = if arith == "f32" {
+            2e-6
+        } else {
+            15.0 / 32768.0 * 16.0
+        };
+        for i in 0..3 {
+            assert!(
+                (got[i] - want[i]).abs() < tol,
+                "{arith}: {got:?} vs {want:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn inspect_reports_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let worm = Worm {
+        influences: 8,
+        weights: UNSIGNED_BYTE,
+        two_skins: true,
+        ..Worm::default()
+    };
+    let model = write(dir.path(), "worm8.glb", &worm.build().glb());
+    let out = skin(&["inspect", &model]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    for want in [
+        "model: worm8.glb",
+        "nodes: 23",
+        "skins: 2",
+        "skin 0: 10 joints",
+        "63 vertices, max influences 8",
+        "animation 0 \"wiggle\": 2.000 s",
+        "bounding box",
+        "asset unit 2^",
+        "I2F14",
+    ] {
+        assert!(s.contains(want), "inspect lacks {want:?}:\n{s}");
+    }
+    // The reduction to 4 influences is reported as a warning on stderr.
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("warning") && err.contains("largest dropped weight"),
+        "{err}"
+    );
+}
+
+#[test]
+fn budget_table_counts_splits() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    let out = skin(&[
+        "budget",
+        &model,
+        "--budget",
+        "oes_matrix_palette",
+        "--budget",
+        "vs_1_1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with("oes_matrix_palette") || l.starts_with("vs_1_1"))
+        .collect();
+    assert_eq!(rows.len(), 6, "{s}");
+    // 10 joints do not fit 9 matrices: more than one draw call, some duplicated vertices.
+    let oes: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(
+        &oes[..6],
+        &["oes_matrix_palette", "4x4", "9", "0/1", "1", oes[5]]
+    );
+    let split_draws: usize = oes[5].parse().unwrap();
+    let dup: usize = oes[6].parse().unwrap();
+    assert!(split_draws >= 2 && dup > 0, "{s}");
+    // The fixed-function palette has no dual-quaternion mode: capacity 0, no split possible.
+    assert!(
+        rows[2].contains("dq") && rows[2].contains("cannot split"),
+        "{s}"
+    );
+    // vs_1_1 holds 24 4×4 bones: fits as is.
+    let vs: Vec<&str> = rows[3].split_whitespace().collect();
+    assert_eq!(vs, ["vs_1_1", "4x4", "24", "1/1", "1", "1", "0"]);
+}
+
+#[test]
+fn sample_models_run_through_every_command() {
+    for model in skin_tests::sample_models("sample_models_run_through_every_command") {
+        let m = model.to_string_lossy();
+        for args in [
+            vec!["inspect", &m],
+            vec!["budget", &m],
+            vec!["pose", &m, "--arith", "fixed"],
+        ] {
+            let out = skin(&args);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(!out.stdout.is_empty());
+        }
+    }
+}
