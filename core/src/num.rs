@@ -167,12 +167,14 @@ impl Real for Fx {
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
         // Exact 48-fractional-bit sum, one rounding: more precise than three rounded products.
+        // Each product is below 2^62, but three of them can exceed i64: checked sums, and an
+        // overflow is a result far beyond LIMIT anyway.
         let wide = |x: Fx, y: Fx| i64::from(x.to_bits()) * i64::from(y.to_bits());
         let sum = wide(a[0], b[0])
-            + wide(a[1], b[1])
-            + wide(a[2], b[2])
-            + (i64::from(g.to_bits()) << Fx::FRAC_NBITS);
-        let bits = (sum + (1 << (Fx::FRAC_NBITS - 1))) >> Fx::FRAC_NBITS;
+            .checked_add(wide(a[1], b[1]))?
+            .checked_add(wide(a[2], b[2]))?
+            .checked_add(i64::from(g.to_bits()) << Fx::FRAC_NBITS)?;
+        let bits = sum.checked_add(1 << (Fx::FRAC_NBITS - 1))? >> Fx::FRAC_NBITS;
         let limit = (Self::LIMIT as i64) << Fx::FRAC_NBITS;
         (bits.abs() <= limit).then(|| Fx::from_bits(bits as i32))
     }
@@ -217,6 +219,8 @@ mod tests {
         let r = Fx::dot3_add([f(0.5), f(2.0), f(-1.0)], [f(4.0), f(0.25), f(3.0)], f(1.0));
         assert_eq!(r, Some(f(0.5)));
         assert_eq!(Fx::dot3_add([f(60.0); 3], [f(2.0); 3], f(0.0)), None);
+        // Products near 2^62 whose sum leaves i64: None, not an overflow panic.
+        assert_eq!(Fx::dot3_add([Fx::MIN; 3], [Fx::MIN; 3], Fx::MAX), None);
     }
 
     #[test]
