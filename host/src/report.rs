@@ -62,7 +62,16 @@ pub fn fixed_fits(rig: &Rig) -> Result<usize, String> {
         times.sort_by(f32::total_cmp);
         times.dedup();
         for t in times {
-            let locals = pose::locals_at(rig, c, t).map_err(|e| e.to_string())?;
+            let locals = match pose::locals_at(rig, c, t) {
+                Ok(l) => l,
+                Err(crate::error::PoseError::NoSampler) => {
+                    return Err(format!(
+                        "holds at rest; animated frames not checked: {}",
+                        crate::error::PoseError::NoSampler
+                    ))
+                }
+                Err(e) => return Err(e.to_string()),
+            };
             check(&locals, &format!("animation {c} at {t} s"))?;
         }
     }
@@ -77,12 +86,23 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
     let _ = writeln!(s, "model: {name}");
     let _ = writeln!(s, "nodes: {} ({roots} root(s))", rig.nodes.len());
     let _ = writeln!(s, "skins: {}", rig.skins.len());
-    for (i, sk) in rig.skins.iter().enumerate() {
+    // Long lists (RecursiveSkeletons has 84 skins) show the first few and a summary.
+    const SHOWN: usize = 8;
+    for (i, sk) in rig.skins.iter().enumerate().take(SHOWN) {
         let _ = writeln!(
             s,
             "  skin {i}{}: {} joints",
             label(&sk.name),
             sk.joints.len()
+        );
+    }
+    if rig.skins.len() > SHOWN {
+        let lo = rig.skins.iter().map(|k| k.joints.len()).min().unwrap_or(0);
+        let hi = rig.skins.iter().map(|k| k.joints.len()).max().unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "  ... {} more skins ({lo} to {hi} joints each)",
+            rig.skins.len() - SHOWN
         );
     }
     let _ = writeln!(s, "meshes: {}", rig.meshes.len());
@@ -102,13 +122,17 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
         );
     }
     let _ = writeln!(s, "mesh nodes:");
-    for (node, mesh, skin) in rig.mesh_nodes() {
+    let instances: Vec<_> = rig.mesh_nodes().collect();
+    for &(node, mesh, skin) in instances.iter().take(SHOWN) {
         let skin = skin.map_or("no skin".to_string(), |k| format!("skin {k}"));
         let _ = writeln!(
             s,
             "  node {node}{}: mesh {mesh}, {skin}",
             label(&rig.nodes[node].name)
         );
+    }
+    if instances.len() > SHOWN {
+        let _ = writeln!(s, "  ... {} more mesh nodes", instances.len() - SHOWN);
     }
     let _ = writeln!(s, "animations: {}", rig.clips.len());
     for (i, c) in rig.clips.iter().enumerate() {
