@@ -108,21 +108,18 @@ mod core_props {
             prop_assume!(q.iter().map(|v| v * v).sum::<f32>() > 0.01);
             let m = Transform::<f32>::from_f32(t, q, s).unwrap().to_affine();
             let want = oracle::trs(t.map(f64::from), q.map(f64::from), s.map(f64::from));
-            for i in 0..3 {
-                for j in 0..4 {
-                    let tol = 1e-6 * (1.0 + want[i][j].abs().max(10.0));
-                    prop_assert!((f64::from(m.rows[i][j]) - want[i][j]).abs() < tol,
-                        "entry {i},{j}: {} vs {}", m.rows[i][j], want[i][j]);
-                }
+            let pairs = m.rows.iter().flatten().zip(want.iter().flatten());
+            for (k, (&got, &want)) in pairs.enumerate() {
+                let tol = 1e-6 * (1.0 + want.abs().max(10.0));
+                prop_assert!((f64::from(got) - want).abs() < tol, "entry {k}: {got} vs {want}");
             }
             let inv = m.inverse().unwrap();
             let want_inv = oracle::inverse(&want).unwrap();
             let big = want_inv.iter().flatten().fold(1.0f64, |a, v| a.max(v.abs()));
-            for i in 0..3 {
-                for j in 0..4 {
-                    prop_assert!((f64::from(inv.rows[i][j]) - want_inv[i][j]).abs() < 1e-4 * big,
-                        "inverse entry {i},{j}: {} vs {}", inv.rows[i][j], want_inv[i][j]);
-                }
+            let pairs = inv.rows.iter().flatten().zip(want_inv.iter().flatten());
+            for (k, (&got, &want)) in pairs.enumerate() {
+                prop_assert!((f64::from(got) - want).abs() < 1e-4 * big,
+                    "inverse entry {k}: {got} vs {want}");
             }
         }
     }
