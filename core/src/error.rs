@@ -22,6 +22,10 @@ pub enum Quantity {
     Palette,
     /// A key-frame time or value.
     Key,
+    /// A key time, value or tangent of an animation channel (index: the channel).
+    Channel,
+    /// The time a clip is sampled at.
+    Time,
 }
 
 impl Quantity {
@@ -35,6 +39,8 @@ impl Quantity {
             Quantity::WorldMatrix => "world matrix",
             Quantity::Palette => "palette matrix",
             Quantity::Key => "key frame",
+            Quantity::Channel => "a key of animation channel",
+            Quantity::Time => "sample time",
         }
     }
 }
@@ -144,6 +150,36 @@ pub enum Error {
         /// The bone.
         bone: usize,
     },
+    /// An animation channel targets a bone the skeleton does not have.
+    ChannelBone {
+        /// Channel index.
+        channel: usize,
+        /// The bone it targets.
+        bone: usize,
+        /// Bones in the skeleton.
+        bones: usize,
+    },
+    /// An animation channel has no keys.
+    NoKeys {
+        /// Channel index.
+        channel: usize,
+    },
+    /// An animation channel's value count is not its key count × values per key.
+    KeyCount {
+        /// Channel index.
+        channel: usize,
+        /// Values expected.
+        expected: usize,
+        /// Values given.
+        actual: usize,
+    },
+    /// An animation channel's key times decrease.
+    KeyOrder {
+        /// Channel index.
+        channel: usize,
+        /// The first key earlier than the one before it.
+        key: usize,
+    },
     /// Two slices that must have equal lengths do not.
     LengthMismatch {
         /// Expected length.
@@ -215,6 +251,27 @@ impl core::fmt::Display for Error {
                 layout.name()
             ),
             Error::Singular { bone } => write!(f, "the matrix of bone {bone} cannot be inverted"),
+            Error::ChannelBone {
+                channel,
+                bone,
+                bones,
+            } => write!(
+                f,
+                "animation channel {channel} targets bone {bone}, but the skeleton has only {bones} bones"
+            ),
+            Error::NoKeys { channel } => write!(f, "animation channel {channel} has no keys"),
+            Error::KeyCount {
+                channel,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "animation channel {channel} has {actual} values, expected {expected} for its keys"
+            ),
+            Error::KeyOrder { channel, key } => write!(
+                f,
+                "key {key} of animation channel {channel} comes before the key preceding it"
+            ),
             Error::LengthMismatch { expected, actual } => {
                 write!(f, "expected {expected} items, got {actual}")
             }

@@ -23,6 +23,8 @@
 //! | [`palette`] | the fixed-capacity skinning palette |
 //! | [`vertex`] | per-vertex influences (weights sum to exactly one) |
 //! | [`skin`] | the kernels |
+//! | [`clip`] | animation clips: key-frame sampling into a pose |
+//! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
 //!
 //! ## Example: a two-bone arm, bent 90° at the elbow, in fixed point
 //!
@@ -64,8 +66,10 @@
 #![warn(missing_docs)]
 
 pub mod affine;
+pub mod asset;
 pub mod bind;
 pub mod budget;
+pub mod clip;
 pub mod error;
 pub mod lane;
 pub mod num;
@@ -81,8 +85,10 @@ pub use error::Error;
 /// The types most programs need.
 pub mod prelude {
     pub use crate::affine::Affine;
+    pub use crate::asset::{Asset, AssetError};
     pub use crate::bind::BindPose;
     pub use crate::budget::{Budget, Layout};
+    pub use crate::clip::{Clip, Wrap};
     pub use crate::error::Error;
     pub use crate::lane::Lane;
     pub use crate::num::Real;

@@ -1,0 +1,152 @@
+//! Zero-copy views of an asset's arrays: values are decoded from the bytes on access.
+
+use core::marker::PhantomData;
+
+use super::AssetLane;
+use crate::vertex::Influence;
+
+/// A run of little-endian `u16` (joints, triangle indices, part palettes).
+///
+/// ```
+/// use skin_core::asset::U16s;
+/// let v = U16s::new(&[1, 0, 2, 1]);
+/// assert_eq!(v.len(), 2);
+/// assert_eq!(v.iter().collect::<Vec<_>>(), [1, 258]);
+/// assert_eq!(v.get(2), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct U16s<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> U16s<'a> {
+    /// A view of `bytes` (an odd last byte is ignored).
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / 2
+    }
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Value `i`, if it exists.
+    pub fn get(&self, i: usize) -> Option<u16> {
+        let b = self.bytes.get(2 * i..2 * i + 2)?;
+        Some(u16::from_le_bytes([b[0], b[1]]))
+    }
+    /// All values.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + 'a {
+        self.bytes
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
+/// Vertex positions or normals in lane `L`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vectors<'a, L> {
+    bytes: &'a [u8],
+    lane: PhantomData<L>,
+}
+
+impl<'a, L: AssetLane> Vectors<'a, L> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            lane: PhantomData,
+        }
+    }
+    /// How many vectors.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / (3 * L::VALUE_BYTES)
+    }
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Vector `i`, if it exists.
+    pub fn get(&self, i: usize) -> Option<[L; 3]> {
+        let n = 3 * L::VALUE_BYTES;
+        let b = self.bytes.get(n * i..n * i + n)?;
+        Some(decode(b))
+    }
+    /// All vectors.
+    pub fn iter(&self) -> impl Iterator<Item = [L; 3]> + 'a {
+        self.bytes.chunks_exact(3 * L::VALUE_BYTES).map(decode)
+    }
+    /// Vectors `range` (e.g. one part's).
+    pub fn slice(&self, start: usize, len: usize) -> Option<Self> {
+        let n = 3 * L::VALUE_BYTES;
+        let end = start.checked_add(len)?.checked_mul(n)?;
+        Some(Self::new(self.bytes.get(start * n..end)?))
+    }
+    /// Copy into `out` (at most `out.len()` vectors); returns how many were copied.
+    pub fn copy_to(&self, out: &mut [[L; 3]]) -> usize {
+        out.iter_mut().zip(self.iter()).map(|(o, v)| *o = v).count()
+    }
+}
+
+fn decode<L: AssetLane>(b: &[u8]) -> [L; 3] {
+    let n = L::VALUE_BYTES;
+    [
+        L::get(&b[..n]),
+        L::get(&b[n..2 * n]),
+        L::get(&b[2 * n..3 * n]),
+    ]
+}
+
+/// Vertex influences in lane `L` (4 bone bytes + 3 stored weights each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Influences<'a, L> {
+    bytes: &'a [u8],
+    lane: PhantomData<L>,
+}
+
+impl<'a, L: AssetLane> Influences<'a, L> {
+    /// Bytes per record.
+    pub(crate) const LEN: usize = 4 + 3 * L::WEIGHT_BYTES;
+
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            lane: PhantomData,
+        }
+    }
+    /// How many vertices.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / Self::LEN
+    }
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Bone bytes and stored weights of vertex `i`, undecoded.
+    pub(crate) fn raw(&self, i: usize) -> Option<([u8; 4], [L::Weight; 3])> {
+        let b = self.bytes.get(Self::LEN * i..Self::LEN * (i + 1))?;
+        let w = L::WEIGHT_BYTES;
+        let weight = |k: usize| L::get_weight(&b[4 + w * k..4 + w * (k + 1)]);
+        Some(([b[0], b[1], b[2], b[3]], [weight(0), weight(1), weight(2)]))
+    }
+    /// The influence of vertex `i`, if it exists (the reader has checked every one).
+    pub fn get(&self, i: usize) -> Option<Influence<L>> {
+        let (bones, weights) = self.raw(i)?;
+        Influence::from_stored(bones, weights)
+    }
+    /// All influences.
+    pub fn iter(&self) -> impl Iterator<Item = Influence<L>> + 'a {
+        let all = *self;
+        (0..self.len()).map_while(move |i| all.get(i))
+    }
+    /// Influences `start..start + len` (e.g. one part's).
+    pub fn slice(&self, start: usize, len: usize) -> Option<Self> {
+        let end = start.checked_add(len)?.checked_mul(Self::LEN)?;
+        Some(Self::new(self.bytes.get(start * Self::LEN..end)?))
+    }
+    /// Copy into `out` (at most `out.len()` influences); returns how many were copied.
+    pub fn copy_to(&self, out: &mut [Influence<L>]) -> usize {
+        out.iter_mut().zip(self.iter()).map(|(o, v)| *o = v).count()
+    }
+}
