@@ -16,12 +16,26 @@ pub const FLAG_NORMALS: u16 = 1;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
-/// CRC-32 (ISO-HDLC, the zlib/PNG one) of `bytes` without the CRC field.
-pub(crate) fn checksum(bytes: &[u8]) -> u32 {
+/// The CRC-32 (ISO-HDLC, the zlib/PNG one) an asset's header stores: of every byte of
+/// `bytes` except the CRC field itself (bytes 48..52).
+///
+/// Tools that patch an asset in place (and tests that damage one on purpose) reseal it
+/// by writing this value, little-endian, at offset 48.
+///
+/// ```
+/// use skin_core::asset::{checksum, HEADER_LEN};
+/// let mut bytes = [0u8; HEADER_LEN];
+/// let a = checksum(&bytes);
+/// bytes[48] = 0xFF; // the CRC field itself is not covered
+/// assert_eq!(checksum(&bytes), a);
+/// bytes[0] = 1;
+/// assert_ne!(checksum(&bytes), a);
+/// ```
+pub fn checksum(bytes: &[u8]) -> u32 {
     const CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
     let mut digest = CRC.digest();
-    digest.update(&bytes[..CRC_AT]);
-    digest.update(&bytes[CRC_AT + 4..]);
+    digest.update(bytes.get(..CRC_AT).unwrap_or(bytes));
+    digest.update(bytes.get(CRC_AT + 4..).unwrap_or(&[]));
     digest.finalize()
 }
 

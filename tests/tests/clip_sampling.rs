@@ -1,0 +1,329 @@
+//! Clip sampling against expectations computed independently here, in f64: STEP, LINEAR
+//! (lerp and shortest-path slerp), CUBICSPLINE (Hermite basis written out, tangents scaled
+//! by the key interval), clamp vs loop, rest values for untargeted bones, f32 vs fixed.
+
+use proptest::prelude::*;
+use skin_core::clip::{Channel, Clip, Interpolation, Path, Wrap};
+use skin_core::num::{Fx, Real};
+use skin_core::transform::Transform;
+
+fn channel<'a>(
+    bone: u16,
+    path: Path,
+    interpolation: Interpolation,
+    times: &'a [f32],
+    values: &'a [f32],
+) -> Channel<&'a [f32]> {
+    Channel {
+        bone,
+        path,
+        interpolation,
+        times,
+        values,
+    }
+}
+
+fn sample<R: Real>(chs: &[Channel<&[f32]>], bones: usize, t: f32, wrap: Wrap) -> Vec<Transform<R>> {
+    let clip = Clip::<R, _>::new(chs, bones).unwrap();
+    let mut pose = vec![Transform::<R>::IDENTITY; bones];
+    clip.sample(t, wrap, &mut pose).unwrap();
+    pose
+}
+
+fn close(a: [f32; 3], b: [f64; 3], tol: f64) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(&a, b)| (f64::from(a) - b).abs() <= tol)
+}
+
+/// The Hermite basis at u: weights of p0, m0, p1, m1 (glTF Appendix C).
+fn hermite(u: f64) -> [f64; 4] {
+    let (u2, u3) = (u * u, u * u * u);
+    [
+        2.0 * u3 - 3.0 * u2 + 1.0,
+        u3 - 2.0 * u2 + u,
+        -2.0 * u3 + 3.0 * u2,
+        u3 - u2,
+    ]
+}
+
+#[test]
+fn step_holds_each_key_until_the_next() {
+    let times = [0.0, 1.0, 2.0];
+    let values = [1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 3.0, 0.0, 0.0];
+    let chs = [channel(
+        0,
+        Path::Scale,
+        Interpolation::Step,
+        &times,
+        &values,
+    )];
+    for (t, want) in [(0.0, 1.0), (0.999, 1.0), (1.0, 2.0), (1.5, 2.0), (2.0, 3.0)] {
+        let p = sample::<f32>(&chs, 1, t, Wrap::Clamp);
+        assert_eq!(p[0].scale, [want, 0.0, 0.0], "t = {t}");
+    }
+}
+
+#[test]
+fn linear_translation_interpolates_and_keeps_untargeted_bones_at_rest() {
+    let times = [0.5, 1.5];
+    let values = [1.0, -2.0, 0.25, 3.0, 2.0, -0.75];
+    let chs = [channel(
+        1,
+        Path::Translation,
+        Interpolation::Linear,
+        &times,
+        &values,
+    )];
+    let rest = Transform::<f32>::from_f32([0.1, 0.2, 0.3], [0.0, 0.6, 0.0, 0.8], [2.0; 3]).unwrap();
+    let clip = Clip::<f32, _>::new(&chs, 3).unwrap();
+    for t in [0.5f32, 0.75, 1.0, 1.4] {
+        let mut pose = vec![rest; 3];
+        clip.sample(t, Wrap::Clamp, &mut pose).unwrap();
+        let u = (f64::from(t) - 0.5) / 1.0;
+        let want: [f64; 3] = std::array::from_fn(|i| {
+            f64::from(values[i]) * (1.0 - u) + f64::from(values[3 + i]) * u
+        });
+        assert!(
+            close(pose[1].translation, want, 1e-6),
+            "t={t}: {:?} vs {want:?}",
+            pose[1].translation
+        );
+        assert_eq!(pose[1].rotation, rest.rotation);
+        assert_eq!(pose[0], rest);
+        assert_eq!(pose[2], rest);
+    }
+}
+
+#[test]
+fn cubic_spline_translation_matches_the_hermite_basis_with_scaled_tangents() {
+    // Unequal key intervals (0.5 s then 1.5 s) so that tangent scaling matters.
+    let times = [0.0, 0.5, 2.0];
+    #[rustfmt::skip]
+    let values = [
+        // in-tangent, value, out-tangent for each key
+        0.0, 0.0, 0.0,   0.0, 1.0, -1.0,   2.0, 0.5, 0.0,
+        -1.0, 3.0, 0.5,  1.0, 0.0, 2.0,    0.25, -1.0, 1.0,
+        4.0, 0.0, 1.0,   -0.5, 0.5, 0.0,   0.0, 0.0, 0.0,
+    ];
+    let v = |i: usize| -> [f64; 3] { std::array::from_fn(|c| f64::from(values[3 * i + c])) };
+    let chs = [channel(
+        0,
+        Path::Translation,
+        Interpolation::CubicSpline,
+        &times,
+        &values,
+    )];
+    for t in [0.0f32, 0.1, 0.25, 0.5, 0.6, 1.0, 1.7, 2.0, 3.0] {
+        let p = sample::<f32>(&chs, 1, t, Wrap::Clamp);
+        let t64 = f64::from(t).min(2.0);
+        let k = if t64 < 0.5 { 0 } else { 1 };
+        let want = if t64 >= 2.0 {
+            v(7)
+        } else {
+            let (t0, t1) = (f64::from(times[k]), f64::from(times[k + 1]));
+            let dt = t1 - t0;
+            let h = hermite((t64 - t0) / dt);
+            // value of key k, out-tangent of key k, value of key k+1, in-tangent of key k+1
+            let (p0, b0, p1, a1) = (v(3 * k + 1), v(3 * k + 2), v(3 * k + 4), v(3 * k + 3));
+            std::array::from_fn(|c| {
+                h[0] * p0[c] + h[1] * dt * b0[c] + h[2] * p1[c] + h[3] * dt * a1[c]
+            })
+        };
+        assert!(
+            close(p[0].translation, want, 1e-5),
+            "t={t}: {:?} vs {want:?}",
+            p[0].translation
+        );
+    }
+}
+
+fn normalise(q: [f64; 4]) -> [f64; 4] {
+    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    q.map(|v| v / n)
+}
+
+/// Same rotation (q and −q are the same rotation).
+fn same_rotation(a: [f32; 4], b: [f64; 4], tol: f64) -> bool {
+    let d: f64 = a.iter().zip(b).map(|(&a, b)| f64::from(a) * b).sum();
+    (d.abs() - 1.0).abs() <= tol
+}
+
+#[test]
+fn cubic_spline_rotation_is_renormalised() {
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let times = [0.0, 2.0];
+    #[rustfmt::skip]
+    let values = [
+        0.0, 0.0, 0.0, 0.0,   0.0, 0.0, 0.0, 1.0,   0.0, 0.0, 0.3, 0.0,
+        0.0, 0.0, 0.2, -0.1,  0.0, 0.0, s, s,       0.0, 0.0, 0.0, 0.0,
+    ];
+    let chs = [channel(
+        0,
+        Path::Rotation,
+        Interpolation::CubicSpline,
+        &times,
+        &values,
+    )];
+    for t in [0.3f32, 1.0, 1.6] {
+        let p = sample::<f32>(&chs, 1, t, Wrap::Clamp);
+        let h = hermite(f64::from(t) / 2.0);
+        let q: [f64; 4] = std::array::from_fn(|c| {
+            let at = |i: usize| f64::from(values[4 * i + c]);
+            h[0] * at(1) + h[1] * 2.0 * at(2) + h[2] * at(4) + h[3] * 2.0 * at(3)
+        });
+        let want = normalise(q);
+        let got = p[0].rotation.to_f32();
+        let len: f32 = got.iter().map(|v| v * v).sum::<f32>().sqrt();
+        assert!((len - 1.0).abs() < 1e-5, "t={t}: |q| = {len}");
+        assert!(same_rotation(got, want, 1e-6), "t={t}: {got:?} vs {want:?}");
+    }
+}
+
+/// Slerp in f64, written out: shortest arc.
+fn slerp64(a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
+    let mut d: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+    let b = if d < 0.0 {
+        d = -d;
+        b.map(|v| -v)
+    } else {
+        b
+    };
+    let th = d.clamp(-1.0, 1.0).acos();
+    if th.sin().abs() < 1e-9 {
+        return a;
+    }
+    let (wa, wb) = (((1.0 - u) * th).sin() / th.sin(), (u * th).sin() / th.sin());
+    normalise(std::array::from_fn(|i| wa * a[i] + wb * b[i]))
+}
+
+#[test]
+fn linear_rotation_takes_the_shortest_path_for_q_and_minus_q() {
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let times = [0.0, 1.0];
+    // 90° about Z, stored as q and as −q: the same rotation, so the same samples; the
+    // short way round passes 45° at the midpoint (the long way would pass −135°).
+    let plus = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, s, s];
+    let minus = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -s, -s];
+    let half = (std::f64::consts::PI / 8.0).sin_cos();
+    let mid = [0.0, 0.0, half.0, half.1];
+    for values in [&plus, &minus] {
+        let chs = [channel(
+            0,
+            Path::Rotation,
+            Interpolation::Linear,
+            &times,
+            values,
+        )];
+        let p = sample::<f32>(&chs, 1, 0.5, Wrap::Clamp);
+        assert!(
+            same_rotation(p[0].rotation.to_f32(), mid, 1e-6),
+            "{:?}",
+            p[0].rotation
+        );
+        for t in [0.1f32, 0.7, 0.95] {
+            let a = [0.0, 0.0, 0.0, 1.0];
+            let b = std::array::from_fn(|i| f64::from(values[4 + i]));
+            let want = slerp64(a, b, f64::from(t));
+            let got = sample::<f32>(&chs, 1, t, Wrap::Clamp)[0].rotation.to_f32();
+            assert!(same_rotation(got, want, 1e-6), "t={t}: {got:?} vs {want:?}");
+        }
+    }
+}
+
+#[test]
+fn clamp_holds_the_ends_and_loop_wraps_before_the_start_and_after_the_end() {
+    let times = [0.0, 2.0];
+    let values = [0.0, 0.0, 0.0, 4.0, 8.0, -4.0];
+    let chs = [channel(
+        0,
+        Path::Translation,
+        Interpolation::Linear,
+        &times,
+        &values,
+    )];
+    let x = |t: f32, wrap| sample::<f32>(&chs, 1, t, wrap)[0].translation;
+    // Clamp: first and last key outside [0, 2].
+    assert_eq!(x(-0.5, Wrap::Clamp), [0.0, 0.0, 0.0]);
+    assert_eq!(x(2.5, Wrap::Clamp), [4.0, 8.0, -4.0]);
+    assert_eq!(x(100.0, Wrap::Clamp), [4.0, 8.0, -4.0]);
+    // Loop: 2.5 → 0.5, −0.5 → 1.5, 4.25 → 0.25.
+    assert_eq!(x(2.5, Wrap::Loop), [1.0, 2.0, -1.0]);
+    assert_eq!(x(-0.5, Wrap::Loop), [3.0, 6.0, -3.0]);
+    assert_eq!(x(4.25, Wrap::Loop), [0.5, 1.0, -0.5]);
+    assert_eq!(x(2.0, Wrap::Loop), [0.0, 0.0, 0.0]);
+    assert_eq!(x(2.0, Wrap::Clamp), [4.0, 8.0, -4.0]);
+}
+
+#[test]
+fn a_channel_starting_late_holds_its_first_key_until_then() {
+    let times = [1.0, 2.0];
+    let values = [1.0, 1.0, 1.0, 3.0, 3.0, 3.0];
+    let chs = [channel(
+        0,
+        Path::Scale,
+        Interpolation::Linear,
+        &times,
+        &values,
+    )];
+    assert_eq!(sample::<f32>(&chs, 1, 0.25, Wrap::Clamp)[0].scale, [1.0; 3]);
+    assert_eq!(sample::<f32>(&chs, 1, 1.5, Wrap::Clamp)[0].scale, [2.0; 3]);
+}
+
+fn arb_channel() -> impl Strategy<Value = (Path, Interpolation, Vec<f32>, Vec<f32>)> {
+    let path = prop_oneof![
+        Just(Path::Translation),
+        Just(Path::Rotation),
+        Just(Path::Scale)
+    ];
+    let interp = prop_oneof![
+        Just(Interpolation::Step),
+        Just(Interpolation::Linear),
+        Just(Interpolation::CubicSpline)
+    ];
+    (path, interp, 1usize..6).prop_flat_map(|(path, interp, keys)| {
+        let gaps = prop::collection::vec(0.05f32..1.0, keys);
+        let n = keys * path.width() * interp.stride();
+        // Rotations stay away from zero length; values and tangents well inside I8F24.
+        let values = prop::collection::vec(prop_oneof![-4.0f32..-0.25, 0.25f32..4.0], n);
+        (Just(path), Just(interp), gaps, values).prop_map(|(p, i, gaps, values)| {
+            let times = gaps
+                .iter()
+                .scan(0.0f32, |t, g| {
+                    let now = *t;
+                    *t += g;
+                    Some(now)
+                })
+                .collect();
+            (p, i, times, values)
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn f32_and_fixed_sampling_agree(
+        (path, interp, times, values) in arb_channel(),
+        t in -1.0f32..6.0,
+        looped in any::<bool>(),
+    ) {
+        let chs = [channel(0, path, interp, &times, &values)];
+        let wrap = if looped { Wrap::Loop } else { Wrap::Clamp };
+        let a = sample::<f32>(&chs, 1, t, wrap)[0];
+        let b = sample::<Fx>(&chs, 1, t, wrap)[0];
+        let (fa, fb): (Vec<f32>, Vec<f32>) = match path {
+            Path::Translation => (a.translation.to_vec(), b.translation.map(Real::to_f32).to_vec()),
+            Path::Scale => (a.scale.to_vec(), b.scale.map(Real::to_f32).to_vec()),
+            Path::Rotation => {
+                let (qa, qb) = (a.rotation.to_f32(), b.rotation.to_f32());
+                // q and −q are the same rotation
+                let d: f32 = qa.iter().zip(&qb).map(|(x, y)| x * y).sum();
+                let qb = if d < 0.0 { qb.map(|v| -v) } else { qb };
+                (qa.to_vec(), qb.to_vec())
+            }
+        };
+        for (x, y) in fa.iter().zip(&fb) {
+            prop_assert!((x - y).abs() < 2e-5, "{path:?} {interp:?} t={t}: {fa:?} vs {fb:?}");
+        }
+    }
+}
