@@ -6,6 +6,7 @@ use heapless::Vec;
 use crate::affine::Affine;
 use crate::error::{Error, Quantity};
 use crate::lane::Lane;
+use crate::num::Real;
 
 /// Up to `CAP` palette matrices in lane `L`.
 ///
@@ -55,9 +56,16 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
         &self.matrices
     }
 
-    /// Narrow `m` to the lane and append it.
+    /// Narrow `m` to the lane and append it: [`Error::NotFinite`] for NaN or infinite
+    /// entries, [`Error::Overflow`] when it does not fit the lane.
     pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
         let index = self.matrices.len();
+        if !m.rows.iter().flatten().all(|v| v.to_f32().is_finite()) {
+            return Err(Error::NotFinite {
+                what: Quantity::Palette,
+                index,
+            });
+        }
         let narrowed = L::narrow(m).ok_or(Error::Overflow {
             what: Quantity::Palette,
             index,
@@ -69,12 +77,21 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
         })
     }
 
-    /// Append a matrix already in the lane's format (as a baked asset stores it).
+    /// Append a matrix already in the lane's format (as a baked asset stores it);
+    /// [`Error::Overflow`] unless it [fits](Lane::fits) the lane's arithmetic.
     pub fn push_narrow(&mut self, m: Affine<L>) -> Result<(), Error> {
-        let len = self.matrices.len() + 1;
-        self.matrices
-            .push(m)
-            .map_err(|_| Error::Capacity { len, capacity: CAP })
+        let index = self.matrices.len();
+        if !L::fits(&m) {
+            return Err(Error::Overflow {
+                what: Quantity::Palette,
+                index,
+                format: L::NAME,
+            });
+        }
+        self.matrices.push(m).map_err(|_| Error::Capacity {
+            len: index + 1,
+            capacity: CAP,
+        })
     }
 
     /// A palette of `n` identity matrices (the bind pose).

@@ -112,9 +112,16 @@ impl<R: Real> Quat<R> {
         }
     }
 
-    /// Spherical linear interpolation along the shorter arc, `t` in [0, 1].
+    /// Spherical linear interpolation along the shorter arc; `t` is clamped to [0, 1].
     /// Nearly parallel inputs fall back to normalised linear interpolation.
     pub fn slerp(self, other: Self, t: R) -> Self {
+        let t = if t < R::ZERO {
+            R::ZERO
+        } else if t > R::ONE {
+            R::ONE
+        } else {
+            t
+        };
         let mut d = self.dot(other);
         let mut b = other;
         if d < R::ZERO {

@@ -35,7 +35,8 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
     /// Errors: [`Error::Capacity`] beyond `N` bones, [`Error::LengthMismatch`],
     /// [`Error::ParentIndex`] for a parent that does not exist, [`Error::Cycle`] for a bone
     /// that is its own ancestor, [`Error::ParentOrder`] for a parent listed after its child,
-    /// [`Error::NoRoot`] for an empty skeleton.
+    /// [`Error::NoRoot`] for an empty skeleton, [`Error::NotFinite`] for a rest transform
+    /// that is not finite or not within [`Real::LIMIT`] (see [`Transform::is_valid`]).
     pub fn new(parents: &[Option<u16>], rest: &[Transform<R>]) -> Result<Self, Error> {
         let n = parents.len();
         if rest.len() != n {
@@ -66,6 +67,12 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
         }
         if n == 0 {
             return Err(Error::NoRoot);
+        }
+        if let Some(index) = rest.iter().position(|t| !t.is_valid()) {
+            return Err(Error::NotFinite {
+                what: Quantity::LocalTransform,
+                index,
+            });
         }
         let mut s = Self {
             parents: Vec::new(),
@@ -123,6 +130,7 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
     /// Forward kinematics: `world[i] = world[parent] · local[i]`, root first.
     ///
     /// `pose` holds one local transform per bone; `world` must hold at least as many.
+    /// [`Error::NotFinite`] for a pose transform that is not [valid](Transform::is_valid),
     /// [`Error::Overflow`] if a world matrix leaves the number format's range.
     pub fn world(&self, pose: &[Transform<R>], world: &mut [Affine<R>]) -> Result<(), Error> {
         let n = self.len();
@@ -136,6 +144,12 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
             return Err(Error::LengthMismatch {
                 expected: n,
                 actual: world.len(),
+            });
+        }
+        if let Some(index) = pose.iter().position(|t| !t.is_valid()) {
+            return Err(Error::NotFinite {
+                what: Quantity::LocalTransform,
+                index,
             });
         }
         for (i, (local, parent)) in pose.iter().zip(&self.parents).enumerate() {

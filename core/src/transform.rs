@@ -38,16 +38,48 @@ impl<R: Real> Transform<R> {
         scale: [R::ONE; 3],
     };
 
-    /// Checked conversion; the rotation is normalised (see [`Quat::from_f32`]).
+    /// Checked conversion; the rotation is normalised (see [`Quat::from_f32`]). Translation
+    /// and scale components must be within [`Real::LIMIT`] (64 in fixed point, so that
+    /// `rotation × scale` and forward kinematics stay inside the format), else
+    /// [`NumError::OutOfRange`].
+    ///
+    /// ```
+    /// use skin_core::num::{Fx, NumError};
+    /// use skin_core::transform::Transform;
+    /// let r = [0.0, 0.0, 0.0, 1.0];
+    /// assert!(Transform::<Fx>::from_f32([1.0; 3], r, [2.0; 3]).is_ok());
+    /// assert_eq!(Transform::<Fx>::from_f32([0.0; 3], r, [100.0; 3]), Err(NumError::OutOfRange));
+    /// ```
     pub fn from_f32(t: [f32; 3], r: [f32; 4], s: [f32; 3]) -> Result<Self, NumError> {
         let conv = |v: [f32; 3]| -> Result<[R; 3], NumError> {
-            Ok([R::from_f32(v[0])?, R::from_f32(v[1])?, R::from_f32(v[2])?])
+            let mut out = [R::ZERO; 3];
+            for (o, v) in out.iter_mut().zip(v) {
+                *o = R::from_f32(v)?;
+                if v.abs() > R::LIMIT {
+                    return Err(NumError::OutOfRange);
+                }
+            }
+            Ok(out)
         };
         Ok(Self {
             translation: conv(t)?,
             rotation: Quat::from_f32(r)?,
             scale: conv(s)?,
         })
+    }
+
+    /// `true` when every component is finite and within [`Real::LIMIT`] (what
+    /// [`Transform::from_f32`] guarantees; checked again where transforms are taken in,
+    /// since the fields are public).
+    pub fn is_valid(&self) -> bool {
+        let q = self.rotation;
+        let within = |v: R| v.to_f32().abs() <= R::LIMIT;
+        let unitish = |v: R| v.to_f32().abs() <= 1.0 + 1.0e-3;
+        self.translation
+            .iter()
+            .chain(&self.scale)
+            .all(|&v| within(v))
+            && [q.x, q.y, q.z, q.w].into_iter().all(unitish)
     }
 
     /// The matrix `T·R·S`.

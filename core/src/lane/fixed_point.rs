@@ -51,12 +51,16 @@ impl Lane for Q14 {
             for (o, v) in o.iter_mut().zip(r) {
                 *o = fx_to_q14(*v)?;
             }
-            let l1: i32 = o[..3].iter().map(|v| i32::from(v.to_bits()).abs()).sum();
-            if l1 >= ROW_L1_LIMIT {
-                return None;
-            }
         }
-        Some(out)
+        Self::fits(&out).then_some(out)
+    }
+    fn fits(m: &Affine<Q14>) -> bool {
+        // One LSB of margin: a blended entry rounds by at most ½ LSB, so a blend of rows
+        // with L1 ≤ 2 − 2⁻¹³ has L1 ≤ 2 − 2⁻¹³ + 1.5·2⁻¹⁴ < 2 as well.
+        m.rows.iter().all(|r| {
+            let l1: i32 = r[..3].iter().map(|v| i32::from(v.to_bits()).abs()).sum();
+            l1 < ROW_L1_LIMIT - 1
+        })
     }
     #[inline(always)]
     fn weigh(acc: i32, w: Weight15, entry: Q14, base: Q14) -> i32 {
@@ -81,11 +85,25 @@ impl Lane for Q14 {
     #[inline(always)]
     fn normal(m: &Affine<Q14>, n: &[Q14; 3]) -> [Q14; 3] {
         let b = |v: Q14| i32::from(v.to_bits());
-        // Q28 products → Q14 components (|v| < 2 by the row bound).
+        // Q28 products → Q14 components: |v| < 2·|n|∞ by the row bound, so below 4 for any
+        // I2F14 normal (unit normals give |v| < 2).
         let v = m
             .rows
             .map(|r| (b(r[0]) * b(n[0]) + b(r[1]) * b(n[1]) + b(r[2]) * b(n[2]) + (1 << 13)) >> 14);
-        let len2: u32 = v.iter().map(|&c| (c * c) as u32).sum(); // < 3·2^30: no overflow
+        // Squared length (Q28). Each c² < 2^32 (|c| < 2^16); their sum overflows u32 only for
+        // |v| ≥ 4, which needs a non-unit input normal: then halve v (its direction is all
+        // that matters). In both cases |c·y| ≤ 2^30 (c ≤ |v|), so the scaling cannot overflow.
+        let sq = v.map(|c| c.unsigned_abs() * c.unsigned_abs());
+        let (v, len2) = match sq[0].checked_add(sq[1]).and_then(|s| s.checked_add(sq[2])) {
+            Some(len2) => (v, len2),
+            None => {
+                let h = v.map(|c| c >> 1);
+                (
+                    h,
+                    h.iter().map(|&c| c.unsigned_abs() * c.unsigned_abs()).sum(),
+                )
+            }
+        };
         match rsqrt_q28(len2) {
             None => [Q14::ZERO; 3],
             Some((y, shift)) => {
@@ -143,7 +161,7 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
 
 /// `Fx` (24 fractional bits) to `Q14` (14), rounding to nearest; `None` when out of range.
 fn fx_to_q14(v: Fx) -> Option<Q14> {
-    let bits = (v.to_bits() + (1 << 9)) >> 10;
+    let bits = v.to_bits().checked_add(1 << 9)? >> 10;
     i16::try_from(bits).ok().map(Q14::from_bits)
 }
 

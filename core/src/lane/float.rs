@@ -32,7 +32,10 @@ impl Lane for f32 {
         (rest >= -crate::vertex::WEIGHT_TOLERANCE).then_some(rest.max(0.0))
     }
     fn narrow(m: &Affine<f32>) -> Option<Affine<f32>> {
-        m.rows.iter().flatten().all(|v| v.is_finite()).then_some(*m)
+        Self::fits(m).then_some(*m)
+    }
+    fn fits(m: &Affine<f32>) -> bool {
+        m.rows.iter().flatten().all(|v| v.is_finite())
     }
     #[inline(always)]
     fn weigh(acc: f32, w: f32, entry: f32, base: f32) -> f32 {

@@ -77,6 +77,10 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// Narrow a palette matrix to this lane, or `None` when it does not fit
     /// (see the module docs for the fixed lane's condition).
     fn narrow(m: &Affine<Self::Real>) -> Option<Affine<Self>>;
+    /// Whether a matrix already in this lane's format keeps the loop's arithmetic in range
+    /// (finite in `f32`; rows of L1 norm below 2 in fixed point). [`Lane::narrow`] only
+    /// returns matrices that fit; baked palettes are checked with this.
+    fn fits(m: &Affine<Self>) -> bool;
 
     /// `acc + w · (entry − base)`: one weighted term of a blended matrix entry.
     fn weigh(acc: Self::Acc, w: Self::Weight, entry: Self, base: Self) -> Self::Acc;
