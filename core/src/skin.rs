@@ -159,10 +159,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     /// Skinned positions: `out[v] = (Σ wₖ M[bₖ]) · p[v]`.
     pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        for ((p, inf), o) in self.positions.iter().zip(self.influences).zip(out) {
-            let m = blend::<L, K>(palette, inf);
-            *o = m.rows.map(|r| L::point(&r, p));
-        }
+        L::lbs(self.batch(palette), out, None);
         Ok(())
     }
 
@@ -177,12 +174,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         self.check(palette, out.len())?;
         check_len(self.len(), normals.len())?;
         check_len(self.len(), out_normals.len())?;
-        let verts = self.positions.iter().zip(self.influences).zip(normals);
-        for (((p, inf), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
-            let m = blend::<L, K>(palette, inf);
-            *o = m.rows.map(|r| L::point(&r, p));
-            *on = L::normal(&m, n);
-        }
+        L::lbs(self.batch(palette), out, Some((normals, out_normals)));
         Ok(())
     }
 
@@ -190,6 +182,70 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         let bones = self.influences.iter().map(|i| i.bones());
         check_palette(palette.len(), self.bone_count, bones.map(first::<K>))?;
         check_len(self.len(), out)
+    }
+
+    /// Only after [`Self::check`].
+    fn batch<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
+        Batch {
+            palette,
+            positions: self.positions,
+            influences: self.influences,
+        }
+    }
+
+    /// A checked [`Batch`] for the lanes' own tests.
+    #[cfg(test)]
+    pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
+        self.check(palette, self.len())
+            .expect("a palette for the mesh");
+        self.batch(palette)
+    }
+}
+
+/// The input of [`Lane::lbs`]: a [`SkinnedMesh`]'s vertices and a palette that holds every
+/// bone they use. Only [`SkinnedMesh::skin`] and [`SkinnedMesh::skin_with_normals`] make
+/// one, after checking the palette and the slice lengths.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch<'a, L: Lane, const K: usize> {
+    palette: &'a [Affine<L>],
+    positions: &'a [[L; 3]],
+    influences: &'a [Influence<L>],
+}
+
+impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
+    /// The palette, positions and influences.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn parts(&self) -> (&'a [Affine<L>], &'a [[L; 3]], &'a [Influence<L>]) {
+        (self.palette, self.positions, self.influences)
+    }
+}
+
+/// The optional normals of [`Lane::lbs`]: the input normals and where the skinned ones go.
+pub type Normals<'n, L> = Option<(&'n [[L; 3]], &'n mut [[L; 3]])>;
+
+/// The generic LBS loop over [`Lane`]'s primitives (see [`Lane::lbs`]).
+#[inline(always)]
+pub(crate) fn lbs<L: Lane, const K: usize>(
+    batch: Batch<'_, L, K>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    let (palette, positions, influences) = batch.parts();
+    match normals {
+        None => {
+            for ((p, inf), o) in positions.iter().zip(influences).zip(out) {
+                let m = blend::<L, K>(palette, inf);
+                *o = m.rows.map(|r| L::point(&r, p));
+            }
+        }
+        Some((normals, out_normals)) => {
+            let verts = positions.iter().zip(influences).zip(normals);
+            for (((p, inf), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
+                let m = blend::<L, K>(palette, inf);
+                *o = m.rows.map(|r| L::point(&r, p));
+                *on = L::normal(&m, n);
+            }
+        }
     }
 }
 

@@ -3,6 +3,22 @@
 use super::Lane;
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
+use crate::skin::{Batch, Normals};
+
+mod quad;
+
+/// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
+/// ~3.4e-2), then two Newton steps (each squares the error: ~1.7e-3, then ~5e-6, near f32
+/// rounding).
+#[inline(always)]
+fn inv_len(len2: f32) -> f32 {
+    let half = 0.5 * len2;
+    let mut y = micromath::F32Ext::invsqrt(len2);
+    for _ in 0..2 {
+        y *= 1.5 - half * y * y;
+    }
+    y
+}
 
 impl Lane for f32 {
     type Real = f32;
@@ -56,13 +72,16 @@ impl Lane for f32 {
         if len2 <= f32::MIN_POSITIVE {
             return [0.0; 3];
         }
-        // micromath's fast inverse square root (relative error up to ~3.4e-2), then two Newton
-        // steps (each squares the error: ~1.7e-3, then ~5e-6, near f32 rounding).
-        let half = 0.5 * len2;
-        let mut y = micromath::F32Ext::invsqrt(len2);
-        for _ in 0..2 {
-            y *= 1.5 - half * y * y;
-        }
+        let y = inv_len(len2);
         v.map(|c| c * y)
+    }
+    /// Four vertices at a time ([`quad`]): about twice the generic loop's speed on x86-64.
+    #[inline]
+    fn lbs<const K: usize>(
+        batch: Batch<'_, f32, K>,
+        out: &mut [[f32; 3]],
+        normals: Normals<'_, f32>,
+    ) {
+        quad::lbs(batch, out, normals);
     }
 }

@@ -94,4 +94,18 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     fn point(row: &[Self; 4], p: &[Self; 3]) -> Self::Out;
     /// The linear part of `m` applied to `n`, renormalised (zero stays zero).
     fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3];
+
+    /// The LBS loop of [`SkinnedMesh`](crate::skin::SkinnedMesh): skinned positions into
+    /// `out` and, given `(normals, out_normals)`, renormalised normals. The default is the
+    /// generic loop over the primitives above; a lane overrides it only where a benchmark
+    /// shows that a specialised loop pays, with the same arithmetic per vertex (the `f32`
+    /// lane skins four vertices at a time; see `docs/BENCHMARKS.md`).
+    #[inline(always)]
+    fn lbs<const K: usize>(
+        batch: crate::skin::Batch<'_, Self, K>,
+        out: &mut [[Self::Out; 3]],
+        normals: crate::skin::Normals<'_, Self>,
+    ) {
+        crate::skin::lbs(batch, out, normals);
+    }
 }
