@@ -12,11 +12,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
-use glam::{Mat4, Vec3, Vec4};
 use skin_core::lane::Lane;
 use skin_core::skin::{RigidMesh, SkinnedMesh};
 
-use common::{Lanes, Raw, SIZES};
+use common::{Glam, Lanes, Raw, SIZES};
 
 /// Seed of the synthetic data (any value; fixed so runs compare).
 const SEED: u64 = 0x5EED_0019;
@@ -49,67 +48,6 @@ fn lane_benches<L: Lane>(g: &mut Group, d: &mut Lanes<L>) {
                 .expect("skins")
         })
     });
-}
-
-/// The mesh as a straightforward glam program holds it.
-struct Glam {
-    palette: Vec<Mat4>,
-    positions: Vec<Vec3>,
-    normals: Vec<Vec3>,
-    joints: Vec<[u16; 4]>,
-    weights: Vec<Vec4>,
-    out: Vec<Vec3>,
-    out_normals: Vec<Vec3>,
-}
-
-impl Glam {
-    fn new(raw: &Raw) -> Self {
-        let mat = |r: &[[f32; 4]; 3]| {
-            Mat4::from_cols_array_2d(&[
-                [r[0][0], r[1][0], r[2][0], 0.0],
-                [r[0][1], r[1][1], r[2][1], 0.0],
-                [r[0][2], r[1][2], r[2][2], 0.0],
-                [r[0][3], r[1][3], r[2][3], 1.0],
-            ])
-        };
-        let n = raw.positions.len();
-        Self {
-            palette: raw.palette.iter().map(mat).collect(),
-            positions: raw.positions.iter().map(|&p| Vec3::from(p)).collect(),
-            normals: raw.normals.iter().map(|&p| Vec3::from(p)).collect(),
-            joints: raw.bones.iter().map(|b| b.map(u16::from)).collect(),
-            weights: raw.weights.iter().map(|&w| Vec4::from(w)).collect(),
-            out: vec![Vec3::ZERO; n],
-            out_normals: vec![Vec3::ZERO; n],
-        }
-    }
-
-    fn blend(palette: &[Mat4], j: &[u16; 4], w: Vec4) -> Mat4 {
-        palette[usize::from(j[0])] * w.x
-            + palette[usize::from(j[1])] * w.y
-            + palette[usize::from(j[2])] * w.z
-            + palette[usize::from(j[3])] * w.w
-    }
-
-    /// LBS-4 positions.
-    fn skin(&mut self, palette: &[Mat4]) {
-        let verts = self.positions.iter().zip(&self.joints).zip(&self.weights);
-        for (((&p, j), &w), o) in verts.zip(&mut self.out) {
-            *o = Self::blend(palette, j, w).transform_point3(p);
-        }
-    }
-
-    /// LBS-4 positions and normals.
-    fn skin_with_normals(&mut self, palette: &[Mat4]) {
-        let verts = self.positions.iter().zip(&self.normals);
-        let infl = self.joints.iter().zip(&self.weights);
-        let outs = self.out.iter_mut().zip(&mut self.out_normals);
-        for (((&p, &n), (j, &w)), (o, on)) in verts.zip(infl).zip(outs) {
-            let m = Self::blend(palette, j, w);
-            *o = m.transform_point3(p);
-            *on = m.transform_vector3(n).normalize();
-        }
-    }
 }
 
 fn skinning(c: &mut Criterion) {

@@ -1,0 +1,1 @@
+//! Nothing: this package only holds the peer comparison bench (benches/peers.rs).
