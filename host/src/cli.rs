@@ -174,11 +174,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                 Some(a) => Some(find_clip(&rig, a).map_err(pose_err(&model))?),
                 None => None,
             };
-            let locals = match clip {
-                Some(c) => pose::locals_at(&rig, c, time).map_err(pose_err(&model))?,
-                None => pose::rest_locals(&rig),
-            };
-            let blocks = pose::pose(&rig, &locals, arith.into()).map_err(pose_err(&model))?;
+            let blocks = pose::pose(&rig, clip.map(|c| (c, time)), arith.into())
+                .map_err(pose_err(&model))?;
             let blocks: Vec<serde_json::Value> = blocks
                 .iter()
                 .map(|b| {

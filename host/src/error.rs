@@ -120,10 +120,15 @@ pub enum PoseError {
         #[source]
         source: skin_core::Error,
     },
-    /// Animation sampling is not available in this build: it is skin-core's job
-    /// (`skin_core::clip`), which has not landed yet.
-    #[error("animation sampling is not available yet (it needs skin_core::clip)")]
-    NoSampler,
+    /// Posing failed at one frame of a check over many.
+    #[error("{frame}: {source}")]
+    Frame {
+        /// Which frame, e.g. `animation 0 at 0.5 s`.
+        frame: String,
+        /// Why.
+        #[source]
+        source: Box<PoseError>,
+    },
     /// A skin or skeleton is larger than the host's fixed capacities.
     #[error("{0}")]
     Capacity(String),

@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 
 use skin_core::budget::{Budget, Layout};
-use skin_core::lane::Q14;
 
 use crate::pose::{self, Arith};
 use crate::rig::Rig;
@@ -41,41 +40,13 @@ pub fn diagonal((lo, hi): ([f32; 3], [f32; 3])) -> f32 {
     (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum::<f32>().sqrt()
 }
 
-/// Does the fixed-point pipeline hold the rig at rest and at every key time of every clip?
-/// `Ok(frames checked)` or the first failure.
+/// Does the fixed-point pipeline hold the rig at rest and at every checked time of every
+/// clip ([`pose::check_times`]: keys and the midpoints between them)? `Ok(frames checked)`
+/// or the first failure.
 pub fn fixed_fits(rig: &Rig) -> Result<usize, String> {
     let k = pose::asset_unit(rig);
-    let mut frames = 0;
-    let mut check = |locals: &[crate::rig::Trs], what: &str| -> Result<(), String> {
-        frames += 1;
-        pose::pose_in::<Q14>(rig, locals, k)
-            .map(|_| ())
-            .map_err(|e| format!("{what}: {e}"))
-    };
-    check(&pose::rest_locals(rig), "rest pose")?;
-    for (c, clip) in rig.clips.iter().enumerate() {
-        let mut times: Vec<f32> = clip
-            .channels
-            .iter()
-            .flat_map(|ch| ch.times.iter().copied())
-            .collect();
-        times.sort_by(f32::total_cmp);
-        times.dedup();
-        for t in times {
-            let locals = match pose::locals_at(rig, c, t) {
-                Ok(l) => l,
-                Err(crate::error::PoseError::NoSampler) => {
-                    return Err(format!(
-                        "holds at rest; animated frames not checked: {}",
-                        crate::error::PoseError::NoSampler
-                    ))
-                }
-                Err(e) => return Err(e.to_string()),
-            };
-            check(&locals, &format!("animation {c} at {t} s"))?;
-        }
-    }
-    Ok(frames)
+    let clips: Vec<usize> = (0..rig.clips.len()).collect();
+    pose::check_fixed(rig, &clips, k).map_err(|e| e.to_string())
 }
 
 /// The `skin inspect` report.
@@ -144,7 +115,7 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
             c.channels.len()
         );
     }
-    match pose::pose(rig, &pose::rest_locals(rig), Arith::F32) {
+    match pose::pose(rig, None, Arith::F32) {
         Ok(blocks) => match bounds(blocks.iter().flat_map(|b| &b.positions)) {
             Some(b) => {
                 let _ = writeln!(
@@ -170,7 +141,7 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
         Ok(frames) => {
             let _ = writeln!(
                 s,
-                "  I8F24 pose + I2F14 skinning: holds (rest pose and every key time, {frames} frames)"
+                "  I8F24 pose + I2F14 skinning: holds (rest pose, every key time and midpoint: {frames} frames)"
             );
         }
         Err(e) => {

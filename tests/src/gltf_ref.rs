@@ -125,7 +125,17 @@ fn node_trs(n: &gltf::Node<'_>) -> Option<TrsF64> {
     }
 }
 
+/// `q` scaled to unit length.
+fn unit(q: [f64; 4]) -> [f64; 4] {
+    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    q.map(|v| v / n)
+}
+
+/// Spherical interpolation along the shorter arc. Keys are normalised first: glTF rotation
+/// keys are unit quaternions, and files store them rounded (SimpleSkin's `0.383, 0.924`
+/// has length 1.00023), which would otherwise bend the angle `acos(a·b)`.
 fn slerp(a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
+    let (a, b) = (unit(a), unit(b));
     let mut d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
     let b = if d < 0.0 {
         d = -d;

@@ -32,7 +32,8 @@ fn check<L: Lane>(rig: &Rig, locals: &[Trs], capacity: usize, k: i32) -> (usize,
     let (mut parts, mut dup) = (0, 0);
     for (_, mesh, skin_index) in rig.mesh_nodes() {
         let Some(s) = skin_index else { continue };
-        let palette = pose::skin_palette::<L>(rig, locals, s, k).unwrap();
+        let transforms = pose::transforms::<L::Real>(rig, locals, k).unwrap();
+        let palette = pose::skin_palette::<L>(rig, &transforms, s, k).unwrap();
         for prim in &rig.meshes[mesh].primitives {
             if prim.influences.is_none() {
                 continue;
