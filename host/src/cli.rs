@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::bake::{self, BakeError};
 use crate::error::{ImportError, PoseError};
 use crate::pose::{self, Arith};
 use crate::rig::Rig;
@@ -75,8 +76,13 @@ pub enum Command {
         /// Animation index or name.
         #[arg(long, value_name = "INDEX|NAME")]
         anim: Option<String>,
-        /// Time in seconds within the animation.
-        #[arg(long, default_value_t = 0.0, value_name = "SECONDS")]
+        /// Time in seconds within the animation (may be negative).
+        #[arg(
+            long,
+            default_value_t = 0.0,
+            value_name = "SECONDS",
+            allow_negative_numbers = true
+        )]
         time: f32,
         /// Number format of the skinning.
         #[arg(long, value_enum, default_value_t = ArithArg::F32)]
@@ -84,6 +90,31 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
+    },
+    /// Bake a model into the compact asset format that skin-core reads on the device
+    /// (docs/FORMAT.md): skeleton, skin, palette-split mesh and clips, quantised to the
+    /// number format.
+    ///
+    /// Refuses (exit status 2, one line) what the budget or the number format cannot hold
+    /// rather than writing a wrong asset: a triangle needing more bones than a palette
+    /// holds, and in fixed point any value that overflows at rest or at a key time (or the
+    /// midpoint between keys) of an included clip. Nothing is written then.
+    Bake {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+        /// The asset file to write.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Split palettes to fit this budget preset (3x4 matrices), e.g. vs_1_1, gles2;
+        /// default: only the format's 256 bones a part.
+        #[arg(long, value_name = "NAME")]
+        budget: Option<String>,
+        /// Number format of the asset.
+        #[arg(long, value_enum, default_value_t = ArithArg::F32)]
+        arith: ArithArg,
+        /// Include only this animation (index or name; repeatable); default: all.
+        #[arg(long = "anim", value_name = "INDEX|NAME")]
+        anims: Vec<String>,
     },
 }
 
@@ -107,6 +138,15 @@ pub enum CliError {
         /// Why.
         #[source]
         source: PoseError,
+    },
+    /// The model could not be baked.
+    #[error("{path}: {source}")]
+    Bake {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: BakeError,
     },
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
@@ -198,6 +238,53 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
             });
             serde_json::to_writer(&mut *out, &doc).map_err(std::io::Error::from)?;
             writeln!(out)?;
+        }
+        Command::Bake {
+            model,
+            output,
+            budget,
+            arith,
+            anims,
+        } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            let budget = match budget {
+                Some(name) => Some(crate::report::budgets(&[name]).map_err(CliError::Usage)?[0]),
+                None => None,
+            };
+            let clips = if anims.is_empty() {
+                None
+            } else {
+                let found: Result<Vec<usize>, PoseError> =
+                    anims.iter().map(|a| find_clip(&rig, a)).collect();
+                Some(found.map_err(pose_err(&model))?)
+            };
+            let options = bake::Options {
+                budget,
+                arith: arith.into(),
+                clips,
+            };
+            let baked = bake::bake(&rig, &options).map_err(|source| CliError::Bake {
+                path: model.display().to_string(),
+                source,
+            })?;
+            std::fs::write(&output, &baked.bytes)
+                .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
+            writeln!(
+                out,
+                "{}: {} bytes, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
+                output.display(),
+                baked.bytes.len(),
+                Arith::from(arith).name(),
+                baked.unit_exponent,
+                baked.bones.len(),
+                baked.joints,
+                baked.parts.len(),
+                baked.parts.iter().map(|p| p.vertices.len()).sum::<usize>(),
+                baked.duplicated,
+                baked.clips.len(),
+                if baked.normals { ", normals" } else { "" },
+            )?;
         }
     }
     Ok(())

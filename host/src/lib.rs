@@ -6,12 +6,14 @@
 //! ```text
 //! glTF file ──import──▶ Rig ──pose──▶ skinned positions (glTF world space, f32 or fixed)
 //!                           ──split─▶ sub-meshes that each fit a bone budget
+//!                           ──bake──▶ asset bytes (skin_core::asset)
 //!                           ──report▶ inspect / budget tables for the CLI
 //! ```
 //!
 //! | module | job |
 //! |---|---|
 //! | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
+//! | [`bake`] | [`rig::Rig`] → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
 //! | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
 //! | [`rig`] | the in-memory rig: nodes, skins, meshes, clips |
 //! | [`pose`] | skinning a rig in glTF world space through skin-core, in `f32` or fixed point |
@@ -20,6 +22,7 @@
 //! | [`cli`] | the `skin` command-line tool |
 
 pub mod accessor;
+pub mod bake;
 pub mod cli;
 pub mod error;
 pub mod import;

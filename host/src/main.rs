@@ -1,6 +1,7 @@
 //! `skin`: see `skin --help`. Bad input exits with status 2 and one line on stderr,
 //! `skin: <reason>`.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
@@ -22,14 +23,27 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                print!("{e}");
+                // A closed pipe (`skin --help | head`) is not an error worth a message.
+                let _ = write!(std::io::stdout(), "{e}");
                 return ExitCode::SUCCESS;
             }
+            // clap's first paragraph, on one line (a list of missing arguments follows
+            // its first line).
             let text = e.to_string();
-            let line = text.lines().next().unwrap_or("bad arguments");
+            let para: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let line = para.join(" ");
+            let line = line.trim_start_matches("error: ");
             eprintln!(
                 "skin: {} (see skin --help)",
-                line.trim_start_matches("error: ")
+                if line.is_empty() {
+                    "bad arguments"
+                } else {
+                    line
+                }
             );
             return ExitCode::from(2);
         }

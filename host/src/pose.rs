@@ -21,6 +21,7 @@ use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 
 use skin_core::clip::{self, Clip, Wrap};
+use skin_core::error::Quantity;
 
 use crate::error::PoseError;
 use crate::rig::{Interpolation, Path, Primitive, Rig, Trs};
@@ -459,8 +460,25 @@ pub fn positions<L: Lane>(
     k: i32,
     context: &str,
 ) -> Result<Vec<[L; 3]>, PoseError> {
-    let s = to_asset(k);
-    prim.positions
+    vectors::<L>(&prim.positions, to_asset(k), Quantity::Position, context)
+}
+
+/// A primitive's normals in lane `L` (directions: not scaled), or none.
+pub fn normals<L: Lane>(prim: &Primitive, context: &str) -> Result<Vec<[L; 3]>, PoseError> {
+    match &prim.normals {
+        Some(n) => vectors::<L>(n, 1.0, Quantity::Normal, context),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `values` times `s` in lane `L`.
+fn vectors<L: Lane>(
+    values: &[[f32; 3]],
+    s: f32,
+    what: Quantity,
+    context: &str,
+) -> Result<Vec<[L; 3]>, PoseError> {
+    values
         .iter()
         .enumerate()
         .map(|(v, p)| {
@@ -468,12 +486,11 @@ pub fn positions<L: Lane>(
                 L::from_f32(x * s).map_err(|e| PoseError::Core {
                     context: format!("{context} in {}", L::NAME),
                     source: match e {
-                        skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
-                            what: skin_core::error::Quantity::Position,
-                            index: v,
-                        },
+                        skin_core::num::NumError::NotFinite => {
+                            skin_core::Error::NotFinite { what, index: v }
+                        }
                         skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
-                            what: skin_core::error::Quantity::Position,
+                            what,
                             index: v,
                             format: L::NAME,
                         },
@@ -534,13 +551,48 @@ pub fn pose_locals(rig: &Rig, locals: &[Trs], arith: Arith) -> Result<Vec<Block>
 }
 
 /// Skin every (mesh node, primitive) in lane `L` with the node transforms `locals`
-/// (indexed by node, asset units `2^k`; see [`frame`]).
+/// (indexed by node, asset units `2^k`; see [`frame`]), positions back in model units.
 pub fn pose_in<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     k: i32,
 ) -> Result<Vec<Block>, PoseError> {
     let back = 2f32.powi(k);
+    Ok(skin_raw::<L>(rig, locals, k)?
+        .into_iter()
+        .map(|b| Block {
+            node: b.node,
+            mesh: b.mesh,
+            primitive: b.primitive,
+            positions: b
+                .out
+                .iter()
+                .map(|o| o.map(|c| L::out_to_f32(c) * back))
+                .collect(),
+        })
+        .collect())
+}
+
+/// Skinned positions of one primitive of one mesh node as the lane's kernel writes them
+/// (asset units).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawBlock<L: Lane> {
+    /// The node that instantiates the mesh.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// The kernel's output, in accessor order.
+    pub out: Vec<[L::Out; 3]>,
+}
+
+/// [`pose_in`] without the conversion back to model units: the kernel's own output.
+pub fn skin_raw<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    k: i32,
+) -> Result<Vec<RawBlock<L>>, PoseError> {
     let mut blocks = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
         let palette = match skin {
@@ -585,14 +637,11 @@ pub fn pose_in<L: Lane>(
                         .map_err(PoseError::core(format!("{ctx} in {}", L::NAME)))?;
                 }
             }
-            blocks.push(Block {
+            blocks.push(RawBlock {
                 node,
                 mesh,
                 primitive: pi,
-                positions: out
-                    .iter()
-                    .map(|o| o.map(|c| L::out_to_f32(c) * back))
-                    .collect(),
+                out,
             });
         }
     }

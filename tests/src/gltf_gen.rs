@@ -438,6 +438,43 @@ impl Worm {
     }
 }
 
+/// One triangle whose three vertices use four bones each (twelve bones), and a clip that
+/// slides bone 0 to `slide` model units along X.
+pub fn twelve_bone_triangle(slide: f32) -> Gen {
+    let mut g = Gen::new();
+    let pos = g.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let joints = g.uints(
+        &(0..12).collect::<Vec<u32>>(),
+        UNSIGNED_SHORT,
+        "VEC4",
+        4,
+        false,
+    );
+    let weights = g.floats(&[0.25; 12], "VEC4", 4);
+    g.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {
+            "POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": weights}}]}),
+    );
+    let bones: Vec<usize> = (0..12)
+        .map(|i| g.push("nodes", json!({"name": format!("b{i}")})))
+        .collect();
+    let skin = g.push("skins", json!({"joints": bones}));
+    let node = g.push("nodes", json!({"mesh": 0, "skin": skin}));
+    let mut scene = bones.clone();
+    scene.push(node);
+    g.json["scenes"][0]["nodes"] = json!(scene);
+    let times = g.floats(&[0.0, 1.0], "SCALAR", 1);
+    let values = g.floats(&[0.0, 0.0, 0.0, slide, 0.0, 0.0], "VEC3", 3);
+    g.push(
+        "animations",
+        json!({"name": "slide",
+            "samplers": [{"input": times, "output": values, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": bones[0], "path": "translation"}}]}),
+    );
+    g
+}
+
 fn push_child(g: &mut Gen, parent: usize, child: usize) {
     let node = &mut g.json["nodes"][parent];
     match node["children"].as_array_mut() {

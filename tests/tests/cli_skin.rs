@@ -77,7 +77,7 @@ fn help_lists_the_commands_and_the_time_rule() {
     let out = skin(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
     let help = text(&out.stdout);
-    for cmd in ["inspect", "budget", "pose"] {
+    for cmd in ["inspect", "budget", "pose", "bake"] {
         assert!(help.contains(cmd), "--help lacks {cmd}: {help}");
     }
     let out = skin(&["pose", "--help"]);
@@ -88,6 +88,12 @@ fn help_lists_the_commands_and_the_time_rule() {
         "{help}"
     );
     assert!(help.contains("--arith"), "{help}");
+    let out = skin(&["bake", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for want in ["--output", "--budget", "--arith", "--anim", "Refuses"] {
+        assert!(help.contains(want), "bake --help lacks {want}: {help}");
+    }
 }
 
 #[test]
@@ -157,11 +163,12 @@ fn pose_prints_the_documented_json() {
         let got = [5 * 3, 5 * 3 + 1, 5 * 3 + 2].map(|i| p[i].as_f64().unwrap());
         let a = 2.0 * 2.0943951f64;
         let want = [0.3 * a.cos(), 0.5, 0.3 * a.sin()];
-        // f32: rounding only; fixed: the core's bound, 15·2⁻¹⁵ asset units of 2⁴ model units.
+        // f32: rounding only; fixed: the core's bound (core/src/lane/mod.rs), 8.25·2⁻¹⁵
+        // asset units of 2⁴ model units.
         let tol = if arith == "f32" {
             2e-6
         } else {
-            15.0 / 32768.0 * 16.0
+            8.25 / 32768.0 * 16.0
         };
         for i in 0..3 {
             assert!(
@@ -246,12 +253,16 @@ fn budget_table_counts_splits() {
 
 #[test]
 fn sample_models_run_through_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let asset = dir.path().join("a.skin").to_string_lossy().into_owned();
     for model in skin_tests::sample_models("sample_models_run_through_every_command") {
         let m = model.to_string_lossy();
         for args in [
             vec!["inspect", &m],
             vec!["budget", &m],
             vec!["pose", &m, "--arith", "fixed"],
+            vec!["pose", &m, "--anim", "0", "--time", "0.3"],
+            vec!["bake", &m, "-o", &asset, "--arith", "fixed"],
         ] {
             let out = skin(&args);
             assert_eq!(
@@ -263,4 +274,116 @@ fn sample_models_run_through_every_command() {
             assert!(!out.stdout.is_empty());
         }
     }
+}
+
+fn pose_json(args: &[&str]) -> serde_json::Value {
+    let out = skin(args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn pose_anim_samples_the_clip_and_holds_its_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    for arith in ["f32", "fixed"] {
+        let at = |anim: &str, t: &str| {
+            pose_json(&[
+                "pose", &model, "--anim", anim, "--time", t, "--arith", arith,
+            ])
+        };
+        let mid = at("wiggle", "0.8");
+        assert_eq!(mid["animation"], 0);
+        assert_eq!(mid["time"], 0.800000011920929); // f32 seconds
+        let rest = pose_json(&["pose", &model, "--arith", arith]);
+        assert_ne!(mid["blocks"], rest["blocks"], "the clip moves the worm");
+        assert_eq!(at("0", "0.8")["blocks"], mid["blocks"], "index or name");
+        // The clip runs from 0 to 2 s: later times hold the last key, earlier the first.
+        assert_eq!(at("0", "2")["blocks"], at("0", "7.5")["blocks"]);
+        assert_eq!(at("0", "-0.25")["blocks"], at("0", "-1")["blocks"]);
+        // At 0 s the first key is reached by interpolation (u = 0): the same to rounding.
+        let first = at("0", "-1")["blocks"][0]["positions"].clone();
+        let zero = at("0", "0")["blocks"][0]["positions"].clone();
+        let (first, zero) = (first.as_array().unwrap(), zero.as_array().unwrap());
+        assert_eq!(first.len(), zero.len());
+        for (a, b) in first.iter().zip(zero) {
+            let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        assert_ne!(at("0", "2")["blocks"], at("0", "1.9")["blocks"]);
+    }
+}
+
+#[test]
+fn bake_writes_an_asset_that_reads_back() {
+    use skin_core::asset::Asset;
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    let f = dir.path().join("f.skin");
+    let x = dir.path().join("x.skin");
+    let fs = f.to_string_lossy();
+    let xs = x.to_string_lossy();
+    let out = skin(&["bake", &model, "-o", &fs]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line = text(&out.stdout);
+    assert!(line.contains("f32") && line.contains("1 parts"), "{line}");
+    let bytes = std::fs::read(&f).unwrap();
+    assert!(line.contains(&format!("{} bytes", bytes.len())), "{line}");
+    let asset = Asset::<f32>::read(&bytes).expect("reads back");
+    assert_eq!(asset.parts().count(), 1);
+    assert_eq!(asset.clip("wiggle").map(|c| c.duration()), Some(2.0));
+    // A budget of 9 matrices splits the 10-bone worm; --anim picks the clips.
+    let args = [
+        "bake",
+        &model,
+        "--output",
+        &xs,
+        "--arith",
+        "fixed",
+        "--budget",
+        "oes_matrix_palette",
+        "--anim",
+        "wiggle",
+    ];
+    let out = skin(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first = std::fs::read(&x).unwrap();
+    let asset = Asset::<skin_core::lane::Q14>::read(&first).expect("reads back");
+    assert!(asset.parts().count() >= 2);
+    assert!(asset.parts().all(|p| p.bones().len() <= 9));
+    assert_eq!(asset.clips().count(), 1);
+    // The same input gives the same bytes.
+    assert_eq!(skin(&args).status.code(), Some(0));
+    assert_eq!(std::fs::read(&x).unwrap(), first);
+}
+
+#[test]
+fn bake_refusals_exit_2_and_write_nothing() {
+    use skin_tests::gltf_gen::twelve_bone_triangle;
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("never.skin");
+    let o = out_path.to_string_lossy();
+    let tri = write(dir.path(), "tri.glb", &twelve_bone_triangle(1.0).glb());
+    assert_bad_input(
+        &skin(&["bake", &tri, "-o", &o, "--budget", "oes_matrix_palette"]),
+        "element 0 alone uses 12 bones, more than the palette's 9",
+    );
+    let far = write(dir.path(), "far.glb", &twelve_bone_triangle(5000.0).glb());
+    assert_bad_input(
+        &skin(&["bake", &far, "-o", &o, "--arith", "fixed"]),
+        "animation 0",
+    );
+    assert_bad_input(
+        &skin(&["bake", &tri, "-o", &o, "--budget", "vs_9_9"]),
+        "unknown budget",
+    );
+    assert_bad_input(
+        &skin(&["bake", &tri, "-o", &o, "--anim", "dance"]),
+        "no animation",
+    );
+    assert_bad_input(&skin(&["bake", &tri]), "--output");
+    assert!(!out_path.exists(), "a refused bake writes no file");
+    // f32 holds the far slide, and the fixed bake without the clip holds the rest pose.
+    let out = skin(&["bake", &far, "-o", &o]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }

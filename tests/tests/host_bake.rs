@@ -1,0 +1,327 @@
+//! `skin_host::bake` end to end: bake → read back with `skin_core::asset` → sample, pose and
+//! skin through skin-core as the device does → the same output as `skin_host::pose` skinning
+//! the import (bit for bit in fixed point, exactly in f32), at rest and at several times of
+//! every clip, on the synthetic worms (STEP/LINEAR/CUBICSPLINE, 8 influences, two skins,
+//! budgets that force splits) and on every model in ../shared/models. Also: refusals, and
+//! deterministic output.
+
+use skin_core::affine::Affine;
+use skin_core::asset::{Asset, AssetLane};
+use skin_core::budget::Budget;
+use skin_core::clip::Wrap;
+use skin_core::lane::{Lane, Q14};
+use skin_core::palette::Palette;
+use skin_core::skin::SkinnedMesh;
+use skin_core::vertex::Influence;
+use skin_host::bake::{self, BakeError, Baked, Options};
+use skin_host::pose::{self, Arith};
+use skin_host::rig::Rig;
+use skin_host::split::SplitError;
+use skin_tests::gltf_gen::{twelve_bone_triangle, Interp, Worm, UNSIGNED_SHORT};
+use skin_tests::gltf_ref;
+
+/// The most bones and joints a test asset has (RecursiveSkeletons: 924 bones).
+const CAP: usize = 1024;
+
+/// Skin every part of `bytes` through skin-core, at rest (`None`) or with asset clip `c`
+/// sampled at `t` seconds: one output per part.
+fn skin_asset<L: AssetLane>(bytes: &[u8], anim: Option<(usize, f32)>) -> Vec<Vec<[L::Out; 3]>> {
+    let asset = Asset::<L>::read(bytes).expect("read back");
+    let skeleton = asset.skeleton::<CAP>().expect("skeleton");
+    let bind = asset.bind_pose::<CAP>().expect("bind pose");
+    let mut locals = skeleton.rest().to_vec();
+    if let Some((c, t)) = anim {
+        let clip = asset.clips().nth(c).expect("clip");
+        clip.sample(t, Wrap::Clamp, &mut locals).expect("sample");
+    }
+    let mut world = vec![Affine::IDENTITY; skeleton.len()];
+    skeleton.world(&locals, &mut world).expect("world");
+    let mut palette: Box<Palette<L, 256>> = Box::default();
+    asset
+        .parts()
+        .map(|part| {
+            part.palette(&bind, &world, &mut palette).expect("palette");
+            let n = part.vertex_range().len();
+            let mut p = vec![[L::default(); 3]; n];
+            let mut inf = vec![Influence::<L>::rigid(0); n];
+            assert_eq!(part.positions().copy_to(&mut p), n);
+            assert_eq!(part.influences().copy_to(&mut inf), n);
+            let mut out = vec![[L::Out::default(); 3]; n];
+            SkinnedMesh::<L, 4>::new(&p, &inf)
+                .and_then(|m| m.skin(palette.as_slice(), &mut out))
+                .expect("skin");
+            out
+        })
+        .collect()
+}
+
+/// Compare the asset with `skin_host::pose` in lane `L` at rest and at `fractions` of every
+/// clip's duration; every vertex of every (node, primitive) is checked at least once.
+fn round_trip<L: AssetLane>(rig: &Rig, baked: &Baked, fractions: &[f32], what: &str)
+where
+    L::Out: PartialEq + std::fmt::Debug,
+{
+    let k = baked.unit_exponent;
+    let mut frames: Vec<Option<(usize, f32)>> = vec![None];
+    for (a, &c) in baked.clips.iter().enumerate() {
+        let d = rig.clips[c].duration();
+        frames.extend(fractions.iter().map(|f| Some((a, f * d))));
+    }
+    for frame in frames {
+        let host_frame = frame.map(|(a, t)| (baked.clips[a], t));
+        let locals = pose::frame::<L::Real>(rig, host_frame, k).expect("host frame");
+        let want = pose::skin_raw::<L>(rig, &locals, k).expect("host skin");
+        let got = skin_asset::<L>(&baked.bytes, frame);
+        assert_eq!(got.len(), baked.parts.len());
+        let mut seen: Vec<Vec<bool>> = want.iter().map(|b| vec![false; b.out.len()]).collect();
+        for (part, (out, src)) in got.iter().zip(&baked.parts).enumerate() {
+            let b = want
+                .iter()
+                .position(|b| (b.node, b.mesh, b.primitive) == (src.node, src.mesh, src.primitive))
+                .expect("part source is a posed block");
+            assert_eq!(out.len(), src.vertices.len());
+            for (local, &v) in src.vertices.iter().enumerate() {
+                assert_eq!(
+                    out[local], want[b].out[v as usize],
+                    "{what} {}: frame {frame:?}: part {part} vertex {local} (node {} primitive {} vertex {v})",
+                    L::NAME,
+                    src.node,
+                    src.primitive
+                );
+                seen[b][v as usize] = true;
+            }
+        }
+        // Every vertex a triangle uses is baked.
+        for (b, block) in want.iter().enumerate() {
+            let prim = &rig.meshes[block.mesh].primitives[block.primitive];
+            for e in prim.elements() {
+                assert!(
+                    e.iter().all(|&v| seen[b][v as usize]),
+                    "{what}: vertex left out"
+                );
+            }
+        }
+    }
+}
+
+/// Bake `rig` in f32 and fixed with `budget` and check both round trips; returns the
+/// fixed bake.
+fn check(rig: &Rig, budget: Option<Budget>, what: &str) -> [Baked; 2] {
+    let fractions = [-0.1, 0.0, 0.13, 0.37, 0.5, 0.71, 1.0, 1.3];
+    let options = |arith| Options {
+        budget,
+        arith,
+        clips: None,
+    };
+    let f = bake::bake(rig, &options(Arith::F32)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    round_trip::<f32>(rig, &f, &fractions, what);
+    let x = bake::bake(rig, &options(Arith::Fixed)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    round_trip::<Q14>(rig, &x, &fractions, what);
+    assert_eq!(f.parts, x.parts, "{what}: the same parts in both formats");
+    assert_eq!(x.unit_exponent, pose::asset_unit(rig));
+    [f, x]
+}
+
+fn worm(w: Worm) -> Rig {
+    skin_host::import::from_slice(&w.build().glb(), None).expect("import worm")
+}
+
+#[test]
+fn worms_round_trip_in_every_interpolation() {
+    for interp in [Interp::Step, Interp::Linear, Interp::CubicSpline] {
+        let rig = worm(Worm {
+            interp,
+            ..Worm::default()
+        });
+        let [f, x] = check(&rig, None, &format!("{interp:?} worm"));
+        assert_eq!((f.parts.len(), f.clips.len(), f.duplicated), (1, 1, 0));
+        let asset = Asset::<Q14>::read(&x.bytes).unwrap();
+        assert_eq!(asset.clips().count(), 1);
+        assert_eq!(asset.clips().next().unwrap().name(), "wiggle");
+        assert_eq!(asset.clips().next().unwrap().duration(), 2.0);
+    }
+}
+
+#[test]
+fn split_worms_round_trip() {
+    let rig = worm(Worm {
+        two_skins: true,
+        influences: 8,
+        weights: UNSIGNED_SHORT,
+        ..Worm::default()
+    });
+    // 10 bones a skin; a palette of 6 forces splits with duplicated vertices.
+    let small = Budget::registers("test_18", 18);
+    assert_eq!(small.capacity(skin_core::budget::Layout::Affine3x4), 6);
+    let [f, _] = check(&rig, Some(small), "split worm");
+    assert!(
+        f.parts.len() > 2 && f.duplicated > 0,
+        "{} parts",
+        f.parts.len()
+    );
+    let asset = Asset::<f32>::read(&f.bytes).unwrap();
+    assert!(asset.parts().all(|p| p.bones().len() <= 6));
+    let [whole, _] = check(&rig, None, "two-skin worm");
+    assert_eq!(whole.parts.len(), 2);
+    assert_eq!(whole.joints, 20, "one joint entry per joint of each skin");
+}
+
+#[test]
+fn sample_models_round_trip() {
+    for model in skin_tests::sample_models("sample_models_round_trip") {
+        let rig = skin_host::import::from_path(&model).unwrap();
+        let name = model.file_name().unwrap().to_string_lossy().into_owned();
+        let [f, x] = check(&rig, None, &name);
+        let split = check(&rig, Budget::preset("oes_matrix_palette"), &name);
+        eprintln!(
+            "{name}: f32 {} bytes, fixed {} bytes, {} parts; oes_matrix_palette: {} parts, {} duplicated",
+            f.bytes.len(),
+            x.bytes.len(),
+            f.parts.len(),
+            split[0].parts.len(),
+            split[0].duplicated
+        );
+        // The asset's clips are the model's, with its names.
+        let asset = Asset::<Q14>::read(&x.bytes).unwrap();
+        let names: Vec<String> = asset.clips().map(|c| c.name().to_owned()).collect();
+        let want: Vec<String> = (0..rig.clips.len())
+            .map(|c| bake::clip_name(&rig, c))
+            .collect();
+        assert_eq!(names, want);
+    }
+}
+
+/// The baked asset skins within the fixed lane's bound of the independent f64 reference
+/// (not just of the host), so the bake loses nothing the pose keeps.
+#[test]
+fn baked_fixed_worm_matches_the_f64_reference() {
+    let g = Worm {
+        interp: Interp::CubicSpline,
+        ..Worm::default()
+    }
+    .build();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.glb");
+    std::fs::write(&path, g.glb()).unwrap();
+    let rig = skin_host::import::from_path(&path).unwrap();
+    let model = gltf_ref::load(&path);
+    let baked = bake::bake(
+        &rig,
+        &Options {
+            budget: Some(Budget::registers("test_18", 18)),
+            arith: Arith::Fixed,
+            clips: None,
+        },
+    )
+    .unwrap();
+    let unit = 2f64.powi(baked.unit_exponent);
+    let bound = (8.25 / 32768.0 + 1e-6) * unit;
+    for t in [0.0f32, 0.3, 1.1, 1.9] {
+        let want = gltf_ref::pose(&model, Some(0), f64::from(t));
+        let got = skin_asset::<Q14>(&baked.bytes, Some((0, t)));
+        for (out, src) in got.iter().zip(&baked.parts) {
+            let w = want.iter().find(|b| b.node == src.node).unwrap();
+            for (o, &v) in out.iter().zip(&src.vertices) {
+                for (c, r) in o.iter().zip(w.positions[v as usize]) {
+                    let g = f64::from(Q14::out_to_f32(*c)) * unit;
+                    let e = (g - r).abs();
+                    assert!(e <= bound, "t {t} vertex {v}: error {e} > {bound}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bake_is_deterministic() {
+    let rig = worm(Worm {
+        two_skins: true,
+        ..Worm::default()
+    });
+    for arith in [Arith::F32, Arith::Fixed] {
+        let o = Options {
+            budget: Some(Budget::registers("test_18", 18)),
+            arith,
+            clips: None,
+        };
+        let a = bake::bake(&rig, &o).unwrap();
+        let b = bake::bake(&rig.clone(), &o).unwrap();
+        assert_eq!(a.bytes, b.bytes);
+    }
+}
+
+#[test]
+fn bake_includes_only_the_chosen_clips() {
+    let rig = worm(Worm::default());
+    let o = Options {
+        budget: None,
+        arith: Arith::Fixed,
+        clips: Some(vec![]),
+    };
+    let none = bake::bake(&rig, &o).unwrap();
+    assert_eq!(Asset::<Q14>::read(&none.bytes).unwrap().clips().count(), 0);
+    let bad = bake::bake(
+        &rig,
+        &Options {
+            clips: Some(vec![3]),
+            ..o
+        },
+    );
+    assert!(matches!(bad, Err(BakeError::Pose(_))), "{bad:?}");
+}
+
+#[test]
+fn a_triangle_beyond_the_budget_is_refused() {
+    let rig = skin_host::import::from_slice(&twelve_bone_triangle(1.0).glb(), None).unwrap();
+    let o = |budget| Options {
+        budget,
+        arith: Arith::F32,
+        clips: None,
+    };
+    // 12 bones fit a palette of 12, not of 9.
+    let ok = bake::bake(&rig, &o(Some(Budget::registers("test_36", 36)))).unwrap();
+    round_trip::<f32>(&rig, &ok, &[0.5], "twelve");
+    let e = bake::bake(&rig, &o(Budget::preset("oes_matrix_palette"))).unwrap_err();
+    match &e {
+        BakeError::Split {
+            source: SplitError::ElementTooBig {
+                bones, capacity, ..
+            },
+            ..
+        } => assert_eq!((*bones, *capacity), (12, 9)),
+        other => panic!("{other:?}"),
+    }
+    let msg = e.to_string();
+    assert!(
+        msg.contains("12 bones") && msg.contains("oes_matrix_palette"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_clip_overflowing_fixed_point_is_refused() {
+    // Rest: positions within one unit. The clip slides a bone 5000 units: 5000 asset units
+    // are beyond I8F24's ±128, so the fixed bake refuses; f32 holds it.
+    let rig = skin_host::import::from_slice(&twelve_bone_triangle(5000.0).glb(), None).unwrap();
+    let o = |arith| Options {
+        budget: None,
+        arith,
+        clips: None,
+    };
+    let f = bake::bake(&rig, &o(Arith::F32)).unwrap();
+    round_trip::<f32>(&rig, &f, &[0.0, 0.5, 1.0], "slide");
+    let e = bake::bake(&rig, &o(Arith::Fixed)).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, BakeError::Pose(_)), "{e:?}");
+    assert!(msg.contains("animation 0"), "{msg}");
+    // Without the clip the model bakes in fixed point.
+    let rest = bake::bake(
+        &rig,
+        &Options {
+            clips: Some(vec![]),
+            ..o(Arith::Fixed)
+        },
+    )
+    .unwrap();
+    round_trip::<Q14>(&rig, &rest, &[], "slide at rest");
+}
