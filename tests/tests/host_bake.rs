@@ -325,3 +325,84 @@ fn a_clip_overflowing_fixed_point_is_refused() {
     .unwrap();
     round_trip::<Q14>(&rig, &rest, &[], "slide at rest");
 }
+
+/// An unskinned mesh under an animated parent (drawn rigidly by its node's world matrix),
+/// and a skinned node whose primitive has no weights; `points` adds a POINTS primitive.
+fn rigid_model(points: bool) -> Rig {
+    use serde_json::json;
+    let mut g = skin_tests::gltf_gen::Gen::new();
+    let pos = g.floats(&[0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.5, 0.25], "VEC3", 3);
+    let nrm = g.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.6, 0.8], "VEC3", 3);
+    let mut prims = vec![json!({"attributes": {"POSITION": pos, "NORMAL": nrm}})];
+    if points {
+        prims.push(json!({"attributes": {"POSITION": pos}, "mode": 0}));
+    }
+    g.push("meshes", json!({ "primitives": prims }));
+    let arm = g.push(
+        "nodes",
+        json!({"name": "arm", "translation": [0.25, 0.5, 0.0], "children": [1, 2]}),
+    );
+    g.push("nodes", json!({"mesh": 0, "translation": [0.5, 0.0, 0.0]}));
+    g.push(
+        "nodes",
+        json!({"name": "bone", "translation": [0.0, 0.25, 0.0]}),
+    );
+    let skin = g.push("skins", json!({"joints": [2]}));
+    g.push(
+        "nodes",
+        json!({"mesh": 0, "skin": skin, "translation": [0.0, 0.0, 0.5]}),
+    );
+    g.json["scenes"][0]["nodes"] = json!([arm, 3]);
+    let times = g.floats(&[0.0, 1.0, 2.0], "SCALAR", 1);
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let rot = g.floats(
+        &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, s, s, 0.0, 1.0, 0.0, 0.0],
+        "VEC4",
+        4,
+    );
+    g.push(
+        "animations",
+        json!({"samplers": [{"input": times, "output": rot}],
+               "channels": [{"sampler": 0, "target": {"node": arm, "path": "rotation"}}]}),
+    );
+    skin_host::import::from_slice(&g.glb(), None).expect("import")
+}
+
+#[test]
+fn rigid_meshes_round_trip_with_their_normals() {
+    let rig = rigid_model(false);
+    let [f, x] = check(&rig, None, "rigid");
+    assert_eq!(f.parts.len(), 2);
+    assert!(f.normals && x.normals);
+    // Unnamed clips are named by their index.
+    let asset = Asset::<Q14>::read(&x.bytes).unwrap();
+    assert_eq!(asset.clips().next().unwrap().name(), "0");
+    // Normals are stored as the import has them, quantised to the lane.
+    for (part, src) in asset.parts().zip(&x.parts) {
+        let prim = &rig.meshes[src.mesh].primitives[src.primitive];
+        let want = pose::normals::<Q14>(prim, "test").unwrap();
+        let got = part.normals().expect("normals");
+        for (local, &v) in src.vertices.iter().enumerate() {
+            assert_eq!(got.get(local), Some(want[v as usize]));
+        }
+    }
+}
+
+#[test]
+fn non_triangle_primitives_are_refused() {
+    let rig = rigid_model(true);
+    let e = bake::bake(
+        &rig,
+        &Options {
+            budget: None,
+            arith: Arith::F32,
+            clips: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, BakeError::Topology { primitive: 1, .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("triangles only"), "{e}");
+}
