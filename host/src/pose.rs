@@ -9,6 +9,10 @@
 //! its ancestors, [`BindPose`] for the palette `W · IBM`, [`SkinnedMesh`] for the blend.
 //! In fixed point every length is in *asset units*, model units divided by `2^k` with `k`
 //! from [`asset_unit`], so that bind positions lie in (−1, 1) as the `I2F14` lane needs.
+//!
+//! Animation goes through skin-core's [`Clip`] in the pose scalar itself ([`sampled`]):
+//! `f32`, or `I8F24` with translation keys in asset units — the code and the numbers the
+//! device uses, so a baked asset ([`crate::bake`]) skins to the same bits as [`pose`].
 
 use skin_core::affine::Affine;
 use skin_core::bind::BindPose;
