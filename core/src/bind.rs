@@ -153,18 +153,32 @@ impl<R: Real, const J: usize> BindPose<R, J> {
             )
         };
         out.clear();
-        for (i, (&bone, ibm)) in self.joints.iter().zip(&self.inverse_binds).enumerate() {
-            let w = world.get(usize::from(bone)).ok_or(Error::LengthMismatch {
-                expected: usize::from(bone) + 1,
-                actual: world.len(),
-            })?;
-            let m = w.checked_mul(ibm).ok_or(Error::Overflow {
-                what: Quantity::Palette,
-                index: i,
-                format: R::NAME,
-            })?;
-            out.push(&m)?;
+        for joint in 0..self.len() {
+            out.push(&self.matrix(joint, world)?)?;
         }
         Ok(())
+    }
+
+    /// One joint's skinning matrix `M = W[bone] · B⁻¹` from the skeleton's world matrices:
+    /// [`Error::JointIndex`] for a joint this bind pose does not have,
+    /// [`Error::LengthMismatch`] when `world` is short, [`Error::Overflow`] (indexed by
+    /// joint) when the product leaves the number format.
+    pub fn matrix(&self, joint: usize, world: &[Affine<R>]) -> Result<Affine<R>, Error> {
+        let missing = Error::JointIndex {
+            joint,
+            bone: 0,
+            bones: self.len(),
+        };
+        let bone = usize::from(*self.joints.get(joint).ok_or(missing)?);
+        let ibm = self.inverse_binds.get(joint).ok_or(missing)?;
+        let w = world.get(bone).ok_or(Error::LengthMismatch {
+            expected: bone + 1,
+            actual: world.len(),
+        })?;
+        w.checked_mul(ibm).ok_or(Error::Overflow {
+            what: Quantity::Palette,
+            index: joint,
+            format: R::NAME,
+        })
     }
 }

@@ -7,7 +7,7 @@ use super::views::{Influences, U16s, Vectors};
 use super::{Asset, AssetError, AssetLane, Field};
 use crate::affine::Affine;
 use crate::bind::BindPose;
-use crate::error::{Error, Quantity};
+use crate::error::Error;
 use crate::palette::Palette;
 
 /// Palette entries a part may have: influence bone indices are bytes.
@@ -88,25 +88,8 @@ impl<'a, L: AssetLane> PartView<'a, L> {
         out: &mut Palette<L, CAP>,
     ) -> Result<(), Error> {
         out.clear();
-        for (i, joint) in self.bones().iter().enumerate() {
-            let joint = usize::from(joint);
-            let missing = Error::JointIndex {
-                joint,
-                bone: 0,
-                bones: bind.len(),
-            };
-            let bone = *bind.joints().get(joint).ok_or(missing)?;
-            let ibm = bind.inverse_binds().get(joint).ok_or(missing)?;
-            let w = world.get(usize::from(bone)).ok_or(Error::LengthMismatch {
-                expected: usize::from(bone) + 1,
-                actual: world.len(),
-            })?;
-            let m = w.checked_mul(ibm).ok_or(Error::Overflow {
-                what: Quantity::Palette,
-                index: i,
-                format: <L::Real as crate::num::Real>::NAME,
-            })?;
-            out.push(&m)?;
+        for joint in self.bones().iter() {
+            out.push(&bind.matrix(usize::from(joint), world)?)?;
         }
         Ok(())
     }
