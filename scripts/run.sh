@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: build the `skin` tool and run it over every sample model in ../shared/models
-# (or $SKIN_MODELS): what each model is, and what each constant-register budget costs it.
+# (or $SKIN_MODELS): what each model is, what each constant-register budget costs it, and
+# its baked assets (f32 and fixed, split for the vs_1_1 budget) in target/assets/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 models="${SKIN_MODELS:-../shared/models}"
@@ -12,8 +13,15 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "run: no models in $models (set SKIN_MODELS)" >&2
   exit 2
 fi
+out=target/assets
+mkdir -p "$out"
 for m in "${files[@]}"; do
-  echo "=== $(basename "$m")"
+  name=$(basename "$m")
+  echo "=== $name"
   "$skin" inspect "$m"
   "$skin" budget "$m"
+  for arith in f32 fixed; do
+    "$skin" bake "$m" --arith "$arith" --budget vs_1_1 -o "$out/${name%.*}.$arith.skin"
+  done
+  echo "baked: $out/${name%.*}.{f32,fixed}.skin"
 done
