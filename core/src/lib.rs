@@ -25,6 +25,7 @@
 //! | [`skin`] | the kernels |
 //! | [`clip`] | animation clips: key-frame sampling into a pose |
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
+//! | [`raster`] | the band rasteriser into embedded-graphics targets, and the frame pipeline |
 //!
 //! ## Example: a two-bone arm, bent 90° at the elbow, in fixed point
 //!
@@ -75,6 +76,7 @@ pub mod lane;
 pub mod num;
 pub mod palette;
 pub mod quat;
+pub mod raster;
 pub mod skeleton;
 pub mod skin;
 pub mod transform;
