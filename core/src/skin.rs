@@ -5,11 +5,13 @@
 //! skinning it then checks only that the palette holds the bones the mesh uses and that the
 //! output slices have the right length, and runs a loop with no per-vertex validation.
 //!
-//! LBS blends the matrices and transforms once (`(aA + bB)p = a(Ap) + b(Bp)`), in the form
-//! `M = M₀ + Σₖ wₖ (Mₖ − M₀)` for k = 1..K, where bone 0 carries the largest, implicit weight.
-//! This is the same sum as `Σ wₖ Mₖ` with `w₀ = 1 − Σ wₖ`, saves one matrix of
-//! multiplications, and leaves a vertex exactly in place when its bones agree (in particular
-//! in the bind pose, where every `Mₖ = I`).
+//! LBS blends the matrices and transforms once (`(aA + bB)p = a(Ap) + b(Bp)`):
+//! `M = Σₖ wₖ Mₖ`, where bone 0 carries the largest, implicit weight `w₀ = 1 − Σ_{k≥1} wₖ`.
+//! Each entry is summed as `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`, the stored weights in the order
+//! `w₀` was computed from, so that in the bind pose (every `Mₖ = I`) the diagonal is
+//! `s + (1 − s)`, exactly 1 in `f32` as in fixed point: the bind pose leaves every vertex
+//! exactly in place. In fixed point the sum is exact in `i32` and rounded once, so it equals
+//! `e₀ + Σ wₖ(eₖ − e₀)` rounded.
 //!
 //! Normals are transformed by the blended linear part and renormalised; like most real-time
 //! skinning this assumes no strongly non-uniform scale (no inverse transpose).
@@ -223,7 +225,9 @@ impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
 /// The optional normals of [`Lane::lbs`]: the input normals and where the skinned ones go.
 pub type Normals<'n, L> = Option<(&'n [[L; 3]], &'n mut [[L; 3]])>;
 
-/// The generic LBS loop over [`Lane`]'s primitives (see [`Lane::lbs`]).
+/// The generic LBS loop over [`Lane`]'s primitives (see [`Lane::lbs`]). Each row of the
+/// blended matrix is used as soon as it is made (for a coordinate of the position and of
+/// the normal), which keeps the working set small on register-poor cores.
 #[inline(always)]
 pub(crate) fn lbs<L: Lane, const K: usize>(
     batch: Batch<'_, L, K>,
@@ -234,46 +238,59 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
     match normals {
         None => {
             for ((p, inf), o) in positions.iter().zip(influences).zip(out) {
-                let m = blend::<L, K>(palette, inf);
-                *o = m.rows.map(|r| L::point(&r, p));
+                let (m, w) = gather::<L, K>(palette, inf);
+                for (r, o) in o.iter_mut().enumerate() {
+                    *o = L::point(&blend_row(&m, &w, r), p);
+                }
             }
         }
         Some((normals, out_normals)) => {
             let verts = positions.iter().zip(influences).zip(normals);
             for (((p, inf), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
-                let m = blend::<L, K>(palette, inf);
-                *o = m.rows.map(|r| L::point(&r, p));
-                *on = L::normal(&m, n);
+                let (m, w) = gather::<L, K>(palette, inf);
+                let mut v = [L::Acc::default(); 3];
+                for (r, (o, v)) in o.iter_mut().zip(&mut v).enumerate() {
+                    let row = blend_row(&m, &w, r);
+                    *o = L::point(&row, p);
+                    *v = L::linear(&row, n);
+                }
+                *on = L::unit(v);
             }
         }
     }
 }
 
-/// `M₀ + Σₖ wₖ (Mₖ − M₀)` over the first `K` influences.
+/// A vertex's `K` palette matrices and their weights (the first one implicit).
 #[inline(always)]
-fn blend<L: Lane, const K: usize>(palette: &[Affine<L>], inf: &Influence<L>) -> Affine<L> {
-    let bones = inf.bones();
-    let base = &palette[usize::from(bones[0])];
+#[allow(clippy::type_complexity)]
+pub(crate) fn gather<'p, L: Lane, const K: usize>(
+    palette: &'p [Affine<L>],
+    inf: &Influence<L>,
+) -> ([&'p Affine<L>; K], [L::Weight; K]) {
+    let (b, s) = (inf.bones(), inf.stored());
+    let m = core::array::from_fn(|k| &palette[usize::from(b[k])]);
+    let w = core::array::from_fn(|k| if k == 0 { L::lead_weight(s) } else { s[k - 1] });
+    (m, w)
+}
+
+/// Row `r` of the blended matrix `Σₖ wₖ Mₖ`, each entry summed as
+/// `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀` (see [`Lane::lead_weight`]).
+#[inline(always)]
+pub(crate) fn blend_row<L: Lane, const K: usize>(
+    m: &[&Affine<L>; K],
+    w: &[L::Weight; K],
+    r: usize,
+) -> [L; 4] {
     if K == 1 {
-        return *base;
+        return m[0].rows[r];
     }
-    let w = inf.stored();
-    let mut acc = [[L::ACC_ZERO; 4]; 3];
-    for k in 1..K {
-        let m = &palette[usize::from(bones[k])];
-        for ((a, e), b) in acc.iter_mut().zip(&m.rows).zip(&base.rows) {
-            for j in 0..4 {
-                a[j] = L::weigh(a[j], w[k - 1], e[j], b[j]);
-            }
+    core::array::from_fn(|c| {
+        let mut acc = L::term(w[1], m[1].rows[r][c]);
+        for k in 2..K {
+            acc = L::weigh(acc, w[k], m[k].rows[r][c]);
         }
-    }
-    let mut out = *base;
-    for (o, a) in out.rows.iter_mut().zip(&acc) {
-        for j in 0..4 {
-            o[j] = L::settle(o[j], a[j]);
-        }
-    }
-    out
+        L::settle(L::weigh(acc, w[0], m[0].rows[r][c]))
+    })
 }
 
 fn check_len(expected: usize, actual: usize) -> Result<(), Error> {

@@ -13,7 +13,6 @@ impl Lane for Q14 {
     type Acc = i32;
     type Out = Out16;
     const NAME: &'static str = "I2F14";
-    const ACC_ZERO: i32 = 0;
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
         if !v.is_finite() {
@@ -63,17 +62,29 @@ impl Lane for Q14 {
         })
     }
     #[inline(always)]
-    fn weigh(acc: i32, w: Weight15, entry: Q14, base: Q14) -> i32 {
-        // Q15 × Q14 = Q29; |entry − base| < 4 and w ≤ 1, so each term is below 2^31 and the
-        // sum of the terms (a convex blend offset) is too.
-        let d = i32::from(entry.to_bits()) - i32::from(base.to_bits());
-        acc.wrapping_add(i32::from(w.to_bits()).wrapping_mul(d))
+    fn lead_weight(w: [Weight15; 3]) -> Weight15 {
+        // Validated: Σ w ≤ 2^15, so the result is in [0, 2^15].
+        let sum = w[0]
+            .to_bits()
+            .wrapping_add(w[1].to_bits())
+            .wrapping_add(w[2].to_bits());
+        Weight15::from_bits((1u16 << 15).wrapping_sub(sum))
     }
     #[inline(always)]
-    fn settle(base: Q14, acc: i32) -> Q14 {
+    fn term(w: Weight15, e: Q14) -> i32 {
+        // Q15 × Q14 = Q29; w ≤ 2^15 and |e| ≤ 2^15, so |w·e| ≤ 2^30, and a sum of terms
+        // whose weights sum to 2^15 (a convex blend) stays within 2^30 too.
+        i32::from(w.to_bits()).wrapping_mul(i32::from(e.to_bits()))
+    }
+    #[inline(always)]
+    fn weigh(acc: i32, w: Weight15, e: Q14) -> i32 {
+        acc.wrapping_add(Self::term(w, e))
+    }
+    #[inline(always)]
+    fn settle(acc: i32) -> Q14 {
         // Q29 → Q14 with rounding; the result lies between the blended entries, so fits.
-        let off = (acc + (1 << 14)) >> 15;
-        Q14::from_bits((i32::from(base.to_bits()) + off) as i16)
+        // Exactly `e₀ + round(Σₖ wₖ(eₖ − e₀))`: the sum is `2¹⁵e₀ + Σₖ wₖ(eₖ − e₀)`.
+        Q14::from_bits((acc.wrapping_add(1 << 14) >> 15) as i16)
     }
     #[inline(always)]
     fn point(r: &[Q14; 4], p: &[Q14; 3]) -> Out16 {
@@ -83,13 +94,14 @@ impl Lane for Q14 {
         Out16::from_bits((acc + (1 << 11)) >> 12)
     }
     #[inline(always)]
-    fn normal(m: &Affine<Q14>, n: &[Q14; 3]) -> [Q14; 3] {
+    fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
         let b = |v: Q14| i32::from(v.to_bits());
-        // Q28 products → Q14 components: |v| < 2·|n|∞ by the row bound, so below 4 for any
-        // I2F14 normal (unit normals give |v| < 2).
-        let v = m
-            .rows
-            .map(|r| (b(r[0]) * b(n[0]) + b(r[1]) * b(n[1]) + b(r[2]) * b(n[2]) + (1 << 13)) >> 14);
+        // Q28 products → a Q14 component: |v| < 2·|n|∞ by the row bound, so below 4 for
+        // any I2F14 normal (unit normals give |v| < 2).
+        (b(r[0]) * b(n[0]) + b(r[1]) * b(n[1]) + b(r[2]) * b(n[2]) + (1 << 13)) >> 14
+    }
+    #[inline(always)]
+    fn unit(v: [i32; 3]) -> [Q14; 3] {
         // Squared length (Q28). Each c² < 2^32 (|c| < 2^16); their sum overflows u32 only for
         // |v| ≥ 4, which needs a non-unit input normal: then halve v (its direction is all
         // that matters). In both cases |c·y| ≤ 2^30 (c ≤ |v|), so the scaling cannot overflow.

@@ -5,6 +5,7 @@ use crate::affine::Affine;
 use crate::num::{NumError, Real};
 use crate::skin::{Batch, Normals};
 
+#[cfg(any(target_feature = "sse2", test))]
 mod quad;
 
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
@@ -26,7 +27,6 @@ impl Lane for f32 {
     type Acc = f32;
     type Out = f32;
     const NAME: &'static str = "f32";
-    const ACC_ZERO: f32 = 0.0;
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
         <f32 as Real>::from_f32(v)
@@ -54,20 +54,34 @@ impl Lane for f32 {
         m.rows.iter().flatten().all(|v| v.is_finite())
     }
     #[inline(always)]
-    fn weigh(acc: f32, w: f32, entry: f32, base: f32) -> f32 {
-        acc + w * (entry - base)
+    fn lead_weight(w: [f32; 3]) -> f32 {
+        // Exact blend in the bind pose: with s = (w₁ + w₂) + w₃ in [0, 2] (validated),
+        // s + (1 − s) rounds to exactly 1, and the blend sums the diagonal in that order.
+        1.0 - ((w[0] + w[1]) + w[2])
     }
     #[inline(always)]
-    fn settle(base: f32, acc: f32) -> f32 {
-        base + acc
+    fn term(w: f32, e: f32) -> f32 {
+        w * e
+    }
+    #[inline(always)]
+    fn weigh(acc: f32, w: f32, e: f32) -> f32 {
+        acc + w * e
+    }
+    #[inline(always)]
+    fn settle(acc: f32) -> f32 {
+        acc
     }
     #[inline(always)]
     fn point(r: &[f32; 4], p: &[f32; 3]) -> f32 {
-        r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3]
+        // The translation first: three multiply-adds into it.
+        r[3] + r[0] * p[0] + r[1] * p[1] + r[2] * p[2]
     }
     #[inline(always)]
-    fn normal(m: &Affine<f32>, n: &[f32; 3]) -> [f32; 3] {
-        let v = m.rows.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
+    fn linear(r: &[f32; 4], n: &[f32; 3]) -> f32 {
+        r[0] * n[0] + r[1] * n[1] + r[2] * n[2]
+    }
+    #[inline(always)]
+    fn unit(v: [f32; 3]) -> [f32; 3] {
         let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
         if len2 <= f32::MIN_POSITIVE {
             return [0.0; 3];
@@ -75,13 +89,18 @@ impl Lane for f32 {
         let y = inv_len(len2);
         v.map(|c| c * y)
     }
-    /// Four vertices at a time ([`quad`]): about twice the generic loop's speed on x86-64.
+    /// Four vertices at a time ([`quad`]) where `f32` has 4-wide SIMD (SSE2): over twice
+    /// the generic loop's speed on x86-64. Elsewhere (Cortex-M: one FPU register per value)
+    /// the generic loop, which gives the same bits (`docs/BENCHMARKS.md`).
     #[inline]
     fn lbs<const K: usize>(
         batch: Batch<'_, f32, K>,
         out: &mut [[f32; 3]],
         normals: Normals<'_, f32>,
     ) {
+        #[cfg(target_feature = "sse2")]
         quad::lbs(batch, out, normals);
+        #[cfg(not(target_feature = "sse2"))]
+        crate::skin::lbs(batch, out, normals);
     }
 }

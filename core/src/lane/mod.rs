@@ -56,14 +56,12 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     type Real: Real;
     /// A stored skinning weight.
     type Weight: Copy + PartialEq + Debug + Default;
-    /// A blend accumulator.
-    type Acc: Copy;
+    /// A blend accumulator (and a transformed normal before renormalising).
+    type Acc: Copy + Default;
     /// A skinned position.
     type Out: Copy + PartialEq + Debug + Default;
     /// Short name for reports.
     const NAME: &'static str;
-    /// The zero accumulator.
-    const ACC_ZERO: Self::Acc;
 
     /// Checked conversion from `f32` (positions, normals).
     fn from_f32(v: f32) -> Result<Self, NumError>;
@@ -87,14 +85,28 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// returns matrices that fit; baked palettes are checked with this.
     fn fits(m: &Affine<Self>) -> bool;
 
-    /// `acc + w · (entry − base)`: one weighted term of a blended matrix entry.
-    fn weigh(acc: Self::Acc, w: Self::Weight, entry: Self, base: Self) -> Self::Acc;
-    /// `base + acc`: the blended entry.
-    fn settle(base: Self, acc: Self::Acc) -> Self;
+    /// The weight of an influence's first bone, `1 − Σ w` over its stored weights summed
+    /// in order (`(w₁ + w₂) + w₃`), for an influence already validated
+    /// ([`Lane::implicit_weight`]); the kernels' blend sums its terms in that same order.
+    fn lead_weight(w: [Self::Weight; 3]) -> Self::Weight;
+    /// `w · e`: the first weighted term of a blended matrix entry.
+    fn term(w: Self::Weight, e: Self) -> Self::Acc;
+    /// `acc + w · e`: one more weighted term.
+    fn weigh(acc: Self::Acc, w: Self::Weight, e: Self) -> Self::Acc;
+    /// The blended entry from its sum of terms.
+    fn settle(acc: Self::Acc) -> Self;
     /// `r · (p, 1)`: one coordinate of a transformed point.
     fn point(row: &[Self; 4], p: &[Self; 3]) -> Self::Out;
+    /// One coordinate of the linear part of a matrix row applied to a normal, before
+    /// renormalising.
+    fn linear(row: &[Self; 4], n: &[Self; 3]) -> Self::Acc;
+    /// `v` renormalised (zero stays zero).
+    fn unit(v: [Self::Acc; 3]) -> [Self; 3];
     /// The linear part of `m` applied to `n`, renormalised (zero stays zero).
-    fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3];
+    #[inline(always)]
+    fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3] {
+        Self::unit(m.rows.map(|r| Self::linear(&r, n)))
+    }
 
     /// The LBS loop of [`SkinnedMesh`](crate::skin::SkinnedMesh): skinned positions into
     /// `out` and, given `(normals, out_normals)`, renormalised normals. The default is the

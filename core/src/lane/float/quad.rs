@@ -8,9 +8,8 @@
 //! on every target (`wide` uses SSE on x86-64 and plain `f32` arrays where it has no SIMD).
 //! Measured in `docs/BENCHMARKS.md`.
 
-use wide::{f32x4, CmpLe};
+use wide::{f32x4, i32x4, CmpLe};
 
-use super::inv_len;
 use crate::affine::Affine;
 use crate::lane::Lane;
 use crate::skin::{Batch, Normals};
@@ -28,29 +27,32 @@ fn rows(m: &Affine<f32>) -> Rows {
     ]
 }
 
-/// `M₀ + Σₖ wₖ (Mₖ − M₀)` over the first `K` influences, row by row (the generic blend's
-/// sum, starting from its first term).
+/// `Σₖ wₖ Mₖ` over the first `K` influences, row by row, each entry summed as the generic
+/// blend does: `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`.
 #[inline(always)]
 fn blend<const K: usize>(palette: &[Affine<f32>], inf: &Influence<f32>) -> Rows {
     let b = inf.bones();
-    let w = inf.stored();
+    let s = inf.stored();
     let m0 = rows(&palette[usize::from(b[0])]);
     if K == 1 {
         return m0;
     }
+    let w0 = f32x4::splat(f32::lead_weight(s));
     let m1 = rows(&palette[usize::from(b[1])]);
-    let mut acc = [
-        (m1[0] - m0[0]) * w[0],
-        (m1[1] - m0[1]) * w[0],
-        (m1[2] - m0[2]) * w[0],
-    ];
+    let w1 = f32x4::splat(s[0]);
+    let mut acc = [m1[0] * w1, m1[1] * w1, m1[2] * w1];
     for k in 2..K {
         let mk = rows(&palette[usize::from(b[k])]);
+        let wk = f32x4::splat(s[k - 1]);
         for r in 0..3 {
-            acc[r] += (mk[r] - m0[r]) * w[k - 1];
+            acc[r] += mk[r] * wk;
         }
     }
-    [m0[0] + acc[0], m0[1] + acc[1], m0[2] + acc[2]]
+    [
+        acc[0] + m0[0] * w0,
+        acc[1] + m0[1] * w0,
+        acc[2] + m0[2] * w0,
+    ]
 }
 
 /// The blended matrices of four vertices, transposed: `t[r][c]` holds entry `(r, c)` of
@@ -73,14 +75,6 @@ fn coord(p: &[[f32; 3]], c: usize) -> f32x4 {
     f32x4::from([p[0][c], p[1][c], p[2][c], p[3][c]])
 }
 
-/// `Σ_c m[r][c] · x_c` for each row `r` (the linear part), four vertices at a time.
-#[inline(always)]
-fn linear(t: &[[f32x4; 4]; 3], x: &[[f32; 3]]) -> [f32x4; 3] {
-    let (x, y, z) = (coord(x, 0), coord(x, 1), coord(x, 2));
-    let row = |r: &[f32x4; 4]| r[0] * x + r[1] * y + r[2] * z;
-    [row(&t[0]), row(&t[1]), row(&t[2])]
-}
-
 /// Writes three coordinates of four vectors.
 #[inline(always)]
 fn store(c: [f32x4; 3], out: &mut [[f32; 3]]) {
@@ -93,22 +87,46 @@ fn store(c: [f32x4; 3], out: &mut [[f32; 3]]) {
 /// Skinned positions of four vertices, as [`Lane::point`].
 #[inline(always)]
 fn points(t: &[[f32x4; 4]; 3], p: &[[f32; 3]], out: &mut [[f32; 3]]) {
-    let l = linear(t, p);
-    store([l[0] + t[0][3], l[1] + t[1][3], l[2] + t[2][3]], out);
+    let (x, y, z) = (coord(p, 0), coord(p, 1), coord(p, 2));
+    let row = |r: &[f32x4; 4]| r[3] + r[0] * x + r[1] * y + r[2] * z;
+    store([row(&t[0]), row(&t[1]), row(&t[2])], out);
+}
+
+/// The magic constant of micromath's `invsqrt` (`0x5f375a86 − (bits >> 1)`).
+const INV_SQRT_MAGIC: i32 = 0x5f37_5a86;
+
+/// [`super::inv_len`], four at a time.
+#[inline(always)]
+fn inv_len4(len2: f32x4) -> f32x4 {
+    let half = f32x4::splat(0.5) * len2;
+    let bits: i32x4 = bits4(len2);
+    let mut y: f32x4 = from_bits4(i32x4::splat(INV_SQRT_MAGIC) - (bits >> 1));
+    for _ in 0..2 {
+        y *= f32x4::splat(1.5) - half * y * y;
+    }
+    y
+}
+
+/// The bits of four `f32` (LLVM folds the round trip through arrays away).
+#[inline(always)]
+fn bits4(v: f32x4) -> i32x4 {
+    i32x4::from(v.to_array().map(f32::to_bits).map(|b| b as i32))
+}
+
+/// Four `f32` from their bits.
+#[inline(always)]
+fn from_bits4(v: i32x4) -> f32x4 {
+    f32x4::from(v.to_array().map(|b| f32::from_bits(b as u32)))
 }
 
 /// Renormalised normals of four vertices, as [`Lane::normal`].
 #[inline(always)]
 fn normals(t: &[[f32x4; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
-    let [x, y, z] = linear(t, n);
+    let (nx, ny, nz) = (coord(n, 0), coord(n, 1), coord(n, 2));
+    let row = |r: &[f32x4; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
+    let [x, y, z] = [row(&t[0]), row(&t[1]), row(&t[2])];
     let len2 = x * x + y * y + z * z;
-    let l2 = len2.to_array();
-    let y4 = f32x4::from([
-        inv_len(l2[0]),
-        inv_len(l2[1]),
-        inv_len(l2[2]),
-        inv_len(l2[3]),
-    ]);
+    let y4 = inv_len4(len2);
     // Exactly zero where the length is (nearly) zero, as `Lane::normal`.
     let zero = len2.cmp_le(f32x4::splat(f32::MIN_POSITIVE));
     let unit = |c: f32x4| zero.blend(f32x4::ZERO, c * y4);
