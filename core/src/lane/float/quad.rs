@@ -18,52 +18,66 @@ use crate::vertex::Influence;
 /// A blended matrix, one register per row.
 type Rows = [f32x4; 3];
 
-#[inline(always)]
-fn rows(m: &Affine<f32>) -> Rows {
-    [
-        f32x4::from(m.rows[0]),
-        f32x4::from(m.rows[1]),
-        f32x4::from(m.rows[2]),
-    ]
+/// The palette copied into 16-byte-aligned rows (so the blend reads them straight from
+/// memory into its multiplies), `N` matrices, a power of two: any bone byte masked with
+/// `N − 1` indexes it without a bounds check. The mask changes no index: the mesh's bones
+/// were checked against the palette, and `N` ≥ the palette's length where it matters.
+struct Table<const N: usize> {
+    rows: [Rows; N],
+}
+
+impl<const N: usize> Table<N> {
+    #[inline(always)]
+    fn new(palette: &[Affine<f32>]) -> Self {
+        let mut rows = [[f32x4::ZERO; 3]; N];
+        for (t, m) in rows.iter_mut().zip(palette) {
+            *t = m.rows.map(f32x4::from);
+        }
+        Self { rows }
+    }
+
+    #[inline(always)]
+    fn get(&self, bone: u8) -> &Rows {
+        &self.rows[usize::from(bone) & (N - 1)]
+    }
 }
 
 /// `Σₖ wₖ Mₖ` over the first `K` influences, row by row, each entry summed as the generic
 /// blend does: `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`.
 #[inline(always)]
-fn blend<const K: usize>(palette: &[Affine<f32>], inf: &Influence<f32>) -> Rows {
+fn blend<const K: usize, const N: usize>(table: &Table<N>, inf: &Influence<f32>) -> Rows {
     let b = inf.bones();
     let s = inf.stored();
-    let m0 = rows(&palette[usize::from(b[0])]);
+    let m0 = table.get(b[0]);
     if K == 1 {
-        return m0;
+        return *m0;
     }
     let w0 = f32x4::splat(f32::lead_weight(s));
-    let m1 = rows(&palette[usize::from(b[1])]);
+    let m1 = table.get(b[1]);
     let w1 = f32x4::splat(s[0]);
     let mut acc = [m1[0] * w1, m1[1] * w1, m1[2] * w1];
     for k in 2..K {
-        let mk = rows(&palette[usize::from(b[k])]);
+        let mk = table.get(b[k]);
         let wk = f32x4::splat(s[k - 1]);
         for r in 0..3 {
             acc[r] += mk[r] * wk;
         }
     }
-    [
-        acc[0] + m0[0] * w0,
-        acc[1] + m0[1] * w0,
-        acc[2] + m0[2] * w0,
-    ]
+    [acc[0] + m0[0] * w0, acc[1] + m0[1] * w0, acc[2] + m0[2] * w0]
 }
 
 /// The blended matrices of four vertices, transposed: `t[r][c]` holds entry `(r, c)` of
 /// the four.
 #[inline(always)]
-fn blend4<const K: usize>(palette: &[Affine<f32>], inf: &[Influence<f32>]) -> [[f32x4; 4]; 3] {
+fn blend4<const K: usize, const N: usize>(
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+) -> [[f32x4; 4]; 3] {
     let m = [
-        blend::<K>(palette, &inf[0]),
-        blend::<K>(palette, &inf[1]),
-        blend::<K>(palette, &inf[2]),
-        blend::<K>(palette, &inf[3]),
+        blend::<K, N>(table, &inf[0]),
+        blend::<K, N>(table, &inf[1]),
+        blend::<K, N>(table, &inf[2]),
+        blend::<K, N>(table, &inf[3]),
     ];
     let t = |r: usize| f32x4::transpose([m[0][r], m[1][r], m[2][r], m[3][r]]);
     [t(0), t(1), t(2)]
@@ -133,13 +147,29 @@ fn normals(t: &[[f32x4; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
     store([unit(x), unit(y), unit(z)], out);
 }
 
-/// The `f32` lane's [`Lane::lbs`].
+/// The `f32` lane's [`Lane::lbs`]: a 64-matrix table for palettes that fit it (most
+/// skeletons; less to copy), else one for every bone byte.
 pub(super) fn lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
     normals_io: Normals<'_, f32>,
 ) {
+    if batch.parts().0.len() <= 64 {
+        lbs_with::<K, 64>(batch, out, normals_io);
+    } else {
+        lbs_with::<K, 256>(batch, out, normals_io);
+    }
+}
+
+#[inline(always)]
+fn lbs_with<const K: usize, const N: usize>(
+    batch: Batch<'_, f32, K>,
+    out: &mut [[f32; 3]],
+    normals_io: Normals<'_, f32>,
+) {
     let (palette, positions, influences) = batch.parts();
+    let table = Table::<N>::new(palette);
+    let table = &table;
     let p4 = positions.chunks_exact(4);
     let i4 = influences.chunks_exact(4);
     let (p1, i1) = (p4.remainder(), i4.remainder());
@@ -155,10 +185,10 @@ pub(super) fn lbs<const K: usize>(
     match normals_io {
         None => {
             for ((p, inf), o) in p4.zip(i4).zip(&mut o4) {
-                points(&blend4::<K>(palette, inf), p, o);
+                points(&blend4::<K, N>(table, inf), p, o);
             }
             for ((p, inf), o) in p1.iter().zip(i1).zip(o4.into_remainder()) {
-                *o = point(&blend::<K>(palette, inf), p);
+                *o = point(&blend::<K, N>(table, inf), p);
             }
         }
         Some((n, on)) => {
@@ -167,14 +197,14 @@ pub(super) fn lbs<const K: usize>(
             let mut on4 = on.chunks_exact_mut(4);
             let quads = p4.zip(i4).zip(n4).zip((&mut o4).zip(&mut on4));
             for (((p, inf), n), (o, on)) in quads {
-                let t = blend4::<K>(palette, inf);
+                let t = blend4::<K, N>(table, inf);
                 points(&t, p, o);
                 normals(&t, n, on);
             }
             let ones = p1.iter().zip(i1).zip(n1);
             let outs = o4.into_remainder().iter_mut().zip(on4.into_remainder());
             for (((p, inf), n), (o, on)) in ones.zip(outs) {
-                let m = blend::<K>(palette, inf);
+                let m = blend::<K, N>(table, inf);
                 *o = point(&m, p);
                 *on = f32::normal(
                     &Affine {

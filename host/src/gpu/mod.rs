@@ -1,0 +1,56 @@
+//! The GPU reference: the same skinning as skin-core, done by a GPU through `wgpu` (Vulkan;
+//! Mesa's lavapipe on machines without a GPU), read back for comparison.
+//!
+//! Three paths, one WGSL blend ([`shader`]):
+//!
+//! | path | function | palette | what comes back |
+//! |---|---|---|---|
+//! | compute shader ("software skinning on the GPU") | [`Reference::skin_compute`] | storage buffer, every joint | skinned positions and normals |
+//! | vertex shader, as the old hardware did it | [`Reference::skin_vertex`] | *uniform* `array<mat3x4<f32>, N>` (or `mat4x4`), `N` = the budget's capacity, one draw call per palette split | what the vertex stage produced, as points into `Rgba32Float` targets |
+//! | offscreen picture | [`Reference::render`] | the vertex path's uniform palette | an RGBA image: fixed camera, depth buffer, Lambert shading |
+//!
+//! A mesh ([`GpuMesh`]) is drawn through [`DrawCall`]s: an index range and a bone remap
+//! (palette slot → joint). A skin that fits the budget is one draw call
+//! ([`GpuMesh::single_draw`]); one that does not is drawn through the palette splits of
+//! [`crate::split`] ([`GpuMesh::from_split`]), each within the budget.
+//!
+//! ```no_run
+//! use skin_core::affine::Affine;
+//! use skin_core::budget::{Budget, Layout};
+//! use skin_core::vertex::Influence;
+//! use skin_host::gpu::{GpuMesh, Reference};
+//! let gpu = Reference::new()?;
+//! let mesh = GpuMesh::new(
+//!     vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+//!     vec![[0.0, 0.0, 1.0]; 3],
+//!     vec![Influence::rigid(0); 3],
+//!     vec![0, 1, 2],
+//! )?;
+//! let palette = [Affine::translation([0.0, 0.0, 1.0])];
+//! let out = gpu.skin_compute(&mesh, &palette)?;
+//! assert_eq!(out.positions[1], [1.0, 0.0, 1.0]);
+//! let draws = mesh.single_draw(palette.len());
+//! let out = gpu.skin_vertex(&mesh, &palette, &draws, Budget::VS_1_1, Layout::Affine3x4)?;
+//! assert_eq!(out.positions[1], [1.0, 0.0, 1.0]);
+//! # Ok::<(), skin_host::gpu::GpuError>(())
+//! ```
+
+mod compute;
+mod context;
+mod mesh;
+mod picture;
+pub mod shader;
+mod vertex;
+
+pub use context::{GpuError, Reference};
+pub use mesh::{DrawCall, GpuMesh};
+pub use picture::{Picture, Shading};
+
+/// Skinned vertices read back from the GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skinned {
+    /// Skinned positions, one per mesh vertex.
+    pub positions: Vec<[f32; 3]>,
+    /// Skinned, renormalised normals (zero stays zero).
+    pub normals: Vec<[f32; 3]>,
+}
