@@ -165,7 +165,7 @@ pub struct BudgetRow {
     pub capacity: usize,
     /// Skins whose whole joint list fits.
     pub skins_fitting: usize,
-    /// Draw calls without splitting: one per skinned primitive.
+    /// Draw calls without splitting ("unsplit"): one per skinned primitive.
     pub draws: usize,
     /// Draw calls after splitting the primitives of skins that do not fit, or why not.
     pub split: Result<(usize, usize), String>,
@@ -200,6 +200,8 @@ pub fn budget_rows(rig: &Rig, presets: &[Budget]) -> Vec<BudgetRow> {
                     let Ok((d, dup)) = split_draws else { continue };
                     split_draws = if fits {
                         Ok((d + 1, dup))
+                    } else if capacity == 0 {
+                        Err(format!("{} holds no {} bone", budget.name, layout.name()))
                     } else {
                         match split(prim, capacity) {
                             Ok(sp) => Ok((d + sp.parts.len(), dup + sp.duplicated)),
@@ -244,8 +246,8 @@ pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<28} {:<6} {:>8} {:>12} {:>6} {:>12} {:>11}",
-        "budget", "layout", "capacity", "skins fit", "draws", "split draws", "duplicated"
+        "{:<28} {:<6} {:>8} {:>12} {:>7} {:>12} {:>11}",
+        "budget", "layout", "capacity", "skins fit", "unsplit", "split draws", "duplicated"
     );
     for r in budget_rows(rig, presets) {
         let fit = format!("{}/{}", r.skins_fitting, rig.skins.len());
@@ -255,7 +257,7 @@ pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<28} {:<6} {:>8} {:>12} {:>6} {tail}",
+            "{:<28} {:<6} {:>8} {:>12} {:>7} {tail}",
             r.budget.name,
             r.layout.name(),
             r.capacity,
