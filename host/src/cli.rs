@@ -234,7 +234,8 @@ pub enum Command {
         #[arg(long = "anim", value_name = "INDEX|NAME")]
         anims: Vec<String>,
         /// Times per clip, spread evenly over one loop.
-        #[arg(long, default_value_t = 8, value_name = "N")]
+        #[arg(long, default_value_t = 8, value_name = "N",
+              value_parser = clap::value_parser!(u32).range(1..))]
         frames: u32,
         /// Budget preset of the vertex-shader paths.
         #[arg(long, default_value = "vs_2_0", value_name = "NAME")]
