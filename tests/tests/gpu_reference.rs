@@ -133,7 +133,10 @@ fn compute_and_vertex_paths_skin_like_the_core() {
                 .unwrap();
             assert!(drawn.drawn.iter().all(|&d| d));
             assert_eq!(drawn.draw_calls, 1);
-            assert!(worst(&drawn.skinned.positions, &want) <= tol, "{layout:?} t {t}");
+            assert!(
+                worst(&drawn.skinned.positions, &want) <= tol,
+                "{layout:?} t {t}"
+            );
             assert!(worst(&drawn.skinned.normals, &want_n) <= 1e-5, "{layout:?}");
         }
     }
@@ -142,7 +145,13 @@ fn compute_and_vertex_paths_skin_like_the_core() {
     let compute = gpu.skin_compute(&mesh, &id).unwrap();
     assert_eq!(compute.positions, mesh.positions());
     let drawn = gpu
-        .skin_vertex(&mesh, &id, &mesh.single_draw(20), Budget::VS_2_0, Layout::Affine3x4)
+        .skin_vertex(
+            &mesh,
+            &id,
+            &mesh.single_draw(20),
+            Budget::VS_2_0,
+            Layout::Affine3x4,
+        )
         .unwrap();
     assert_eq!(drawn.skinned.positions, mesh.positions());
 }
@@ -168,10 +177,7 @@ fn a_skin_over_vs_1_1_is_drawn_in_splits_with_identical_positions() {
         let err = gpu
             .skin_vertex(&whole, &pal, &whole.single_draw(40), Budget::VS_1_1, layout)
             .unwrap_err();
-        assert!(
-            matches!(err, GpuError::Budget { draw: 0, .. }),
-            "{err:?}"
-        );
+        assert!(matches!(err, GpuError::Budget { draw: 0, .. }), "{err:?}");
         assert!(err.to_string().contains("vs_1_1"), "{err}");
 
         // Its palette splits do, each in its own draw call.
@@ -201,7 +207,7 @@ fn the_uniform_palette_is_exactly_the_budgets_capacity() {
         let n3 = budget.capacity(Layout::Affine3x4);
         let n4 = budget.capacity(Layout::Mat4x4);
         let src = shader::vertex_readback(Layout::Affine3x4, n3);
-        assert!(src.contains(&format!("var<uniform> palette")), "{src}");
+        assert!(src.contains("var<uniform> palette"), "{src}");
         assert!(src.contains(&format!("array<mat3x4<f32>, {n3}>")));
         assert!(shader::picture(Layout::Mat4x4, n4).contains(&format!("array<mat4x4<f32>, {n4}>")));
     }
@@ -255,9 +261,15 @@ fn the_picture_matches_the_core_rasteriser() {
     let mut frame = FrameBuffer::new(&mut pixels, w, h).unwrap();
     let (mut colour, mut depth) = (vec![Rgb565::BLACK; 240 * 16], vec![0u16; 240 * 16]);
     let indices: Vec<u16> = mesh.indices().iter().map(|&i| i as u16).collect();
-    render(&mut frame, w, h, &mut colour, &mut depth, background, |band| {
-        band.draw(&verts, indices.iter().copied(), material)
-    })
+    render(
+        &mut frame,
+        w,
+        h,
+        &mut colour,
+        &mut depth,
+        background,
+        |band| band.draw(&verts, indices.iter().copied(), material),
+    )
     .unwrap();
     let draws = mesh.single_draw(12);
     let batch = Batch {
@@ -299,17 +311,32 @@ fn the_picture_matches_the_core_rasteriser() {
 fn bad_meshes_and_draw_calls_are_typed_errors() {
     let three = vec![[0.0f32; 3]; 3];
     let rigid = vec![Influence::<f32>::rigid(0); 3];
-    let err = GpuMesh::new(three.clone(), vec![[0.0; 3]; 2], rigid.clone(), vec![0, 1, 2]);
+    let err = GpuMesh::new(
+        three.clone(),
+        vec![[0.0; 3]; 2],
+        rigid.clone(),
+        vec![0, 1, 2],
+    );
     assert_eq!(
         err.unwrap_err().to_string(),
         "mesh normals has 2 entries, expected 3 (one per vertex)"
     );
     let err = GpuMesh::new(three.clone(), three.clone(), rigid.clone(), vec![0, 1, 3]);
-    assert!(matches!(err, Err(GpuError::Index { position: 2, index: 3, vertices: 3 })));
+    assert!(matches!(
+        err,
+        Err(GpuError::Index {
+            position: 2,
+            index: 3,
+            vertices: 3
+        })
+    ));
     let mut nan = three.clone();
     nan[1][2] = f32::NAN;
     let err = GpuMesh::new(nan, three.clone(), rigid.clone(), vec![0, 1, 2]);
-    assert_eq!(err.unwrap_err().to_string(), "position of vertex 1 is not finite");
+    assert_eq!(
+        err.unwrap_err().to_string(),
+        "position of vertex 1 is not finite"
+    );
     let mut lines = ribbon(2);
     lines.mode = Mode::Lines;
     assert!(matches!(
@@ -329,7 +356,17 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
     let all = mesh.single_draw(4);
     // Too short a palette, on both paths.
     let err = gpu.skin_compute(&mesh, &pal[..3]).unwrap_err();
-    assert!(matches!(err, GpuError::Bone { bone: 3, palette: 3, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            GpuError::Bone {
+                bone: 3,
+                palette: 3,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     assert!(matches!(
         vs(&all, &pal[..3], Budget::VS_1_1, Layout::Affine3x4),
         GpuError::Bone { .. }
@@ -362,7 +399,10 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
         bones: vec![0, 1, 2],
     };
     let err = vs(&[short], &pal, Budget::VS_1_1, Layout::Affine3x4);
-    assert!(err.to_string().contains("joint 3 is not in its palette"), "{err}");
+    assert!(
+        err.to_string().contains("joint 3 is not in its palette"),
+        "{err}"
+    );
     // One vertex drawn by two draw calls that map its bones to different slots.
     let a = DrawCall {
         indices: 0..6,
@@ -379,7 +419,9 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
     // Layouts and budgets the vertex shader cannot hold.
     assert!(matches!(
         vs(&all, &pal, Budget::VS_1_1, Layout::DualQuat),
-        GpuError::Layout { layout: Layout::DualQuat }
+        GpuError::Layout {
+            layout: Layout::DualQuat
+        }
     ));
     assert_eq!(
         vs(&all, &pal, Budget::VS_1_1.reserve(96), Layout::Affine3x4).to_string(),

@@ -98,7 +98,11 @@ fn check_oracle(path: &Path) -> f64 {
     let extent = gltf_ref::extent(&gltf_ref::pose(&model, None, 0.0));
     let mut worst = 0.0f64;
     for anim in cases(&model, &[0.0, 0.21, 0.5, 0.77, 1.0]) {
-        let want = gltf_ref::pose(&model, anim.map(|a| a.0), anim.map_or(0.0, |a| f64::from(a.1)));
+        let want = gltf_ref::pose(
+            &model,
+            anim.map(|a| a.0),
+            anim.map_or(0.0, |a| f64::from(a.1)),
+        );
         let got = oracle::pose(&rig, anim.map(|(c, t)| (c, f64::from(t)))).unwrap();
         assert_eq!(got.len(), want.len());
         for (g, w) in got.iter().zip(&want) {
@@ -115,7 +119,11 @@ fn check_oracle(path: &Path) -> f64 {
             }
         }
     }
-    assert!(worst <= 1e-6, "{}: oracle vs gltf_ref {worst:e}", path.display());
+    assert!(
+        worst <= 1e-6,
+        "{}: oracle vs gltf_ref {worst:e}",
+        path.display()
+    );
     worst
 }
 
@@ -125,9 +133,14 @@ fn the_commands_oracle_agrees_with_the_independent_reference() {
     for path in worms(dir.path()) {
         check_oracle(&path);
     }
-    for path in skin_tests::sample_models("the_commands_oracle_agrees_with_the_independent_reference") {
+    for path in
+        skin_tests::sample_models("the_commands_oracle_agrees_with_the_independent_reference")
+    {
         let worst = check_oracle(&path);
-        eprintln!("{}: oracle vs gltf_ref {worst:.1e} of the extent", path.display());
+        eprintln!(
+            "{}: oracle vs gltf_ref {worst:.1e} of the extent",
+            path.display()
+        );
     }
 }
 
@@ -168,25 +181,51 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
             row.errors.max
         );
         if !row.normals {
-            assert!(row.errors.count > 0, "{name}: {} compared nothing", row.path);
+            assert!(
+                row.errors.count > 0,
+                "{name}: {} compared nothing",
+                row.path
+            );
         }
     }
     assert_eq!(report.undrawn, 0);
-    assert!(report.failures().is_empty(), "{name}: {:?}", report.failures());
+    assert!(
+        report.failures().is_empty(),
+        "{name}: {:?}",
+        report.failures()
+    );
     // The worst frame's pictures, counted here.
     let (g, c) = report.worst.as_ref().expect("pictures");
-    assert_eq!((g.width, g.height), (u32::from(options.size.0), u32::from(options.size.1)));
-    let differing = g.pixels.iter().zip(&c.pixels).filter(|(a, b)| a != b).count();
+    assert_eq!(
+        (g.width, g.height),
+        (u32::from(options.size.0), u32::from(options.size.1))
+    );
+    let differing = g
+        .pixels
+        .iter()
+        .zip(&c.pixels)
+        .filter(|(a, b)| a != b)
+        .count();
     assert_eq!(differing, report.pictures.worst_differing);
-    assert!(differing * 100 <= g.pixels.len(), "{name}: {differing} pixels differ");
+    assert!(
+        differing * 100 <= g.pixels.len(),
+        "{name}: {differing} pixels differ"
+    );
     let background = skin_core::raster::scene::BACKGROUND;
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
-    assert!(drawn * 50 >= c.pixels.len(), "{name}: the model covers {drawn} pixels");
+    assert!(
+        drawn * 50 >= c.pixels.len(),
+        "{name}: the model covers {drawn} pixels"
+    );
 
     // GPU compute directly against the independent reference at a few times.
     let split = Model::new(&rig, options.budget, options.layout).unwrap();
     for anim in cases(&model, &[0.3, 0.8]) {
-        let want = gltf_ref::pose(&model, anim.map(|a| a.0), anim.map_or(0.0, |a| f64::from(a.1)));
+        let want = gltf_ref::pose(
+            &model,
+            anim.map(|a| a.0),
+            anim.map_or(0.0, |a| f64::from(a.1)),
+        );
         let palettes = split.palettes(&rig, anim).unwrap();
         for (b, block) in split.blocks.iter().enumerate() {
             let got = gpu.skin_compute(&block.whole, &palettes[b]).unwrap();
@@ -213,20 +252,38 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             .unwrap()
             .blocks
             .len();
-        let whole = check_validate(&gpu, &path, &Options {
-            frames: 5,
-            ..Options::default()
-        });
-        assert_eq!(whole.draw_calls, blocks, "{}: one draw call a primitive", path.display());
+        let whole = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 5,
+                ..Options::default()
+            },
+        );
+        assert_eq!(
+            whole.draw_calls,
+            blocks,
+            "{}: one draw call a primitive",
+            path.display()
+        );
         // Nine matrices a palette (GL_OES_matrix_palette) splits the ten-bone worms.
-        let split = check_validate(&gpu, &path, &Options {
-            frames: 3,
-            budget: Budget::OES_MATRIX_PALETTE,
-            layout: Layout::Mat4x4,
-            size: (240, 240),
-            clips: None,
-        });
-        assert!(split.draw_calls > blocks, "{}: {} draw calls", path.display(), split.draw_calls);
+        let split = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 3,
+                budget: Budget::OES_MATRIX_PALETTE,
+                layout: Layout::Mat4x4,
+                size: (240, 240),
+                clips: None,
+            },
+        );
+        assert!(
+            split.draw_calls > blocks,
+            "{}: {} draw calls",
+            path.display(),
+            split.draw_calls
+        );
     }
 }
 
@@ -237,10 +294,14 @@ fn validate_passes_on_every_sample_model() {
         return;
     };
     for path in models {
-        let report = check_validate(&gpu, &path, &Options {
-            frames: 6,
-            ..Options::default()
-        });
+        let report = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 6,
+                ..Options::default()
+            },
+        );
         eprintln!(
             "{}: worst picture {:.3} % equal",
             path.display(),
@@ -267,10 +328,19 @@ fn failures_name_what_exceeded_its_threshold() {
     report.pictures.worst = 0.9;
     let failures = report.failures();
     assert_eq!(failures.len(), 2, "{failures:?}");
-    assert!(failures[0].starts_with("gpu vertex vs f64: max error"), "{failures:?}");
-    assert!(failures[1].starts_with("pictures: 90.00 % of pixels agree"), "{failures:?}");
+    assert!(
+        failures[0].starts_with("gpu vertex vs f64: max error"),
+        "{failures:?}"
+    );
+    assert!(
+        failures[1].starts_with("pictures: 90.00 % of pixels agree"),
+        "{failures:?}"
+    );
     let table = report.table("linear.glb");
-    assert!(table.contains("| gpu vertex | f64 |") && table.contains("**FAIL**"), "{table}");
+    assert!(
+        table.contains("| gpu vertex | f64 |") && table.contains("**FAIL**"),
+        "{table}"
+    );
     // What validation cannot start on is an error, not a report.
     for bad in [
         Options {
@@ -286,7 +356,10 @@ fn failures_name_what_exceeded_its_threshold() {
             ..options.clone()
         },
     ] {
-        assert!(validate::validate(&rig, &gpu, &bad, |_, _| {}).is_err(), "{bad:?}");
+        assert!(
+            validate::validate(&rig, &gpu, &bad, |_, _| {}).is_err(),
+            "{bad:?}"
+        );
     }
 }
 
@@ -314,7 +387,16 @@ fn the_cli_renders_and_validates() {
     let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
     // Bad input: exit status 2, before any GPU work.
     for args in [
-        vec!["render", &model, "--backend", "gpu", "--arith", "fixed", "-o", "x.png"],
+        vec![
+            "render",
+            &model,
+            "--backend",
+            "gpu",
+            "--arith",
+            "fixed",
+            "-o",
+            "x.png",
+        ],
         vec!["render", &model, "--size", "0x10", "-o", "x.png"],
         vec!["render", &model, "--size", "big", "-o", "x.png"],
         vec!["render", &model, "--anim", "nope", "-o", "x.png"],
@@ -328,10 +410,42 @@ fn the_cli_renders_and_validates() {
     }
     // The CPU renderer needs no GPU; in f32 and fixed point it draws the same worm.
     let (cpu_f32, cpu_fixed) = (out("cpu.png"), out("fixed.png"));
-    let (text, status) = skin(&["render", &model, "--backend", "cpu", "--anim", "0", "--time", "0.5", "--size", "96x64", "-o", &cpu_f32]);
+    let (text, status) = skin(&[
+        "render",
+        &model,
+        "--backend",
+        "cpu",
+        "--anim",
+        "0",
+        "--time",
+        "0.5",
+        "--size",
+        "96x64",
+        "-o",
+        &cpu_f32,
+    ]);
     assert_eq!(status, 0);
     assert!(text.contains("96x64 CPU (f32) picture"), "{text}");
-    assert_eq!(skin(&["render", &model, "--backend", "cpu", "--arith", "fixed", "--anim", "0", "--time", "0.5", "--size", "96x64", "-o", &cpu_fixed]).1, 0);
+    assert_eq!(
+        skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--arith",
+            "fixed",
+            "--anim",
+            "0",
+            "--time",
+            "0.5",
+            "--size",
+            "96x64",
+            "-o",
+            &cpu_fixed
+        ])
+        .1,
+        0
+    );
     let (a, b) = (
         Picture::load_png(Path::new(&cpu_f32)).unwrap(),
         Picture::load_png(Path::new(&cpu_fixed)).unwrap(),
@@ -340,14 +454,37 @@ fn the_cli_renders_and_validates() {
     assert!(a.difference(&b).unwrap().agreement() >= 0.97);
     // Looped time: 2.5 s of the 2-second clip is 0.5 s.
     let looped = out("looped.png");
-    assert_eq!(skin(&["render", &model, "--backend", "cpu", "--anim", "0", "--time", "2.5", "--size", "96x64", "-o", &looped]).1, 0);
+    assert_eq!(
+        skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--anim",
+            "0",
+            "--time",
+            "2.5",
+            "--size",
+            "96x64",
+            "-o",
+            &looped
+        ])
+        .1,
+        0
+    );
     assert_eq!(Picture::load_png(Path::new(&looped)).unwrap(), a);
 
     if gpu("the_cli_renders_and_validates").is_none() {
         return;
     }
     let gpu_png = out("gpu.png");
-    assert_eq!(skin(&["render", &model, "--anim", "0", "--time", "0.5", "--size", "96x64", "-o", &gpu_png]).1, 0);
+    assert_eq!(
+        skin(&[
+            "render", &model, "--anim", "0", "--time", "0.5", "--size", "96x64", "-o", &gpu_png
+        ])
+        .1,
+        0
+    );
     let g = Picture::load_png(Path::new(&gpu_png)).unwrap();
     assert!(g.difference(&a).unwrap().agreement() >= 0.99);
     let pictures = out("pair.png");
@@ -365,13 +502,22 @@ fn validate_frames_cover_each_clip_evenly() {
     let dir = tempfile::tempdir().unwrap();
     let path = &worms(dir.path())[0];
     let rig: Rig = skin_host::import::from_path(path).unwrap();
-    let frames = validate::frames(&rig, &Options {
-        frames: 4,
-        ..Options::default()
-    });
+    let frames = validate::frames(
+        &rig,
+        &Options {
+            frames: 4,
+            ..Options::default()
+        },
+    );
     let times: Vec<Option<(usize, f32)>> = frames.iter().map(|f| f.anim).collect();
     assert_eq!(
         times,
-        [None, Some((0, 0.0)), Some((0, 0.5)), Some((0, 1.0)), Some((0, 1.5))]
+        [
+            None,
+            Some((0, 0.0)),
+            Some((0, 0.5)),
+            Some((0, 1.0)),
+            Some((0, 1.5))
+        ]
     );
 }
