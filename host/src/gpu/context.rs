@@ -369,6 +369,49 @@ impl Reference {
             })
     }
 
+    /// A `width × height` 2-D texture.
+    pub(super) fn texture(
+        &self,
+        label: &str,
+        (width, height): (u32, u32),
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+    ) -> wgpu::Texture {
+        self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage,
+            view_formats: &[],
+        })
+    }
+
+    /// A uniform buffer holding `contents`, bound at binding 0 of `pipeline`'s `group`.
+    pub(super) fn uniform_group(
+        &self,
+        label: &str,
+        pipeline: &wgpu::RenderPipeline,
+        group: u32,
+        contents: &[u8],
+    ) -> wgpu::BindGroup {
+        let buffer = self.buffer(label, contents, wgpu::BufferUsages::UNIFORM);
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(group),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
+        })
+    }
+
     /// An uninitialised buffer of `size` bytes.
     pub(super) fn empty(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
         self.device.create_buffer(&wgpu::BufferDescriptor {

@@ -168,47 +168,17 @@ impl Reference {
             b: f64::from(bg.b()) / 31.0,
             a: 1.0,
         };
-        let texture = |label, format, usage| {
-            self.device.create_texture(&wgpu::TextureDescriptor {
-                label: Some(label),
-                size: wgpu::Extent3d {
-                    width,
-                    height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format,
-                usage,
-                view_formats: &[],
-            })
-        };
         let (encoder, colour) = self.checked("rendering the picture", || {
             let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
-            let colour = texture(
-                "picture",
-                COLOUR,
-                attachment | wgpu::TextureUsages::COPY_SRC,
-            );
-            let depth = texture("picture depth", DEPTH, attachment);
+            let size = (width, height);
+            let copy = attachment | wgpu::TextureUsages::COPY_SRC;
+            let colour = self.texture("picture", size, COLOUR, copy);
+            let depth = self.texture("picture depth", size, DEPTH, attachment);
             let (colour_view, depth_view) = (
                 colour.create_view(&Default::default()),
                 depth.create_view(&Default::default()),
             );
-            let view_buffer = self.buffer(
-                "view",
-                bytemuck::bytes_of(&uniform),
-                wgpu::BufferUsages::UNIFORM,
-            );
-            let view_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("view"),
-                layout: &pipeline.get_bind_group_layout(1),
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: view_buffer.as_entire_binding(),
-                }],
-            });
+            let view_group = self.uniform_group("view", &pipeline, 1, bytemuck::bytes_of(&uniform));
             let mut encoder = self.device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

@@ -95,38 +95,15 @@ impl Reference {
                 })
         })?;
         let (encoder, targets, draw_calls) = self.checked("vertex-shader skinning", || {
-            let targets = [0, 1].map(|_| {
-                self.device.create_texture(&wgpu::TextureDescriptor {
-                    label: Some("vertex read-back target"),
-                    size: wgpu::Extent3d {
-                        width,
-                        height,
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: 1,
-                    dimension: wgpu::TextureDimension::D2,
-                    format: FORMAT,
-                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-                    view_formats: &[],
-                })
-            });
+            let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
+            let targets = [0, 1]
+                .map(|_| self.texture("vertex read-back target", (width, height), FORMAT, usage));
             let views = targets
                 .each_ref()
                 .map(|t| t.create_view(&Default::default()));
-            let size = self.buffer(
-                "target size",
-                bytemuck::cast_slice(&[width, height, 0, 0]),
-                wgpu::BufferUsages::UNIFORM,
-            );
-            let size_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("target size"),
-                layout: &pipeline.get_bind_group_layout(1),
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: size.as_entire_binding(),
-                }],
-            });
+            let size = [width, height, 0, 0];
+            let size_group =
+                self.uniform_group("target size", &pipeline, 1, bytemuck::cast_slice(&size));
             let mut encoder = self.device.create_command_encoder(&Default::default());
             let attachments = views.each_ref().map(|view| {
                 Some(wgpu::RenderPassColorAttachment {
