@@ -137,7 +137,7 @@ pub struct Pictures {
     pub frames: usize,
     /// The least share of equal pixels of any frame.
     pub worst: f64,
-    /// The frame with the least (its index in the validated frames).
+    /// The (last) frame with the least (its index in the validated frames).
     pub worst_frame: usize,
     /// Pixels that differ in that frame.
     pub worst_differing: usize,
@@ -444,7 +444,8 @@ pub fn validate(
         let diff = gpu_picture.difference(&cpu_picture).ok_or_else(|| {
             ValidateError::Nothing("the GPU and CPU pictures differ in size".into())
         })?;
-        if diffs.iter().all(|d| d.differing < diff.differing) {
+        // Ties go to the later frame, so that a clean run shows an animated one.
+        if diffs.iter().all(|d| d.differing <= diff.differing) {
             worst = Some((gpu_picture, cpu_picture));
         }
         diffs.push(diff);
@@ -481,7 +482,7 @@ fn summarise(diffs: &[Difference]) -> Pictures {
     };
     for (i, d) in diffs.iter().enumerate() {
         let a = d.agreement();
-        if a < p.worst {
+        if a <= p.worst {
             (p.worst, p.worst_frame, p.worst_differing) = (a, i, d.differing);
         }
         p.mean += a / diffs.len() as f64;
