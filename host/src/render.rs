@@ -15,6 +15,16 @@
 //! The camera ([`Framing`]) frames the bind positions' box, as the firmware's `Scene` does,
 //! or the box of the skinned rest pose — for models whose skins place their meshes far from
 //! where they were modelled (RecursiveSkeletons instances one small mesh 84 times).
+//!
+//! ```no_run
+//! use skin_host::render::Cpu;
+//! use skin_host::pose::Arith;
+//! let rig = skin_host::import::from_path("CesiumMan.glb".as_ref())?;
+//! // Clip 0 at 0.5 s as the firmware draws it, 240×240, the scene's own camera.
+//! let picture = Cpu::new(&rig, Some(0), Arith::F32)?.render(0.5, (240, 240), None)?;
+//! picture.save_png("frame.png".as_ref())?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use embedded_graphics::pixelcolor::Rgb565;
 use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};

@@ -15,6 +15,16 @@
 //!
 //! The pictures' camera frames the skinned rest pose ([`Framing::Rest`]), so that every
 //! model is in view whatever its bind positions.
+//!
+//! ```no_run
+//! use skin_host::gpu::Reference;
+//! use skin_host::validate::{validate, Options};
+//! let rig = skin_host::import::from_path("CesiumMan.glb".as_ref())?;
+//! let report = validate(&rig, &Reference::new()?, &Options::default(), |_, _| {})?;
+//! print!("{}", report.table("CesiumMan.glb"));
+//! assert!(report.failures().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::hash_map::{Entry, HashMap};
 use std::fmt::Write as _;

@@ -213,8 +213,9 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     );
     let background = skin_core::raster::scene::BACKGROUND;
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
+    // In view: the thin worms cover about 2 %, the sample models more.
     assert!(
-        drawn * 50 >= c.pixels.len(),
+        drawn * 100 >= c.pixels.len(),
         "{name}: the model covers {drawn} pixels"
     );
 
