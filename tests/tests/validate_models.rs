@@ -213,11 +213,8 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     );
     let background = skin_core::raster::scene::BACKGROUND;
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
-    // In view: the thin worms cover about 2 %, the sample models more.
-    assert!(
-        drawn * 100 >= c.pixels.len(),
-        "{name}: the model covers {drawn} pixels"
-    );
+    // In view: the thin worms cover a few hundred pixels at least, the sample models more.
+    assert!(drawn >= 200, "{name}: the model covers {drawn} pixels");
 
     // GPU compute directly against the independent reference at a few times.
     let split = Model::new(&rig, options.budget, options.layout).unwrap();
