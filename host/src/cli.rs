@@ -1,19 +1,28 @@
-//! The `skin` command-line tool: `inspect`, `budget`, `pose` and `bake`.
+//! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render` and
+//! `validate`.
 //!
-//! [`run`] does the work and returns a [`CliError`] for bad input; `main` prints it as one
-//! line, `skin: <reason>`, and exits with status 2.
+//! [`run`] does the work and returns a [`CliError`]; `main` prints it as one line,
+//! `skin: <reason>`, and exits with [`CliError::status`]: 2 for bad input, 1 when
+//! `validate` measured an error beyond a documented threshold.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
+use skin_core::budget::{Budget, Layout};
+
 use crate::bake::{self, BakeError};
 use crate::error::{ImportError, PoseError};
+use crate::gpu::{GpuError, Model, Reference};
 use crate::pose::{self, Arith};
+use crate::render::{self, Cpu, Framing, RenderError};
 use crate::rig::Rig;
+use crate::validate::{self, ValidateError};
 
-/// Skeletal skinning for microcontrollers: inspect, budget, pose and bake glTF models.
+/// Skeletal skinning for microcontrollers: inspect, budget, pose, bake, render and validate
+/// glTF models.
 #[derive(Debug, Parser)]
 #[command(name = "skin", version, about, long_about = None)]
 pub struct Cli {
@@ -38,6 +47,67 @@ impl From<ArithArg> for Arith {
             ArithArg::Fixed => Arith::Fixed,
         }
     }
+}
+
+/// Who draws `render`'s picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// The wgpu reference: vertex-shader skinning, offscreen render target.
+    Gpu,
+    /// skin-core's software rasteriser playing the baked model (the firmware's frame).
+    Cpu,
+}
+
+/// What `render`'s camera frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FramingArg {
+    /// The bind positions' box (the firmware's camera).
+    Bind,
+    /// The box of the rest pose, skinned.
+    Rest,
+}
+
+impl From<FramingArg> for Framing {
+    fn from(f: FramingArg) -> Framing {
+        match f {
+            FramingArg::Bind => Framing::Bind,
+            FramingArg::Rest => Framing::Rest,
+        }
+    }
+}
+
+/// The palette layout of the vertex-shader paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// Affine 3x4 matrices: 3 registers a bone.
+    #[value(name = "3x4")]
+    Affine3x4,
+    /// Full 4x4 matrices: 4 registers a bone.
+    #[value(name = "4x4")]
+    Mat4x4,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Layout {
+        match l {
+            LayoutArg::Affine3x4 => Layout::Affine3x4,
+            LayoutArg::Mat4x4 => Layout::Mat4x4,
+        }
+    }
+}
+
+/// A picture size, `WxH`, each side 1..=1024 pixels.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("size {s:?} is not WxH with sides of 1..=1024 pixels, e.g. 240x240");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let side = |v: &str| {
+        v.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|v| (1..=1024).contains(v))
+            .ok_or_else(bad)
+    };
+    Ok((side(w)?, side(h)?))
 }
 
 /// Output formats of `pose`.
@@ -116,6 +186,71 @@ pub enum Command {
         #[arg(long = "anim", value_name = "INDEX|NAME")]
         anims: Vec<String>,
     },
+    /// Render one frame to a PNG with a fixed camera framing the model's bind pose and
+    /// Lambert shading: by the GPU reference, or by skin-core's rasteriser (the firmware's
+    /// picture). Times loop over the clip, as the device plays it.
+    Render {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+        /// Animation index or name; default: the rest pose.
+        #[arg(long, value_name = "INDEX|NAME")]
+        anim: Option<String>,
+        /// Time in seconds within the animation (looped).
+        #[arg(
+            long,
+            default_value_t = 0.0,
+            value_name = "SECONDS",
+            allow_negative_numbers = true
+        )]
+        time: f32,
+        /// Who draws.
+        #[arg(long, value_enum, default_value_t = BackendArg::Gpu)]
+        backend: BackendArg,
+        /// Number format of the CPU renderer (the GPU renders in f32).
+        #[arg(long, value_enum, default_value_t = ArithArg::F32)]
+        arith: ArithArg,
+        /// Picture size.
+        #[arg(long, default_value = "240x240", value_name = "WxH", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Budget preset of the GPU's uniform palette (palette splits as it needs).
+        #[arg(long, default_value = "vs_2_0", value_name = "NAME")]
+        budget: String,
+        /// What the camera frames: the skinned rest pose, or the bind positions (the camera
+        /// of skin-core's Scene, so the firmware's).
+        #[arg(long, value_enum, default_value_t = FramingArg::Rest)]
+        frame: FramingArg,
+        /// The PNG file to write.
+        #[arg(short, long, value_name = "FRAME.png")]
+        output: PathBuf,
+    },
+    /// Measure core f32, core fixed point, GPU compute and GPU vertex-shader skinning
+    /// against an f64 reference at FRAMES times across each clip (and the rest pose), and
+    /// compare the GPU picture with the CPU one. Prints a Markdown table; exits with status
+    /// 1 when an error exceeds its documented threshold (docs/VALIDATION.md).
+    Validate {
+        /// A .gltf or .glb file.
+        model: PathBuf,
+        /// Only this animation (index or name; repeatable); default: all.
+        #[arg(long = "anim", value_name = "INDEX|NAME")]
+        anims: Vec<String>,
+        /// Times per clip, spread evenly over one loop.
+        #[arg(long, default_value_t = 8, value_name = "N",
+              value_parser = clap::value_parser!(u32).range(1..))]
+        frames: u32,
+        /// Budget preset of the vertex-shader paths.
+        #[arg(long, default_value = "vs_2_0", value_name = "NAME")]
+        budget: String,
+        /// Palette layout of the vertex-shader paths.
+        #[arg(long, value_enum, default_value_t = LayoutArg::Affine3x4)]
+        layout: LayoutArg,
+        /// Picture size.
+        #[arg(long, default_value = "240x240", value_name = "WxH", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Write the GPU and CPU pictures of the frame where they differ most, side by
+        /// side with the differing pixels marked, to this PNG.
+        #[arg(long, value_name = "FILE.png")]
+        pictures: Option<PathBuf>,
+    },
 }
 
 /// Why a command failed: bad input of some kind (exit status 2).
@@ -148,12 +283,52 @@ pub enum CliError {
         #[source]
         source: BakeError,
     },
+    /// The model could not be rendered.
+    #[error("{path}: {source}")]
+    Render {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: RenderError,
+    },
+    /// Validation could not run.
+    #[error("{path}: {source}")]
+    Validate {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: ValidateError,
+    },
+    /// No GPU adapter or device.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// Validation ran and an error exceeded its threshold (exit status 1).
+    #[error("{path}: validation failed: {reasons}")]
+    Failed {
+        /// The model.
+        path: String,
+        /// What exceeded its threshold.
+        reasons: String,
+    },
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Usage(String),
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
+}
+
+impl CliError {
+    /// The exit status: 1 for a failed validation, 2 for everything else (bad input, no
+    /// GPU).
+    pub fn status(&self) -> u8 {
+        match self {
+            CliError::Failed { .. } => 1,
+            _ => 2,
+        }
+    }
 }
 
 fn load(path: &Path) -> Result<Rig, CliError> {
@@ -248,10 +423,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         } => {
             let rig = load(&model)?;
             print_warnings(&rig, warn)?;
-            let budget = match budget {
-                Some(name) => Some(crate::report::budgets(&[name]).map_err(CliError::Usage)?[0]),
-                None => None,
-            };
+            let budget = budget.as_deref().map(preset).transpose()?;
             let clips = if anims.is_empty() {
                 None
             } else {
@@ -286,8 +458,127 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                 if baked.normals { ", normals" } else { "" },
             )?;
         }
+        Command::Render {
+            model,
+            anim,
+            time,
+            backend,
+            arith,
+            size,
+            budget,
+            frame,
+            output,
+        } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            let budget = preset(&budget)?;
+            let render_err = |source| CliError::Render {
+                path: model.display().to_string(),
+                source,
+            };
+            if !time.is_finite() {
+                return Err(pose_err(&model)(PoseError::BadTime(time)));
+            }
+            let clip = match &anim {
+                Some(a) => Some(find_clip(&rig, a).map_err(pose_err(&model))?),
+                None => None,
+            };
+            if backend == BackendArg::Gpu && arith != ArithArg::F32 {
+                return Err(CliError::Usage(
+                    "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
+                ));
+            }
+            let split =
+                Model::new(&rig, budget, Layout::Affine3x4).map_err(|e| render_err(e.into()))?;
+            let bounds = render::bounds(&rig, &split, frame.into()).map_err(render_err)?;
+            let picture = match backend {
+                BackendArg::Cpu => {
+                    // Framing the bind positions is the scene's own camera (the firmware's).
+                    let own = (frame == FramingArg::Rest).then_some(&bounds);
+                    Cpu::new(&rig, clip, arith.into())
+                        .and_then(|cpu| cpu.render(time, size, own))
+                        .map_err(render_err)?
+                }
+                BackendArg::Gpu => {
+                    let gpu = Reference::new()?;
+                    render::gpu(&gpu, &rig, &split, clip.map(|c| (c, time)), &bounds, size)
+                        .map_err(render_err)?
+                }
+            };
+            save(&picture, &output)?;
+            writeln!(
+                out,
+                "{}: {}x{} {} picture",
+                output.display(),
+                size.0,
+                size.1,
+                match backend {
+                    BackendArg::Gpu => "GPU (f32)",
+                    BackendArg::Cpu if arith == ArithArg::F32 => "CPU (f32)",
+                    BackendArg::Cpu => "CPU (fixed)",
+                }
+            )?;
+        }
+        Command::Validate {
+            model,
+            anims,
+            frames,
+            budget,
+            layout,
+            size,
+            pictures,
+        } => {
+            let rig = load(&model)?;
+            print_warnings(&rig, warn)?;
+            let clips = if anims.is_empty() {
+                None
+            } else {
+                let found: Result<Vec<usize>, PoseError> =
+                    anims.iter().map(|a| find_clip(&rig, a)).collect();
+                Some(found.map_err(pose_err(&model))?)
+            };
+            let options = validate::Options {
+                frames,
+                clips,
+                budget: preset(&budget)?,
+                layout: layout.into(),
+                size,
+            };
+            let gpu = Reference::new()?;
+            let total = validate::frames(&rig, &options).len();
+            let bar = indicatif::ProgressBar::new(total as u64).with_message("frames");
+            let report = validate::validate(&rig, &gpu, &options, |done, _| {
+                bar.set_position(done as u64)
+            })
+            .map_err(|source| CliError::Validate {
+                path: model.display().to_string(),
+                source,
+            })?;
+            bar.finish_and_clear();
+            write!(out, "{}", report.table(&file_name(&model)))?;
+            if let (Some(path), Some((g, c))) = (&pictures, &report.worst) {
+                save(&g.beside(&[c, &g.marked(c)], 4, Rgb565::BLACK), path)?;
+            }
+            let failures = report.failures();
+            if !failures.is_empty() {
+                return Err(CliError::Failed {
+                    path: model.display().to_string(),
+                    reasons: failures.join("; "),
+                });
+            }
+        }
     }
     Ok(())
+}
+
+fn preset(name: &str) -> Result<Budget, CliError> {
+    Ok(crate::report::budgets(&[name.to_owned()]).map_err(CliError::Usage)?[0])
+}
+
+fn save(picture: &crate::picture::Picture, path: &Path) -> Result<(), CliError> {
+    picture
+        .save_png(path)
+        .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))
 }
 
 fn file_name(path: &Path) -> String {

@@ -8,6 +8,9 @@
 //!                           ──split─▶ sub-meshes that each fit a bone budget
 //!                           ──bake──▶ asset bytes (skin_core::asset)
 //!                           ──report▶ inspect / budget tables for the CLI
+//!                           ──gpu───▶ the same skinning by a GPU (compute, vertex shader, picture)
+//!                           ──render▶ a frame as a PNG, by the GPU or by skin-core's rasteriser
+//!                           ──validate▶ core f32, core fixed and both GPU paths against the f64 oracle
 //! ```
 //!
 //! | module | job |
@@ -19,17 +22,27 @@
 //! | [`pose`] | skinning a rig in glTF world space through skin-core, in `f32` or fixed point |
 //! | [`split`] | palette splitting: sub-meshes within a bone budget |
 //! | [`report`] | what `skin inspect` and `skin budget` print |
+//! | [`oracle`] | the `f64` reference `skin validate` measures against |
+//! | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
+//! | [`picture`] | RGB565 pictures: PNG files and differences |
+//! | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser |
+//! | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | [`cli`] | the `skin` command-line tool |
 
 pub mod accessor;
 pub mod bake;
 pub mod cli;
 pub mod error;
+pub mod gpu;
 pub mod import;
+pub mod oracle;
+pub mod picture;
 pub mod pose;
+pub mod render;
 pub mod report;
 pub mod rig;
 pub mod split;
+pub mod validate;
 
 pub use error::{ImportError, PoseError};
 pub use rig::Rig;

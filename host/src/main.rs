@@ -54,7 +54,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("skin: {e}");
-            ExitCode::from(2)
+            ExitCode::from(e.status())
         }
     }
 }

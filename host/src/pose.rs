@@ -123,56 +123,8 @@ pub fn rest_locals(rig: &Rig) -> Vec<Trs> {
 /// Node world matrices in `f64` (row-major 3×4), for reports; the skinning itself goes
 /// through skin-core.
 pub fn world_f64(rig: &Rig, locals: &[Trs]) -> Vec<[[f64; 4]; 3]> {
-    let mut world = vec![[[0.0; 4]; 3]; rig.nodes.len()];
-    for &i in &rig.order {
-        let l = trs_f64(&locals[i]);
-        world[i] = match rig.nodes[i].parent {
-            Some(p) => mul_f64(&world[p], &l),
-            None => l,
-        };
-    }
-    world
-}
-
-fn trs_f64(t: &Trs) -> [[f64; 4]; 3] {
-    let [x, y, z, w] = t.rotation.map(f64::from);
-    let n = (x * x + y * y + z * z + w * w).sqrt();
-    let (x, y, z, w) = (x / n, y / n, z / n, w / n);
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    let s = t.scale.map(f64::from);
-    core::array::from_fn(|i| {
-        [
-            r[i][0] * s[0],
-            r[i][1] * s[1],
-            r[i][2] * s[2],
-            f64::from(t.translation[i]),
-        ]
-    })
-}
-
-fn mul_f64(a: &[[f64; 4]; 3], b: &[[f64; 4]; 3]) -> [[f64; 4]; 3] {
-    core::array::from_fn(|i| {
-        core::array::from_fn(|c| {
-            let t = if c == 3 { a[i][3] } else { 0.0 };
-            a[i][0] * b[0][c] + a[i][1] * b[1][c] + a[i][2] * b[2][c] + t
-        })
-    })
+    let locals: Vec<crate::oracle::Trs64> = locals.iter().map(Into::into).collect();
+    crate::oracle::world(rig, &locals)
 }
 
 /// `2^k` as the factor that takes model units to asset units (`1` in `f32`).

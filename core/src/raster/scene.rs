@@ -136,6 +136,13 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         })
     }
 
+    /// The same scene seen by `camera` (made for this scene's screen size), e.g. one that
+    /// frames the skinned rest pose rather than the bind positions, for models whose meshes
+    /// their skins place far from where they were modelled.
+    pub fn with_camera(self, camera: Camera) -> Self {
+        Self { camera, ..self }
+    }
+
     /// The asset.
     pub fn asset(&self) -> &Asset<'a, L> {
         &self.asset

@@ -12,7 +12,11 @@ const MAX_GROUPS: u32 = 65535;
 impl Reference {
     /// Skin `mesh` with `palette` (one matrix per joint, as skin-core's palette) in a
     /// compute shader and read the positions and normals back.
-    pub fn skin_compute(&self, mesh: &GpuMesh, palette: &[Affine<f32>]) -> Result<Skinned, GpuError> {
+    pub fn skin_compute(
+        &self,
+        mesh: &GpuMesh,
+        palette: &[Affine<f32>],
+    ) -> Result<Skinned, GpuError> {
         check_palette(mesh, palette)?;
         let n = mesh.len();
         if n == 0 {
@@ -26,7 +30,7 @@ impl Reference {
         if gy > MAX_GROUPS {
             return Err(GpuError::TooManyVertices {
                 vertices: n,
-                max: (MAX_GROUPS * MAX_GROUPS * COMPUTE_GROUP) as usize,
+                max: MAX_GROUPS as usize * MAX_GROUPS as usize * COMPUTE_GROUP as usize,
             });
         }
         let (bones, weights) = mesh.attributes();
@@ -34,6 +38,18 @@ impl Reference {
         let storage = wgpu::BufferUsages::STORAGE;
         let out_usage = storage | wgpu::BufferUsages::COPY_SRC;
         let bytes3 = (n * 12) as u64;
+        let pipeline = self.compute_pipeline(|| {
+            let module = self.module("skin compute", shader::compute());
+            self.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("skin compute"),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some("main"),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
+        })?;
         self.checked("compute skinning", || {
             let inputs = [
                 self.buffer("palette", bytemuck::cast_slice(&rows), storage),
@@ -44,18 +60,6 @@ impl Reference {
                 self.empty("skinned positions", bytes3, out_usage),
                 self.empty("skinned normals", bytes3, out_usage),
             ];
-            let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("skin compute"),
-                source: wgpu::ShaderSource::Wgsl(shader::compute().into()),
-            });
-            let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("skin compute"),
-                layout: None,
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            });
             let entries: Vec<wgpu::BindGroupEntry> = inputs
                 .iter()
                 .enumerate()

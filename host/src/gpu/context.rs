@@ -1,5 +1,8 @@
 //! The device, errors, and buffer read-back.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use skin_core::budget::Layout;
 
 /// Why the GPU reference could not run, or refused its input.
@@ -84,7 +87,9 @@ pub enum GpuError {
         layout: Layout,
     },
     /// The uniform palette is larger than the device allows.
-    #[error("a {bytes}-byte uniform palette exceeds this device's {limit}-byte uniform binding limit")]
+    #[error(
+        "a {bytes}-byte uniform palette exceeds this device's {limit}-byte uniform binding limit"
+    )]
     UniformLimit {
         /// Palette size.
         bytes: u64,
@@ -123,6 +128,27 @@ pub enum GpuError {
         /// The other.
         second: usize,
     },
+    /// A primitive cannot be split to fit the budget.
+    #[error("node {node} mesh {mesh} primitive {primitive}: {source} (budget {budget})")]
+    Split {
+        /// The mesh node.
+        node: usize,
+        /// The mesh.
+        mesh: usize,
+        /// The primitive.
+        primitive: usize,
+        /// The budget's name.
+        budget: &'static str,
+        /// Why.
+        #[source]
+        source: crate::split::SplitError,
+    },
+    /// A primitive of points or lines (the GPU reference draws triangles).
+    #[error("the primitive is {mode:?}; the GPU reference draws triangles only")]
+    NotTriangles {
+        /// Its mode.
+        mode: crate::rig::Mode,
+    },
     /// A non-finite palette entry, position or normal.
     #[error("{what} is not finite")]
     NotFinite {
@@ -132,12 +158,23 @@ pub enum GpuError {
 }
 
 /// A `wgpu` device for the reference paths. Everything blocks (`pollster`) until the GPU is
-/// done.
+/// done. Pipelines are compiled once per shader variant and kept.
 #[derive(Debug)]
 pub struct Reference {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
+    compute: Mutex<Option<wgpu::ComputePipeline>>,
+    render: Mutex<HashMap<Variant, wgpu::RenderPipeline>>,
+}
+
+/// A vertex-path shader variant: which shader, for a palette layout and length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Variant {
+    /// Vertex-stage read-back with a uniform palette of `.1` bones.
+    Readback(Layout, usize),
+    /// The picture with a uniform palette of `.1` bones.
+    Picture(Layout, usize),
 }
 
 impl Reference {
@@ -161,7 +198,97 @@ impl Reference {
             device,
             queue,
             info: adapter.get_info(),
+            compute: Mutex::new(None),
+            render: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The render pipeline of `variant`, made by `make` the first time it is asked for.
+    pub(super) fn render_pipeline(
+        &self,
+        variant: Variant,
+        make: impl FnOnce() -> wgpu::RenderPipeline,
+    ) -> Result<wgpu::RenderPipeline, GpuError> {
+        let mut cache = self.render.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.get(&variant) {
+            return Ok(p.clone());
+        }
+        let p = self.checked("compiling a vertex-path shader", make)?;
+        cache.insert(variant, p.clone());
+        Ok(p)
+    }
+
+    /// The compute pipeline, made by `make` the first time it is asked for.
+    pub(super) fn compute_pipeline(
+        &self,
+        make: impl FnOnce() -> wgpu::ComputePipeline,
+    ) -> Result<wgpu::ComputePipeline, GpuError> {
+        let mut cache = self.compute.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.as_ref() {
+            return Ok(p.clone());
+        }
+        let p = self.checked("compiling the compute shader", make)?;
+        *cache = Some(p.clone());
+        Ok(p)
+    }
+
+    /// A shader module from WGSL source.
+    pub(super) fn module(&self, label: &str, source: String) -> wgpu::ShaderModule {
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+    }
+
+    /// Copy `textures` (each `width × height` texels of `texel` bytes) into one read-back
+    /// buffer with `encoder`, submit, wait, and return each texture's bytes, rows packed.
+    pub(super) fn read_textures(
+        &self,
+        context: &'static str,
+        mut encoder: wgpu::CommandEncoder,
+        textures: &[&wgpu::Texture],
+        (width, height): (u32, u32),
+        texel: u32,
+    ) -> Result<Vec<Vec<u8>>, GpuError> {
+        let row = width * texel;
+        let padded =
+            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let each = u64::from(padded) * u64::from(height);
+        let read = self.empty(
+            "texture read-back",
+            each * textures.len() as u64,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        for (i, t) in textures.iter().enumerate() {
+            encoder.copy_texture_to_buffer(
+                t.as_image_copy(),
+                wgpu::TexelCopyBufferInfo {
+                    buffer: &read,
+                    layout: wgpu::TexelCopyBufferLayout {
+                        offset: each * i as u64,
+                        bytes_per_row: Some(padded),
+                        rows_per_image: Some(height),
+                    },
+                },
+                wgpu::Extent3d {
+                    width,
+                    height,
+                    depth_or_array_layers: 1,
+                },
+            );
+        }
+        let bytes = self.finish_and_read(context, encoder, &read)?;
+        Ok(bytes
+            .chunks_exact(each as usize)
+            .map(|image| {
+                image
+                    .chunks_exact(padded as usize)
+                    .flat_map(|r| &r[..row as usize])
+                    .copied()
+                    .collect()
+            })
+            .collect())
     }
 
     /// The adapter, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
@@ -178,7 +305,11 @@ impl Reference {
     }
 
     /// Run `f`, turning any wgpu validation or memory error it causes into [`GpuError::Wgpu`].
-    pub(super) fn checked<T>(&self, context: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+    pub(super) fn checked<T>(
+        &self,
+        context: &'static str,
+        f: impl FnOnce() -> T,
+    ) -> Result<T, GpuError> {
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let out = f();
@@ -223,12 +354,61 @@ impl Reference {
     }
 
     /// A buffer initialised with `contents`.
-    pub(super) fn buffer(&self, label: &str, contents: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+    pub(super) fn buffer(
+        &self,
+        label: &str,
+        contents: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
         use wgpu::util::DeviceExt;
-        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage,
+            })
+    }
+
+    /// A `width × height` 2-D texture.
+    pub(super) fn texture(
+        &self,
+        label: &str,
+        (width, height): (u32, u32),
+        format: wgpu::TextureFormat,
+        usage: wgpu::TextureUsages,
+    ) -> wgpu::Texture {
+        self.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
-            contents,
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
             usage,
+            view_formats: &[],
+        })
+    }
+
+    /// A uniform buffer holding `contents`, bound at binding 0 of `pipeline`'s `group`.
+    pub(super) fn uniform_group(
+        &self,
+        label: &str,
+        pipeline: &wgpu::RenderPipeline,
+        group: u32,
+        contents: &[u8],
+    ) -> wgpu::BindGroup {
+        let buffer = self.buffer(label, contents, wgpu::BufferUsages::UNIFORM);
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(group),
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: buffer.as_entire_binding(),
+            }],
         })
     }
 

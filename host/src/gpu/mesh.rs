@@ -5,7 +5,7 @@ use std::ops::Range;
 use skin_core::vertex::Influence;
 
 use super::GpuError;
-use crate::rig::Primitive;
+use crate::rig::{Mode, Primitive};
 use crate::split::Split;
 
 /// A triangle mesh for the GPU reference: positions, normals and influences per vertex
@@ -29,6 +29,18 @@ pub struct DrawCall {
     pub bones: Vec<u16>,
 }
 
+/// A primitive split into draw calls: one mesh holding every part's vertices, the draw
+/// calls, and the primitive's vertex that each mesh vertex is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parts {
+    /// The parts' vertices and triangles.
+    pub mesh: GpuMesh,
+    /// One draw call per part.
+    pub draws: Vec<DrawCall>,
+    /// `origin[v]`: the primitive's vertex that mesh vertex `v` copies.
+    pub origin: Vec<u32>,
+}
+
 impl GpuMesh {
     /// A mesh; every array has one entry per vertex, and `indices` (triangles) name
     /// existing vertices.
@@ -48,7 +60,8 @@ impl GpuMesh {
                 });
             }
         }
-        if let Some((position, &index)) = indices.iter().enumerate().find(|(_, &i)| i as usize >= n) {
+        if let Some((position, &index)) = indices.iter().enumerate().find(|(_, &i)| i as usize >= n)
+        {
             return Err(GpuError::Index {
                 position,
                 index,
@@ -71,37 +84,55 @@ impl GpuMesh {
         })
     }
 
-    /// A palette-split primitive as one mesh: the parts' vertices one after the other,
-    /// their triangles, and one draw call per part.
-    pub fn from_split(prim: &Primitive, split: &Split) -> Result<(Self, Vec<DrawCall>), GpuError> {
-        let influences = crate::pose::influences::<f32>(prim, "GPU mesh")?;
-        if influences.is_empty() {
-            return Err(GpuError::Length {
-                what: "influences",
-                expected: prim.positions.len(),
-                actual: 0,
-            });
+    /// A triangle primitive as it is skinned: its vertices in accessor order, its influences
+    /// (bones are the skin's joints), and its triangles (strips and fans unrolled). A
+    /// primitive without weights is rigid: every vertex follows palette entry 0.
+    pub fn from_primitive(prim: &Primitive) -> Result<Self, GpuError> {
+        if !matches!(
+            prim.mode,
+            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+        ) {
+            return Err(GpuError::NotTriangles { mode: prim.mode });
         }
-        let zero = vec![[0.0; 3]; prim.positions.len()];
-        let normals = prim.normals.as_ref().unwrap_or(&zero);
+        let influences = match crate::pose::influences::<f32>(prim, "GPU mesh")? {
+            i if i.is_empty() => vec![Influence::rigid(0); prim.positions.len()],
+            i => i,
+        };
+        let normals = prim
+            .normals
+            .clone()
+            .unwrap_or_else(|| vec![[0.0; 3]; prim.positions.len()]);
+        let indices = prim.elements().concat();
+        Self::new(prim.positions.clone(), normals, influences, indices)
+    }
+
+    /// A palette-split primitive as one mesh: the parts' vertices one after the other
+    /// (duplicated where parts meet), their triangles, and one draw call per part.
+    pub fn from_split(prim: &Primitive, split: &Split) -> Result<Parts, GpuError> {
+        let whole = Self::from_primitive(prim)?;
         let (mut pos, mut nrm, mut inf, mut idx) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut draws = Vec::new();
+        let (mut draws, mut origin) = (Vec::new(), Vec::new());
         for part in &split.parts {
             let base = pos.len() as u32;
             let start = idx.len() as u32;
             for &v in &part.vertices {
                 let v = v as usize;
-                pos.push(prim.positions[v]);
-                nrm.push(normals[v]);
-                inf.push(influences[v]);
+                pos.push(whole.positions[v]);
+                nrm.push(whole.normals[v]);
+                inf.push(whole.influences[v]);
             }
+            origin.extend_from_slice(&part.vertices);
             idx.extend(part.indices.iter().map(|i| i + base));
             draws.push(DrawCall {
                 indices: start..idx.len() as u32,
                 bones: part.bones.clone(),
             });
         }
-        Ok((Self::new(pos, nrm, inf, idx)?, draws))
+        Ok(Parts {
+            mesh: Self::new(pos, nrm, inf, idx)?,
+            draws,
+            origin,
+        })
     }
 
     /// One draw call for all triangles with the identity remap over `palette` joints.
@@ -153,7 +184,11 @@ impl GpuMesh {
 
     /// Bones as `u32` and the four weights (the implicit one first), per vertex.
     pub(super) fn attributes(&self) -> (Vec<[u32; 4]>, Vec<[f32; 4]>) {
-        let bones = self.influences.iter().map(|i| i.bones().map(u32::from)).collect();
+        let bones = self
+            .influences
+            .iter()
+            .map(|i| i.bones().map(u32::from))
+            .collect();
         let weights = self.influences.iter().map(Influence::weights).collect();
         (bones, weights)
     }

@@ -7,12 +7,13 @@
 //! |---|---|---|---|
 //! | compute shader ("software skinning on the GPU") | [`Reference::skin_compute`] | storage buffer, every joint | skinned positions and normals |
 //! | vertex shader, as the old hardware did it | [`Reference::skin_vertex`] | *uniform* `array<mat3x4<f32>, N>` (or `mat4x4`), `N` = the budget's capacity, one draw call per palette split | what the vertex stage produced, as points into `Rgba32Float` targets |
-//! | offscreen picture | [`Reference::render`] | the vertex path's uniform palette | an RGBA image: fixed camera, depth buffer, Lambert shading |
+//! | offscreen picture | [`Reference::render`] | the vertex path's uniform palette | an RGB565 [`Picture`](crate::picture::Picture): skin-core's camera, depth buffer, Lambert shading |
 //!
 //! A mesh ([`GpuMesh`]) is drawn through [`DrawCall`]s: an index range and a bone remap
 //! (palette slot → joint). A skin that fits the budget is one draw call
 //! ([`GpuMesh::single_draw`]); one that does not is drawn through the palette splits of
-//! [`crate::split`] ([`GpuMesh::from_split`]), each within the budget.
+//! [`crate::split`] ([`GpuMesh::from_split`]), each within the budget. [`Model`] does this
+//! for every primitive of a rig and computes a frame's palettes.
 //!
 //! ```no_run
 //! use skin_core::affine::Affine;
@@ -31,20 +32,25 @@
 //! assert_eq!(out.positions[1], [1.0, 0.0, 1.0]);
 //! let draws = mesh.single_draw(palette.len());
 //! let out = gpu.skin_vertex(&mesh, &palette, &draws, Budget::VS_1_1, Layout::Affine3x4)?;
-//! assert_eq!(out.positions[1], [1.0, 0.0, 1.0]);
+//! assert_eq!(out.skinned.positions[1], [1.0, 0.0, 1.0]);
+//! assert_eq!(out.draw_calls, 1);
 //! # Ok::<(), skin_host::gpu::GpuError>(())
 //! ```
 
 mod compute;
 mod context;
+mod draw;
 mod mesh;
+mod model;
 mod picture;
 pub mod shader;
 mod vertex;
 
 pub use context::{GpuError, Reference};
-pub use mesh::{DrawCall, GpuMesh};
-pub use picture::{Picture, Shading};
+pub use mesh::{DrawCall, GpuMesh, Parts};
+pub use model::{Block, Model};
+pub use picture::{Batch, Shading, View};
+pub use vertex::Drawn;
 
 /// Skinned vertices read back from the GPU.
 #[derive(Clone, Debug, PartialEq)]

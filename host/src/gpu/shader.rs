@@ -20,20 +20,24 @@
 
 use skin_core::budget::Layout;
 
-/// The blend and the point/normal transforms, over a `bone(i)` each path defines.
+/// The blend and the point/normal transforms, over a `bone(i)` each path defines. The blend
+/// sums its terms in skin-core's order, `((w₁M₁ + w₂M₂) + w₃M₃) + w₀M₀`, and the point
+/// adds the translation first, so that what is left between the GPU and the core is the
+/// GPU's own rounding (fused multiply-adds, its square root).
 pub const BLEND: &str = r"
 fn blend(b: vec4<u32>, w: vec4<f32>) -> mat3x4<f32> {
-    return bone(b.x) * w.x + bone(b.y) * w.y + bone(b.z) * w.z + bone(b.w) * w.w;
+    return ((bone(b.y) * w.y + bone(b.z) * w.z) + bone(b.w) * w.w) + bone(b.x) * w.x;
 }
 
 fn skin_point(m: mat3x4<f32>, p: vec3<f32>) -> vec3<f32> {
-    return vec4<f32>(p, 1.0) * m;
+    return vec3<f32>(m[0].w, m[1].w, m[2].w) + vec4<f32>(p, 0.0) * m;
 }
 
 fn skin_normal(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
     let v = vec4<f32>(n, 0.0) * m;
     let len2 = dot(v, v);
-    if (len2 > 0.0) {
+    // skin-core's f32 lane: zero below the smallest normal f32.
+    if (len2 > 1.17549435e-38) {
         return v / sqrt(len2);
     }
     return vec3<f32>(0.0);
@@ -114,11 +118,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
 pub const COMPUTE_GROUP: u32 = 64;
 
 /// Vertex-stage read-back: each vertex is skinned with the uniform palette and drawn as a
-/// point on its own pixel (`index % width`, `index / width`) of two `Rgba32Float` targets,
-/// which receive its skinned position and normal (alpha 1 marks a drawn vertex).
-pub fn vertex_readback(layout: Layout, n: usize, width: u32, height: u32) -> String {
+/// point on its own pixel (`index % width`, `index / width`) of two `Rgba32Float` targets
+/// (`width × height` pixels, group 1), which receive its skinned position and normal
+/// (alpha 1 marks a drawn vertex).
+pub fn vertex_readback(layout: Layout, n: usize) -> String {
     format!(
         "{BLEND}{palette}{VERTEX_IN}
+// The targets' size in pixels (x, y).
+@group(1) @binding(0) var<uniform> target_size: vec4<u32>;
+
 struct Point {{
     @builtin(position) clip: vec4<f32>,
     @location(0) @interpolate(flat) position: vec3<f32>,
@@ -128,9 +136,10 @@ struct Point {{
 @vertex
 fn vs(v: VertexIn) -> Point {{
     let m = blend(v.bones, v.weights);
-    let col = f32(v.index % {width}u) + 0.5;
-    let row = f32(v.index / {width}u) + 0.5;
-    let clip = vec4<f32>(col * (2.0 / {width}.0) - 1.0, 1.0 - row * (2.0 / {height}.0), 0.0, 1.0);
+    let size = vec2<f32>(target_size.xy);
+    let col = f32(v.index % target_size.x) + 0.5;
+    let row = f32(v.index / target_size.x) + 0.5;
+    let clip = vec4<f32>(col / size.x * 2.0 - 1.0, 1.0 - row / size.y * 2.0, 0.0, 1.0);
     return Point(clip, skin_point(m, v.position), skin_normal(m, v.normal));
 }}
 
@@ -149,50 +158,61 @@ fn fs(p: Point) -> Targets {{
 }
 
 /// The picture: skinning with the uniform palette, then skin-core's raster camera and
-/// shading (see [`super::Picture`]): the screen-space matrix (subpixels, depth 0..65535),
-/// vertices snapped to whole subpixels, flat Lambert shading from the provoking (first)
-/// vertex, and the material's RGB565 channels scaled as `skin_core::raster::band::scale`.
+/// shading (`skin_core::raster`): the screen-space matrix (subpixels, depth 0..65535),
+/// vertices rounded to whole subpixels (halves away from zero, as `roundf`), flat Lambert
+/// shading from the provoking (first) vertex, and the material's RGB565 channels scaled
+/// in integers as `skin_core::raster::band::scale`.
 pub fn picture(layout: Layout, n: usize) -> String {
     format!(
         "{BLEND}{palette}{VERTEX_IN}
 struct View {{
+    // Camera rows: screen x, screen y (subpixels), depth.
     screen: mat3x4<f32>,
     // Screen size in subpixels (x, y), ambient intensity (z), 1 when normals light (w).
     size: vec4<f32>,
+    // Direction towards the light.
     light: vec4<f32>,
     // The material's RGB565 channels (0..31, 0..63, 0..31).
-    material: vec4<f32>,
+    material: vec4<u32>,
 }}
 @group(1) @binding(0) var<uniform> view: View;
 
 struct Fragment {{
     @builtin(position) clip: vec4<f32>,
-    @location(0) @interpolate(flat) shade: f32,
+    @location(0) @interpolate(flat) shade: u32,
+}}
+
+// Round to nearest, halves away from zero (`roundf`; WGSL's round() goes to even).
+fn round_away(x: vec3<f32>) -> vec3<f32> {{
+    let t = trunc(x);
+    return select(t, t + sign(x), abs(x - t) >= vec3<f32>(0.5));
 }}
 
 @vertex
 fn vs(v: VertexIn) -> Fragment {{
     let m = blend(v.bones, v.weights);
-    let s = round(vec4<f32>(skin_point(m, v.position), 1.0) * view.screen);
+    let p = skin_point(m, v.position);
+    let s = round_away(vec4<f32>(p, 1.0) * view.screen);
     let clip = vec4<f32>(
         s.x / view.size.x * 2.0 - 1.0,
         1.0 - s.y / view.size.y * 2.0,
         s.z / 65536.0,
         1.0,
     );
-    var shade = 255.0;
+    var shade = 255u;
     if (view.size.w > 0.0) {{
         let n = skin_normal(m, v.normal);
         let d = max(n.x * view.light.x + n.y * view.light.y + n.z * view.light.z, 0.0);
-        shade = min(view.size.z + round((255.0 - view.size.z) * d), 255.0);
+        let lit = round_away(vec3<f32>((255.0 - view.size.z) * d)).x;
+        shade = min(u32(view.size.z + lit), 255u);
     }}
     return Fragment(clip, shade);
 }}
 
 @fragment
 fn fs(f: Fragment) -> @location(0) vec4<f32> {{
-    let c = floor((view.material.rgb * f.shade + 127.0) / 255.0);
-    return vec4<f32>(c / vec3<f32>(31.0, 63.0, 31.0), 1.0);
+    let c = (view.material.rgb * f.shade + vec3<u32>(127u)) / 255u;
+    return vec4<f32>(vec3<f32>(c) / vec3<f32>(31.0, 63.0, 31.0), 1.0);
 }}
 ",
         palette = palette_uniform(layout, n)

@@ -1,0 +1,170 @@
+//! What the two vertex-shader paths share: the uniform palette a budget allows, each draw
+//! call's palette contents, and a mesh's vertex and index buffers with palette slots.
+
+use skin_core::affine::Affine;
+use skin_core::budget::{Budget, Layout};
+
+use super::{DrawCall, GpuError, GpuMesh, Reference};
+
+/// Vertex buffer layouts of the vertex paths: position, normal, palette slots, weights
+/// (`shader::VERTEX_IN`'s locations 0..=3), one buffer each.
+pub(super) const VERTEX_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 4] = [
+    Some(layout(12, &wgpu::vertex_attr_array![0 => Float32x3])),
+    Some(layout(12, &wgpu::vertex_attr_array![1 => Float32x3])),
+    Some(layout(16, &wgpu::vertex_attr_array![2 => Uint32x4])),
+    Some(layout(16, &wgpu::vertex_attr_array![3 => Float32x4])),
+];
+
+const fn layout(
+    stride: u64,
+    attributes: &'static [wgpu::VertexAttribute],
+) -> wgpu::VertexBufferLayout<'static> {
+    wgpu::VertexBufferLayout {
+        array_stride: stride,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes,
+    }
+}
+
+/// A mesh on the device, ready to draw through the uniform palette: `N`, the palette's
+/// length (the budget's capacity), the vertex buffers, the index buffer, and one palette
+/// uniform buffer per draw call.
+pub(super) struct Prepared {
+    /// Bones the uniform array holds.
+    pub capacity: usize,
+    /// Buffers in [`VERTEX_BUFFERS`] order.
+    pub vertices: [wgpu::Buffer; 4],
+    /// The triangle list (`u32`).
+    pub indices: wgpu::Buffer,
+    /// Each draw call's palette, `capacity` bones.
+    pub palettes: Vec<wgpu::Buffer>,
+}
+
+/// The bones a uniform palette of `layout` holds within `budget` on this device.
+pub(super) fn capacity(gpu: &Reference, budget: Budget, layout: Layout) -> Result<usize, GpuError> {
+    let stride = match layout {
+        Layout::Affine3x4 => 48,
+        Layout::Mat4x4 => 64,
+        Layout::DualQuat => return Err(GpuError::Layout { layout }),
+    };
+    let n = budget.capacity(layout);
+    if n == 0 {
+        return Err(GpuError::EmptyBudget {
+            budget: budget.name,
+            layout,
+        });
+    }
+    let bytes = (n * stride) as u64;
+    if bytes > gpu.max_uniform_binding() {
+        return Err(GpuError::UniformLimit {
+            bytes,
+            limit: gpu.max_uniform_binding(),
+        });
+    }
+    Ok(n)
+}
+
+/// One draw call's palette as the uniform array holds it: slot `s` is
+/// `palette[draw.bones[s]]` (3×4: the three rows; 4×4: the rows and `0 0 0 1`), the unused
+/// slots zero.
+fn uniform(palette: &[Affine<f32>], draw: &DrawCall, capacity: usize, layout: Layout) -> Vec<f32> {
+    let width = if layout == Layout::Mat4x4 { 16 } else { 12 };
+    let mut out = vec![0.0f32; capacity * width];
+    for (slot, &b) in draw.bones.iter().enumerate() {
+        let m = &palette[usize::from(b)];
+        let dst = &mut out[slot * width..(slot + 1) * width];
+        dst[..12].copy_from_slice(m.rows.as_flattened());
+        if width == 16 {
+            dst[15] = 1.0;
+        }
+    }
+    out
+}
+
+impl Reference {
+    /// Check `mesh`, `palette` and `draws` against the budget and upload them.
+    pub(super) fn prepare(
+        &self,
+        mesh: &GpuMesh,
+        palette: &[Affine<f32>],
+        draws: &[DrawCall],
+        budget: Budget,
+        layout: Layout,
+    ) -> Result<Prepared, GpuError> {
+        let capacity = capacity(self, budget, layout)?;
+        super::compute::check_palette(mesh, palette)?;
+        for (d, draw) in draws.iter().enumerate() {
+            budget
+                .check(draw.bones.len(), layout)
+                .map_err(|source| GpuError::Budget { draw: d, source })?;
+        }
+        let slots = mesh.local_bones(draws, palette.len())?;
+        let (_, weights) = mesh.attributes();
+        let vertex = wgpu::BufferUsages::VERTEX;
+        self.checked("uploading a mesh", || Prepared {
+            capacity,
+            vertices: [
+                self.buffer("positions", bytemuck::cast_slice(mesh.positions()), vertex),
+                self.buffer("normals", bytemuck::cast_slice(mesh.normals()), vertex),
+                self.buffer("palette slots", bytemuck::cast_slice(&slots), vertex),
+                self.buffer("weights", bytemuck::cast_slice(&weights), vertex),
+            ],
+            indices: self.buffer(
+                "indices",
+                bytemuck::cast_slice(mesh.indices()),
+                wgpu::BufferUsages::INDEX,
+            ),
+            palettes: draws
+                .iter()
+                .map(|d| {
+                    let data = uniform(palette, d, capacity, layout);
+                    self.buffer(
+                        "uniform palette",
+                        bytemuck::cast_slice(&data),
+                        wgpu::BufferUsages::UNIFORM,
+                    )
+                })
+                .collect(),
+        })
+    }
+}
+
+impl Prepared {
+    /// Bind the vertex and index buffers to `pass`.
+    pub fn bind_buffers(&self, pass: &mut wgpu::RenderPass<'_>) {
+        for (slot, b) in self.vertices.iter().enumerate() {
+            pass.set_vertex_buffer(slot as u32, b.slice(..));
+        }
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+    }
+
+    /// Draw `draws` (whose palettes these are) with `pipeline`'s group 0 bound to each draw
+    /// call's palette in turn; the number of draw calls issued.
+    pub fn draw(
+        &self,
+        gpu: &Reference,
+        pipeline: &wgpu::RenderPipeline,
+        draws: &[DrawCall],
+        pass: &mut wgpu::RenderPass<'_>,
+    ) -> usize {
+        let layout = pipeline.get_bind_group_layout(0);
+        let mut calls = 0;
+        for (draw, buffer) in draws.iter().zip(&self.palettes) {
+            if draw.indices.is_empty() {
+                continue;
+            }
+            let group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("uniform palette"),
+                layout: &layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                }],
+            });
+            pass.set_bind_group(0, &group, &[]);
+            pass.draw_indexed(draw.indices.clone(), 0, 0..1);
+            calls += 1;
+        }
+        calls
+    }
+}

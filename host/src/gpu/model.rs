@@ -1,0 +1,175 @@
+//! A rig as the GPU reference draws it: each (mesh node, primitive) as one mesh for the
+//! compute path and as palette-split draw calls within a budget for the vertex paths, and
+//! the `f32` palettes of a frame — the very palettes skin-core skins with in
+//! [`crate::pose`], so the GPU and the core differ only in the skinning itself.
+
+use skin_core::affine::Affine;
+use skin_core::budget::{Budget, Layout};
+use skin_core::raster::Bounds;
+
+use super::{Batch, DrawCall, GpuError, GpuMesh, Parts, Shading};
+use crate::error::PoseError;
+use crate::pose;
+use crate::rig::Rig;
+use crate::split::split;
+
+/// One (mesh node, primitive) ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The mesh node.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// The skin whose palette moves it; `None` for a rigid primitive (placed by the node's
+    /// world matrix: an unskinned mesh, or a skinned node's primitive without weights).
+    pub skin: Option<usize>,
+    /// The primitive's vertices in accessor order (the compute path).
+    pub whole: GpuMesh,
+    /// Its palette splits (the vertex paths).
+    pub parts: Parts,
+}
+
+/// Every (mesh node, primitive) of a rig, split for one budget and layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// The blocks, in node order (as [`crate::pose::pose`] lists them).
+    pub blocks: Vec<Block>,
+    /// The budget the draw calls fit.
+    pub budget: Budget,
+    /// The palette layout of the vertex paths.
+    pub layout: Layout,
+    /// Whether every primitive has normals (else the picture is unlit, as the baked asset).
+    pub normals: bool,
+}
+
+impl Model {
+    /// Split every triangle primitive of `rig` into draw calls of at most
+    /// `budget.capacity(layout)` bones.
+    pub fn new(rig: &Rig, budget: Budget, layout: Layout) -> Result<Self, GpuError> {
+        if layout == Layout::DualQuat {
+            return Err(GpuError::Layout { layout });
+        }
+        let capacity = budget.capacity(layout);
+        if capacity == 0 {
+            return Err(GpuError::EmptyBudget {
+                budget: budget.name,
+                layout,
+            });
+        }
+        let mut blocks = Vec::new();
+        for (node, mesh, skin) in rig.mesh_nodes() {
+            for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
+                let whole = GpuMesh::from_primitive(prim)?;
+                let skin = skin.filter(|_| prim.influences.is_some());
+                let parts = match skin {
+                    Some(_) => {
+                        let s = split(prim, capacity).map_err(|source| GpuError::Split {
+                            node,
+                            mesh,
+                            primitive: pi,
+                            budget: budget.name,
+                            source,
+                        })?;
+                        GpuMesh::from_split(prim, &s)?
+                    }
+                    None => Parts {
+                        draws: whole.single_draw(1),
+                        origin: (0..whole.len() as u32).collect(),
+                        mesh: whole.clone(),
+                    },
+                };
+                blocks.push(Block {
+                    node,
+                    mesh,
+                    primitive: pi,
+                    skin,
+                    whole,
+                    parts,
+                });
+            }
+        }
+        let normals = rig
+            .mesh_nodes()
+            .flat_map(|(_, m, _)| &rig.meshes[m].primitives)
+            .all(|p| p.normals.is_some());
+        Ok(Self {
+            blocks,
+            budget,
+            layout,
+            normals,
+        })
+    }
+
+    /// The `f32` palette of each block at the rest pose (`anim` = `None`) or clip `c` at
+    /// `t` seconds (`Some((c, t))`, sampled as [`pose::pose`] samples it): the skin's
+    /// `W · IBM` per joint, or the node's world matrix for a rigid block.
+    pub fn palettes(
+        &self,
+        rig: &Rig,
+        anim: Option<(usize, f32)>,
+    ) -> Result<Vec<Vec<Affine<f32>>>, PoseError> {
+        let locals = pose::frame::<f32>(rig, anim, 0)?;
+        let mut skins: Vec<Option<Vec<Affine<f32>>>> = vec![None; rig.skins.len()];
+        self.blocks
+            .iter()
+            .map(|b| match b.skin {
+                Some(s) => {
+                    if skins[s].is_none() {
+                        skins[s] = Some(pose::skin_palette::<f32>(rig, &locals, s, 0)?);
+                    }
+                    Ok(skins[s].clone().unwrap_or_default())
+                }
+                None => {
+                    let nodes = rig.with_ancestors(&[b.node]);
+                    let world = pose::world::<f32>(rig, &locals, &nodes)?;
+                    let at = nodes.iter().position(|&n| n == b.node).unwrap_or(0);
+                    Ok(vec![world[at]])
+                }
+            })
+            .collect()
+    }
+
+    /// The box around every drawn vertex's bind position (what `skin_core::raster::Scene`
+    /// frames for the same model baked in `f32`); `None` without vertices.
+    pub fn bounds(&self) -> Option<Bounds> {
+        Bounds::of(
+            self.blocks
+                .iter()
+                .flat_map(|b| b.parts.mesh.positions().iter().copied()),
+        )
+    }
+
+    /// The blocks' split meshes with `palettes` (from [`Model::palettes`]), for
+    /// [`super::Reference::render`].
+    pub fn batches<'a>(&'a self, palettes: &'a [Vec<Affine<f32>>]) -> Vec<Batch<'a>> {
+        self.blocks
+            .iter()
+            .zip(palettes)
+            .map(|(b, p)| Batch {
+                mesh: &b.parts.mesh,
+                palette: p,
+                draws: &b.parts.draws,
+            })
+            .collect()
+    }
+
+    /// Lambert when every primitive has normals, else unlit.
+    pub fn shading(&self) -> Shading {
+        if self.normals {
+            Shading::Lambert
+        } else {
+            Shading::Unlit
+        }
+    }
+
+    /// Draw calls a frame takes: one per part of every block.
+    pub fn draw_calls(&self) -> usize {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.parts.draws)
+            .filter(|d: &&DrawCall| !d.indices.is_empty())
+            .count()
+    }
+}

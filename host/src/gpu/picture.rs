@@ -1,0 +1,241 @@
+//! The offscreen picture: skinned in the vertex shader through the uniform palette, then
+//! drawn into an RGBA texture with a depth buffer by skin-core's camera and shading, and
+//! read back as the RGB565 picture the CPU rasteriser would draw.
+//!
+//! What mirrors `skin_core::raster`: the projection matrix ([`Camera::matrix`]: subpixels,
+//! depth 0..65535), vertices rounded to whole 1/16 pixels, back faces culled (glTF's front
+//! faces are counter-clockwise), the nearer fragment kept (the first of equal ones), flat
+//! Lambert shading from the provoking vertex with the core's light and ambient, and the
+//! material scaled in integers. What the GPU does its own way: coverage and the fill rule
+//! (the device's rasteriser, top-left on every Vulkan implementation known), depth
+//! interpolation (float, not the core's 16-bit plane), and the skinning's rounding.
+
+use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
+use skin_core::affine::Affine;
+use skin_core::budget::{Budget, Layout};
+use skin_core::raster::camera::{AMBIENT, LIGHT};
+use skin_core::raster::Camera;
+
+use super::context::Variant;
+use super::draw::VERTEX_BUFFERS;
+use super::{shader, DrawCall, GpuError, GpuMesh, Reference};
+use crate::picture::{rgb565, Picture};
+
+/// How triangles are lit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shading {
+    /// Lambert with ambient from the skinned normals (skin-core's `Project::shade`).
+    Lambert,
+    /// Full intensity (models without normals).
+    Unlit,
+}
+
+/// What a picture shows and how: skin-core's camera, the screen, shading and colours.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// The camera (its matrix projects to the screen below).
+    pub camera: Camera,
+    /// Width in pixels.
+    pub width: u16,
+    /// Height in pixels.
+    pub height: u16,
+    /// Lighting.
+    pub shading: Shading,
+    /// The material colour, scaled by each triangle's intensity.
+    pub material: Rgb565,
+    /// The colour where nothing is drawn.
+    pub background: Rgb565,
+}
+
+/// One mesh of a picture: its vertices, its palette (one matrix per joint) and its draw
+/// calls (each within the budget).
+#[derive(Clone, Copy, Debug)]
+pub struct Batch<'a> {
+    /// The mesh.
+    pub mesh: &'a GpuMesh,
+    /// Its palette.
+    pub palette: &'a [Affine<f32>],
+    /// Its draw calls.
+    pub draws: &'a [DrawCall],
+}
+
+/// The view uniform (`shader::picture`'s `View`).
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ViewUniform {
+    screen: [[f32; 4]; 3],
+    size: [f32; 4],
+    light: [f32; 4],
+    material: [u32; 4],
+}
+
+const COLOUR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+impl Reference {
+    /// Draw `batches` in order into a `view.width × view.height` picture, each skinned by a
+    /// vertex shader whose uniform palette holds `budget`'s capacity of `layout` matrices.
+    pub fn render(
+        &self,
+        batches: &[Batch<'_>],
+        view: &View,
+        budget: Budget,
+        layout: Layout,
+    ) -> Result<Picture, GpuError> {
+        let (width, height) = (u32::from(view.width), u32::from(view.height));
+        let side = self.device.limits().max_texture_dimension_2d;
+        if !(1..=side).contains(&width) || !(1..=side).contains(&height) {
+            return Err(GpuError::PictureSize {
+                width,
+                height,
+                max: side,
+            });
+        }
+        let prepared = batches
+            .iter()
+            .map(|b| self.prepare(b.mesh, b.palette, b.draws, budget, layout))
+            .collect::<Result<Vec<_>, _>>()?;
+        let capacity = super::draw::capacity(self, budget, layout)?;
+        let pipeline = self.render_pipeline(Variant::Picture(layout, capacity), || {
+            let module = self.module("picture", shader::picture(layout, capacity));
+            self.device
+                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("picture"),
+                    layout: None,
+                    vertex: wgpu::VertexState {
+                        module: &module,
+                        entry_point: Some("vs"),
+                        compilation_options: Default::default(),
+                        buffers: &VERTEX_BUFFERS,
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        front_face: wgpu::FrontFace::Ccw,
+                        cull_mode: Some(wgpu::Face::Back),
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Less),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: COLOUR,
+                            blend: None,
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+        })?;
+        let uniform = ViewUniform {
+            screen: view.camera.matrix(),
+            size: [
+                (width * 16) as f32,
+                (height * 16) as f32,
+                f32::from(AMBIENT),
+                if view.shading == Shading::Lambert {
+                    1.0
+                } else {
+                    0.0
+                },
+            ],
+            light: [
+                f32::from(LIGHT[0]) / 16384.0,
+                f32::from(LIGHT[1]) / 16384.0,
+                f32::from(LIGHT[2]) / 16384.0,
+                0.0,
+            ],
+            material: [
+                u32::from(view.material.r()),
+                u32::from(view.material.g()),
+                u32::from(view.material.b()),
+                0,
+            ],
+        };
+        let bg = view.background;
+        let clear = wgpu::Color {
+            r: f64::from(bg.r()) / 31.0,
+            g: f64::from(bg.g()) / 63.0,
+            b: f64::from(bg.b()) / 31.0,
+            a: 1.0,
+        };
+        let (encoder, colour) = self.checked("rendering the picture", || {
+            let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
+            let size = (width, height);
+            let copy = attachment | wgpu::TextureUsages::COPY_SRC;
+            let colour = self.texture("picture", size, COLOUR, copy);
+            let depth = self.texture("picture depth", size, DEPTH, attachment);
+            let (colour_view, depth_view) = (
+                colour.create_view(&Default::default()),
+                depth.create_view(&Default::default()),
+            );
+            let view_group = self.uniform_group("view", &pipeline, 1, bytemuck::bytes_of(&uniform));
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("picture"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &colour_view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(clear),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                        view: &depth_view,
+                        depth_ops: Some(wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(1.0),
+                            store: wgpu::StoreOp::Discard,
+                        }),
+                        stencil_ops: None,
+                    }),
+                    ..Default::default()
+                });
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(1, &view_group, &[]);
+                for (batch, prepared) in batches.iter().zip(&prepared) {
+                    prepared.bind_buffers(&mut pass);
+                    prepared.draw(self, &pipeline, batch.draws, &mut pass);
+                }
+            }
+            (encoder, colour)
+        })?;
+        let bytes = self
+            .read_textures("picture read-back", encoder, &[&colour], (width, height), 4)?
+            .remove(0);
+        Ok(Picture {
+            width,
+            height,
+            pixels: bytes
+                .chunks_exact(4)
+                .map(|p| rgb565([p[0], p[1], p[2]]))
+                .collect(),
+        })
+    }
+}
+
+impl View {
+    /// A view in skin-core's scene colours (`skin_core::raster::scene::{MATERIAL,
+    /// BACKGROUND}`), as the CPU renderer and the firmware draw.
+    pub fn scene(camera: Camera, width: u16, height: u16, shading: Shading) -> Self {
+        Self {
+            camera,
+            width,
+            height,
+            shading,
+            material: skin_core::raster::scene::MATERIAL,
+            background: skin_core::raster::scene::BACKGROUND,
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! The `f64` oracle of `skin validate`: a [`Rig`] posed and skinned in plain `f64`, written
+//! from the glTF 2.0 specification and sharing no arithmetic with skin-core, so that the
+//! core (both lanes) and the GPU paths are measured against something other than
+//! themselves.
+//!
+//! - node world matrices: `world = parent · T·R·S`, rotations normalised;
+//! - animation: STEP holds the previous key, LINEAR lerps (slerps rotations along the
+//!   shorter arc, keys normalised first), CUBICSPLINE is the Hermite spline of the glTF
+//!   appendix with tangents scaled by the key interval (rotations renormalised); before
+//!   the first key the first value, after the last the last;
+//! - skinned vertices: `Σ w · W(joint) · IBM · p` over the rig's four influences with the
+//!   weights divided by their sum, the skinned node's own transform ignored; normals
+//!   blended with the same matrices and renormalised (zero stays zero);
+//! - meshes without a skin (or primitives without weights): `W(node) · p`.
+//!
+//! It starts from the rig (the importer's `f32` data), not from the file: the tests check it
+//! against `skin_tests::gltf_ref`, which reads the file itself.
+//!
+//! ```
+//! use skin_host::oracle::{matrix, Trs64};
+//! let quarter = std::f64::consts::FRAC_1_SQRT_2;
+//! let m = matrix(&Trs64 {
+//!     translation: [1.0, 0.0, 0.0],
+//!     rotation: [0.0, 0.0, quarter, quarter], // 90° about +Z
+//!     scale: [2.0; 3],
+//! });
+//! // (1, 0, 0) → scaled to (2, 0, 0) → turned to (0, 2, 0) → moved to (1, 2, 0).
+//! let p = [0, 1, 2].map(|r| m[r][0] + m[r][3]);
+//! assert!((p[0] - 1.0).abs() < 1e-12 && (p[1] - 2.0).abs() < 1e-12 && p[2].abs() < 1e-12);
+//! ```
+
+use crate::rig::{Channel, Interpolation, Path, Primitive, Rig, Trs};
+
+/// A row-major affine 3×4 matrix in `f64`.
+pub type M34 = [[f64; 4]; 3];
+
+/// Translation, rotation `[x, y, z, w]` and scale in `f64`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Trs64 {
+    /// Translation.
+    pub translation: [f64; 3],
+    /// Rotation `[x, y, z, w]` (normalised when turned into a matrix).
+    pub rotation: [f64; 4],
+    /// Scale.
+    pub scale: [f64; 3],
+}
+
+impl From<&Trs> for Trs64 {
+    fn from(t: &Trs) -> Self {
+        Self {
+            translation: t.translation.map(f64::from),
+            rotation: t.rotation.map(f64::from),
+            scale: t.scale.map(f64::from),
+        }
+    }
+}
+
+/// One (mesh node, primitive) skinned in `f64`, in glTF world space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block64 {
+    /// The mesh node.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// Positions, accessor order.
+    pub positions: Vec<[f64; 3]>,
+    /// Unit normals (zero stays zero), if the primitive has normals.
+    pub normals: Option<Vec<[f64; 3]>>,
+}
+
+fn unit4(q: [f64; 4]) -> [f64; 4] {
+    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    q.map(|v| v / n)
+}
+
+/// `T·R·S` as a row-major 3×4 matrix (the rotation normalised first).
+pub fn matrix(t: &Trs64) -> M34 {
+    let [x, y, z, w] = unit4(t.rotation);
+    let r = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    core::array::from_fn(|i| {
+        [
+            r[i][0] * t.scale[0],
+            r[i][1] * t.scale[1],
+            r[i][2] * t.scale[2],
+            t.translation[i],
+        ]
+    })
+}
+
+/// `a · b` for affine matrices.
+pub fn mul(a: &M34, b: &M34) -> M34 {
+    core::array::from_fn(|i| {
+        core::array::from_fn(|c| {
+            let t = if c == 3 { a[i][3] } else { 0.0 };
+            a[i][0] * b[0][c] + a[i][1] * b[1][c] + a[i][2] * b[2][c] + t
+        })
+    })
+}
+
+/// `m · (p, 1)`.
+pub fn point(m: &M34, p: [f64; 3]) -> [f64; 3] {
+    m.map(|r| r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3])
+}
+
+/// `m · (v, 0)`.
+fn vector(m: &M34, v: [f64; 3]) -> [f64; 3] {
+    m.map(|r| r[0] * v[0] + r[1] * v[1] + r[2] * v[2])
+}
+
+/// World matrices of every node from node transforms `locals` (indexed by node).
+pub fn world(rig: &Rig, locals: &[Trs64]) -> Vec<M34> {
+    let mut world = vec![[[0.0; 4]; 3]; rig.nodes.len()];
+    for &i in &rig.order {
+        let l = matrix(&locals[i]);
+        world[i] = match rig.nodes[i].parent {
+            Some(p) => mul(&world[p], &l),
+            None => l,
+        };
+    }
+    world
+}
+
+/// Spherical interpolation along the shorter arc between (normalised) keys.
+fn slerp(a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
+    let (a, mut b) = (unit4(a), unit4(b));
+    let mut cos: f64 = (0..4).map(|i| a[i] * b[i]).sum();
+    if cos < 0.0 {
+        cos = -cos;
+        b = b.map(|v| -v);
+    }
+    let (wa, wb) = if cos > 1.0 - 1e-12 {
+        (1.0 - u, u)
+    } else {
+        let angle = cos.acos();
+        let s = angle.sin();
+        (((1.0 - u) * angle).sin() / s, (u * angle).sin() / s)
+    };
+    unit4(core::array::from_fn(|i| wa * a[i] + wb * b[i]))
+}
+
+/// The value of `channel` at `t` seconds (`width` numbers).
+fn sample(c: &Channel, t: f64) -> Vec<f64> {
+    let width = c.path.width();
+    let cubic = c.interpolation == Interpolation::CubicSpline;
+    let stride = if cubic { 3 * width } else { width };
+    let value = |k: usize| -> Vec<f64> {
+        let at = k * stride + if cubic { width } else { 0 };
+        c.values[at..at + width]
+            .iter()
+            .map(|&v| f64::from(v))
+            .collect()
+    };
+    let times: Vec<f64> = c.times.iter().map(|&v| f64::from(v)).collect();
+    let last = times.len() - 1;
+    let out = if t <= times[0] {
+        value(0)
+    } else if t >= times[last] {
+        value(last)
+    } else {
+        let k = times.partition_point(|&x| x <= t) - 1;
+        let dt = times[k + 1] - times[k];
+        let u = (t - times[k]) / dt;
+        let (a, b) = (value(k), value(k + 1));
+        match c.interpolation {
+            Interpolation::Step => a,
+            Interpolation::Linear if c.path == Path::Rotation => {
+                slerp([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]], u).to_vec()
+            }
+            Interpolation::Linear => (0..width).map(|i| a[i] + u * (b[i] - a[i])).collect(),
+            Interpolation::CubicSpline => {
+                // Key k's out-tangent and key k+1's in-tangent, per second.
+                let tangent = |k: usize, part: usize, i: usize| {
+                    f64::from(c.values[k * stride + part * width + i])
+                };
+                let (u2, u3) = (u * u, u * u * u);
+                (0..width)
+                    .map(|i| {
+                        (2.0 * u3 - 3.0 * u2 + 1.0) * a[i]
+                            + (u3 - 2.0 * u2 + u) * dt * tangent(k, 2, i)
+                            + (3.0 * u2 - 2.0 * u3) * b[i]
+                            + (u3 - u2) * dt * tangent(k + 1, 0, i)
+                    })
+                    .collect()
+            }
+        }
+    };
+    if c.path == Path::Rotation {
+        unit4([out[0], out[1], out[2], out[3]]).to_vec()
+    } else {
+        out
+    }
+}
+
+/// Node transforms of the rest pose (`anim` = `None`) or of clip `c` at `t` seconds
+/// (`Some((c, t))`), indexed by node. `None` when the clip does not exist.
+pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
+    let mut locals: Vec<Trs64> = rig.nodes.iter().map(|n| Trs64::from(&n.local)).collect();
+    if let Some((c, t)) = anim {
+        for ch in &rig.clips.get(c)?.channels {
+            if ch.times.is_empty() {
+                continue;
+            }
+            let v = sample(ch, t);
+            let l = &mut locals[ch.node];
+            match ch.path {
+                Path::Translation => l.translation = [v[0], v[1], v[2]],
+                Path::Rotation => l.rotation = [v[0], v[1], v[2], v[3]],
+                Path::Scale => l.scale = [v[0], v[1], v[2]],
+            }
+        }
+    }
+    Some(locals)
+}
+
+/// Skin every (mesh node, primitive) of `rig` at the rest pose or clip `c` at `t` seconds,
+/// in node order (as [`crate::pose::pose`] lists them). `None` when the clip does not exist.
+pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Block64>> {
+    let world = world(rig, &locals(rig, anim)?);
+    let mut blocks = Vec::new();
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        let palette: Option<Vec<M34>> = skin.map(|s| {
+            let skin = &rig.skins[s];
+            skin.joints
+                .iter()
+                .zip(&skin.inverse_binds)
+                .map(|(&j, ibm)| mul(&world[j], &ibm.map(|r| r.map(f64::from))))
+                .collect()
+        });
+        for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
+            let (positions, normals) = match (&palette, &prim.influences) {
+                (Some(palette), Some(_)) => skin_primitive(prim, palette, true),
+                _ => skin_primitive(prim, &[world[node]], false),
+            };
+            blocks.push(Block64 {
+                node,
+                mesh,
+                primitive: pi,
+                positions,
+                normals,
+            });
+        }
+    }
+    Some(blocks)
+}
+
+/// Positions and normals of `prim`, each vertex under `Σ w·palette[joint]` of its
+/// influences, or under `palette[0]` when `skinned` is false (a rigid mesh).
+fn skin_primitive(
+    prim: &Primitive,
+    palette: &[M34],
+    skinned: bool,
+) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
+    let matrix = |v: usize| -> M34 {
+        let Some(inf) = prim.influences.as_ref().filter(|_| skinned) else {
+            return palette[0];
+        };
+        let inf = &inf[v];
+        let sum: f64 = inf.weights.iter().map(|&w| f64::from(w)).sum();
+        let mut m = [[0.0; 4]; 3];
+        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+            let w = f64::from(w) / sum;
+            if w != 0.0 {
+                for (mr, br) in m.iter_mut().zip(&palette[usize::from(j)]) {
+                    for (e, be) in mr.iter_mut().zip(br) {
+                        *e += w * be;
+                    }
+                }
+            }
+        }
+        m
+    };
+    let matrices: Vec<M34> = (0..prim.positions.len()).map(matrix).collect();
+    let positions = prim
+        .positions
+        .iter()
+        .zip(&matrices)
+        .map(|(p, m)| point(m, p.map(f64::from)))
+        .collect();
+    let normals = prim.normals.as_ref().map(|ns| {
+        ns.iter()
+            .zip(&matrices)
+            .map(|(n, m)| {
+                let v = vector(m, n.map(f64::from));
+                let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+                if len > 0.0 {
+                    v.map(|c| c / len)
+                } else {
+                    [0.0; 3]
+                }
+            })
+            .collect()
+    });
+    (positions, normals)
+}
+
+/// The diagonal of the bounding box of every block's positions (0 without any).
+pub fn extent(blocks: &[Block64]) -> f64 {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in blocks.iter().flat_map(|b| &b.positions) {
+        for i in 0..3 {
+            lo[i] = lo[i].min(p[i]);
+            hi[i] = hi[i].max(p[i]);
+        }
+    }
+    let d2: f64 = (0..3).map(|i| (hi[i] - lo[i]).powi(2)).sum();
+    if d2.is_finite() {
+        d2.sqrt()
+    } else {
+        0.0
+    }
+}

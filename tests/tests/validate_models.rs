@@ -1,0 +1,521 @@
+//! `skin validate` and `skin render` on synthetic glTF files and on every model in
+//! ../shared/models: core `f32`, core fixed, GPU compute and GPU vertex shader against the
+//! `f64` oracle, and the GPU picture against the CPU one.
+//!
+//! The command's own oracle (`skin_host::oracle`) is first checked against the independent
+//! reference `skin_tests::gltf_ref`, and the thresholds below are computed here from that
+//! reference's extent, not taken from the report: GPU `f32` (both paths) vs core `f32`
+//! within 1e-5 of the bounding-box diagonal; every `f32` path vs the reference within
+//! 1e-5 of it; fixed point within the core's documented bound (8.25·2⁻¹⁵ asset units plus
+//! 10⁻⁶ for the pose, `core/src/lane/mod.rs`) plus that; GPU and CPU pictures equal on at
+//! least 99 % of the pixels at 240×240 in every frame.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser as _;
+use skin_core::budget::{Budget, Layout};
+use skin_host::cli::{Cli, CliError};
+use skin_host::gpu::{Model, Reference};
+use skin_host::picture::Picture;
+use skin_host::validate::{self, Options, Report};
+use skin_host::{oracle, pose, Rig};
+use skin_tests::gltf_gen::{Interp, Worm, UNSIGNED_BYTE};
+use skin_tests::gltf_ref;
+
+/// A device, or `None` after reporting the skip.
+fn gpu(test: &str) -> Option<Reference> {
+    match Reference::new() {
+        Ok(gpu) => Some(gpu),
+        Err(e) => {
+            skin_tests::skip(test, &e.to_string());
+            None
+        }
+    }
+}
+
+/// Synthetic worms covering every interpolation, eight influences, integer weights,
+/// missing inverse binds and a mesh reused by two skins, written to `dir`.
+fn worms(dir: &Path) -> Vec<PathBuf> {
+    let cases = [
+        ("linear", Worm::default(), true),
+        (
+            "step",
+            Worm {
+                interp: Interp::Step,
+                ..Worm::default()
+            },
+            false,
+        ),
+        (
+            "cubic",
+            Worm {
+                interp: Interp::CubicSpline,
+                influences: 8,
+                weights: UNSIGNED_BYTE,
+                ..Worm::default()
+            },
+            true,
+        ),
+        (
+            "two",
+            Worm {
+                two_skins: true,
+                inverse_binds: false,
+                ..Worm::default()
+            },
+            true,
+        ),
+    ];
+    cases
+        .into_iter()
+        .map(|(name, worm, glb)| {
+            let g = worm.build();
+            let path = dir.join(format!("{name}.{}", if glb { "glb" } else { "gltf" }));
+            if glb {
+                std::fs::write(&path, g.glb()).unwrap();
+            } else {
+                std::fs::write(&path, g.gltf()).unwrap();
+            }
+            path
+        })
+        .collect()
+}
+
+/// The rest pose and `fractions` of every clip, as `(anim, seconds)`.
+fn cases(model: &gltf_ref::RefModel, fractions: &[f64]) -> Vec<Option<(usize, f32)>> {
+    let mut out = vec![None];
+    for (c, d) in gltf_ref::durations(model).iter().enumerate() {
+        out.extend(fractions.iter().map(|f| Some((c, (f * d) as f32))));
+    }
+    out
+}
+
+/// The host oracle against the independent reference: positions within 1e-6 of the
+/// extent (both `f64`; the host's starts from the importer's `f32` rig).
+fn check_oracle(path: &Path) -> f64 {
+    let rig = skin_host::import::from_path(path).unwrap();
+    let model = gltf_ref::load(path);
+    let extent = gltf_ref::extent(&gltf_ref::pose(&model, None, 0.0));
+    let mut worst = 0.0f64;
+    for anim in cases(&model, &[0.0, 0.21, 0.5, 0.77, 1.0]) {
+        let want = gltf_ref::pose(
+            &model,
+            anim.map(|a| a.0),
+            anim.map_or(0.0, |a| f64::from(a.1)),
+        );
+        let got = oracle::pose(&rig, anim.map(|(c, t)| (c, f64::from(t)))).unwrap();
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!((g.node, g.mesh, g.primitive), (w.node, w.mesh, w.primitive));
+            for (p, q) in g.positions.iter().zip(&w.positions) {
+                for i in 0..3 {
+                    worst = worst.max((p[i] - q[i]).abs() / extent);
+                }
+            }
+            // Skinned normals are unit (or zero).
+            for n in g.normals.iter().flatten() {
+                let len = n.iter().map(|c| c * c).sum::<f64>().sqrt();
+                assert!(len == 0.0 || (len - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+    assert!(
+        worst <= 1e-6,
+        "{}: oracle vs gltf_ref {worst:e}",
+        path.display()
+    );
+    worst
+}
+
+#[test]
+fn the_commands_oracle_agrees_with_the_independent_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    for path in worms(dir.path()) {
+        check_oracle(&path);
+    }
+    for path in
+        skin_tests::sample_models("the_commands_oracle_agrees_with_the_independent_reference")
+    {
+        let worst = check_oracle(&path);
+        eprintln!(
+            "{}: oracle vs gltf_ref {worst:.1e} of the extent",
+            path.display()
+        );
+    }
+}
+
+/// Validate `path` and check the report against thresholds computed from the independent
+/// reference; also the GPU compute path directly against that reference.
+fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
+    let rig = skin_host::import::from_path(path).unwrap();
+    let model = gltf_ref::load(path);
+    let extent = gltf_ref::extent(&gltf_ref::pose(&model, None, 0.0));
+    let name = path.display();
+    let mut calls = 0;
+    let report = validate::validate(&rig, gpu, options, |done, total| {
+        calls += 1;
+        assert_eq!(done, calls);
+        assert_eq!(total, validate::frames(&rig, options).len());
+    })
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(calls, report.frames.len());
+    assert!(
+        (report.extent - extent).abs() <= 1e-6 * extent,
+        "{name}: extent {} vs {extent}",
+        report.extent
+    );
+    let k = pose::asset_unit(&rig);
+    let f32_tol = 1e-5 * extent;
+    let fixed_tol = (8.25 / 32768.0 + 1e-6) * 2f64.powi(k) + f32_tol;
+    for row in &report.rows {
+        let tol = match (row.path, row.against, row.normals) {
+            (_, _, true) => 1e-5,
+            ("core fixed", _, _) => fixed_tol,
+            _ => f32_tol,
+        };
+        assert!(
+            row.errors.max <= tol,
+            "{name}: {} vs {}: {:e} > {tol:e}",
+            row.path,
+            row.against,
+            row.errors.max
+        );
+        if !row.normals {
+            assert!(
+                row.errors.count > 0,
+                "{name}: {} compared nothing",
+                row.path
+            );
+        }
+    }
+    assert_eq!(report.undrawn, 0);
+    assert!(
+        report.failures().is_empty(),
+        "{name}: {:?}",
+        report.failures()
+    );
+    // The worst frame's pictures, counted here.
+    let (g, c) = report.worst.as_ref().expect("pictures");
+    assert_eq!(
+        (g.width, g.height),
+        (u32::from(options.size.0), u32::from(options.size.1))
+    );
+    let differing = g
+        .pixels
+        .iter()
+        .zip(&c.pixels)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(differing, report.pictures.worst_differing);
+    assert!(
+        differing * 100 <= g.pixels.len(),
+        "{name}: {differing} pixels differ"
+    );
+    let background = skin_core::raster::scene::BACKGROUND;
+    let drawn = c.pixels.iter().filter(|&&p| p != background).count();
+    // In view: the thin worms cover a few hundred pixels at least, the sample models more.
+    assert!(drawn >= 200, "{name}: the model covers {drawn} pixels");
+
+    // GPU compute directly against the independent reference at a few times.
+    let split = Model::new(&rig, options.budget, options.layout).unwrap();
+    for anim in cases(&model, &[0.3, 0.8]) {
+        let want = gltf_ref::pose(
+            &model,
+            anim.map(|a| a.0),
+            anim.map_or(0.0, |a| f64::from(a.1)),
+        );
+        let palettes = split.palettes(&rig, anim).unwrap();
+        for (b, block) in split.blocks.iter().enumerate() {
+            let got = gpu.skin_compute(&block.whole, &palettes[b]).unwrap();
+            for (p, q) in got.positions.iter().zip(&want[b].positions) {
+                for i in 0..3 {
+                    let err = (f64::from(p[i]) - q[i]).abs();
+                    assert!(err <= f32_tol, "{name} {anim:?}: {p:?} vs {q:?}");
+                }
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn validate_passes_on_synthetic_models_with_and_without_splits() {
+    let Some(gpu) = gpu("validate_passes_on_synthetic_models_with_and_without_splits") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for path in worms(dir.path()) {
+        let rig = skin_host::import::from_path(&path).unwrap();
+        let blocks = Model::new(&rig, Budget::VS_2_0, Layout::Affine3x4)
+            .unwrap()
+            .blocks
+            .len();
+        let whole = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 5,
+                ..Options::default()
+            },
+        );
+        assert_eq!(
+            whole.draw_calls,
+            blocks,
+            "{}: one draw call a primitive",
+            path.display()
+        );
+        // Nine matrices a palette (GL_OES_matrix_palette) splits the ten-bone worms.
+        let split = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 3,
+                budget: Budget::OES_MATRIX_PALETTE,
+                layout: Layout::Mat4x4,
+                size: (240, 240),
+                clips: None,
+            },
+        );
+        assert!(
+            split.draw_calls > blocks,
+            "{}: {} draw calls",
+            path.display(),
+            split.draw_calls
+        );
+    }
+}
+
+#[test]
+fn validate_passes_on_every_sample_model() {
+    let models = skin_tests::sample_models("validate_passes_on_every_sample_model");
+    let Some(gpu) = gpu("validate_passes_on_every_sample_model") else {
+        return;
+    };
+    for path in models {
+        let report = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 6,
+                ..Options::default()
+            },
+        );
+        eprintln!(
+            "{}: worst picture {:.3} % equal",
+            path.display(),
+            100.0 * report.pictures.worst
+        );
+    }
+}
+
+#[test]
+fn failures_name_what_exceeded_its_threshold() {
+    let Some(gpu) = gpu("failures_name_what_exceeded_its_threshold") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = &worms(dir.path())[0];
+    let rig = skin_host::import::from_path(path).unwrap();
+    let options = Options {
+        frames: 2,
+        ..Options::default()
+    };
+    let mut report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
+    assert!(report.table("linear.glb").contains("Result: **pass**."));
+    report.rows[3].errors.max = report.rows[3].limit * 2.0;
+    report.pictures.worst = 0.9;
+    let failures = report.failures();
+    assert_eq!(failures.len(), 2, "{failures:?}");
+    assert!(
+        failures[0].starts_with("gpu vertex vs f64: max error"),
+        "{failures:?}"
+    );
+    assert!(
+        failures[1].starts_with("pictures: 90.00 % of pixels agree"),
+        "{failures:?}"
+    );
+    let table = report.table("linear.glb");
+    assert!(
+        table.contains("| gpu vertex | f64 |") && table.contains("**FAIL**"),
+        "{table}"
+    );
+    // What validation cannot start on is an error, not a report.
+    for bad in [
+        Options {
+            frames: 0,
+            ..options.clone()
+        },
+        Options {
+            clips: Some(vec![7]),
+            ..options.clone()
+        },
+        Options {
+            layout: Layout::DualQuat,
+            ..options.clone()
+        },
+    ] {
+        assert!(
+            validate::validate(&rig, &gpu, &bad, |_, _| {}).is_err(),
+            "{bad:?}"
+        );
+    }
+}
+
+/// Run `skin ARGS…` in-process: stdout, and the exit status `main` would give.
+fn skin(args: &[&str]) -> (String, u8) {
+    let cli = match Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied())) {
+        Ok(cli) => cli,
+        Err(_) => return (String::new(), 2),
+    };
+    let (mut out, mut warn) = (Vec::new(), Vec::new());
+    let status = match skin_host::cli::run(cli, &mut out, &mut warn) {
+        Ok(()) => 0,
+        Err(e) => {
+            assert!(!e.to_string().contains('\n'), "one line: {e}");
+            CliError::status(&e)
+        }
+    };
+    (String::from_utf8(out).unwrap(), status)
+}
+
+#[test]
+fn the_cli_renders_and_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = worms(dir.path())[0].to_string_lossy().into_owned();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    // Bad input: exit status 2, before any GPU work.
+    for args in [
+        vec![
+            "render",
+            &model,
+            "--backend",
+            "gpu",
+            "--arith",
+            "fixed",
+            "-o",
+            "x.png",
+        ],
+        vec!["render", &model, "--size", "0x10", "-o", "x.png"],
+        vec!["render", &model, "--size", "big", "-o", "x.png"],
+        vec!["render", &model, "--anim", "nope", "-o", "x.png"],
+        vec!["render", &model, "--budget", "vs_9_9", "-o", "x.png"],
+        vec!["render", "/no/such/file.glb", "-o", "x.png"],
+        vec!["validate", &model, "--frames", "0"],
+        vec!["validate", &model, "--layout", "dq"],
+        vec!["validate", &model, "--anim", "7"],
+    ] {
+        assert_eq!(skin(&args).1, 2, "{args:?}");
+    }
+    // The CPU renderer needs no GPU; in f32 and fixed point it draws the same worm.
+    let (cpu_f32, cpu_fixed) = (out("cpu.png"), out("fixed.png"));
+    let (text, status) = skin(&[
+        "render",
+        &model,
+        "--backend",
+        "cpu",
+        "--anim",
+        "0",
+        "--time",
+        "0.5",
+        "--size",
+        "96x64",
+        "-o",
+        &cpu_f32,
+    ]);
+    assert_eq!(status, 0);
+    assert!(text.contains("96x64 CPU (f32) picture"), "{text}");
+    assert_eq!(
+        skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--arith",
+            "fixed",
+            "--anim",
+            "0",
+            "--time",
+            "0.5",
+            "--size",
+            "96x64",
+            "-o",
+            &cpu_fixed
+        ])
+        .1,
+        0
+    );
+    let (a, b) = (
+        Picture::load_png(Path::new(&cpu_f32)).unwrap(),
+        Picture::load_png(Path::new(&cpu_fixed)).unwrap(),
+    );
+    assert_eq!((a.width, a.height), (96, 64));
+    assert!(a.difference(&b).unwrap().agreement() >= 0.97);
+    // Looped time: 2.5 s of the 2-second clip is 0.5 s.
+    let looped = out("looped.png");
+    assert_eq!(
+        skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--anim",
+            "0",
+            "--time",
+            "2.5",
+            "--size",
+            "96x64",
+            "-o",
+            &looped
+        ])
+        .1,
+        0
+    );
+    assert_eq!(Picture::load_png(Path::new(&looped)).unwrap(), a);
+
+    if gpu("the_cli_renders_and_validates").is_none() {
+        return;
+    }
+    let gpu_png = out("gpu.png");
+    assert_eq!(
+        skin(&[
+            "render", &model, "--anim", "0", "--time", "0.5", "--size", "96x64", "-o", &gpu_png
+        ])
+        .1,
+        0
+    );
+    let g = Picture::load_png(Path::new(&gpu_png)).unwrap();
+    assert!(g.difference(&a).unwrap().agreement() >= 0.99);
+    let pictures = out("pair.png");
+    let (text, status) = skin(&["validate", &model, "--frames", "3", "--pictures", &pictures]);
+    assert_eq!(status, 0, "{text}");
+    assert!(text.contains("| gpu vertex | core f32 |"), "{text}");
+    assert!(text.contains("Result: **pass**."), "{text}");
+    let pair = Picture::load_png(Path::new(&pictures)).unwrap();
+    assert_eq!((pair.width, pair.height), (3 * 240 + 2 * 4, 240));
+}
+
+/// The rest pose, then `frames` times spread over each clip's loop.
+#[test]
+fn validate_frames_cover_each_clip_evenly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = &worms(dir.path())[0];
+    let rig: Rig = skin_host::import::from_path(path).unwrap();
+    let frames = validate::frames(
+        &rig,
+        &Options {
+            frames: 4,
+            ..Options::default()
+        },
+    );
+    let times: Vec<Option<(usize, f32)>> = frames.iter().map(|f| f.anim).collect();
+    assert_eq!(
+        times,
+        [
+            None,
+            Some((0, 0.0)),
+            Some((0, 0.5)),
+            Some((0, 1.0)),
+            Some((0, 1.5))
+        ]
+    );
+}
