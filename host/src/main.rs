@@ -8,6 +8,7 @@ use clap::Parser as _;
 use skin_host::cli::{run, Cli};
 
 fn main() -> ExitCode {
+    quiet_mesa();
     // A bug must still not spill a backtrace over the user: one line, then exit 101.
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -56,5 +57,23 @@ fn main() -> ExitCode {
             eprintln!("skin: {e}");
             ExitCode::from(e.status())
         }
+    }
+}
+
+/// Mesa's Vulkan drivers (lavapipe, the adapter on machines without a GPU) probe for a
+/// Wayland display and print `error: XDG_RUNTIME_DIR is invalid or not set` when the
+/// variable is missing, as it is under `sudo`, in CI and over plain ssh. `skin` never opens a
+/// window, so without one it points the variable at a private, empty directory. Runs first
+/// in `main`, before any thread exists.
+fn quiet_mesa() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some() {
+        return;
+    }
+    let dir = std::env::temp_dir().join("skin-runtime");
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    if builder.create(&dir).is_ok() || dir.is_dir() {
+        std::env::set_var("XDG_RUNTIME_DIR", dir);
     }
 }
