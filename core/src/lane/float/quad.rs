@@ -63,7 +63,11 @@ fn blend<const K: usize, const N: usize>(table: &Table<N>, inf: &Influence<f32>)
             acc[r] += mk[r] * wk;
         }
     }
-    [acc[0] + m0[0] * w0, acc[1] + m0[1] * w0, acc[2] + m0[2] * w0]
+    [
+        acc[0] + m0[0] * w0,
+        acc[1] + m0[1] * w0,
+        acc[2] + m0[2] * w0,
+    ]
 }
 
 /// The blended matrices of four vertices, transposed: `t[r][c]` holds entry `(r, c)` of
