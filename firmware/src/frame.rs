@@ -43,9 +43,9 @@ pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
 /// and the Pico (264 KiB) take the sample models.
 #[cfg(feature = "microbit")]
 mod cap {
-    pub const BONES: usize = 24;
-    pub const VERTICES: usize = 400;
-    pub const ROWS: usize = 2;
+    pub const BONES: usize = 16;
+    pub const VERTICES: usize = 320;
+    pub const ROWS: usize = 4;
     pub const CHUNK: usize = 8;
 }
 #[cfg(feature = "pico")]

@@ -1,4 +1,4 @@
-//! The `skin` command-line tool: `inspect`, `budget`, `pose` and `bake`.
+//! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake` and `character`.
 //!
 //! [`run`] does the work and returns a [`CliError`] for bad input; `main` prints it as one
 //! line, `skin: <reason>`, and exits with status 2.
@@ -115,6 +115,13 @@ pub enum Command {
         /// Include only this animation (index or name; repeatable); default: all.
         #[arg(long = "anim", value_name = "INDEX|NAME")]
         anims: Vec<String>,
+    },
+    /// Write the procedural character (twelve bones, a looping walk, up to four influences
+    /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
+    Character {
+        /// The file to write: `.glb`, or else `.gltf` with the buffer embedded.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
 }
 
@@ -284,6 +291,21 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                 baked.duplicated,
                 baked.clips.len(),
                 if baked.normals { ", normals" } else { "" },
+            )?;
+        }
+        Command::Character { output } => {
+            let model = crate::character::Character::new();
+            model
+                .write(&output)
+                .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
+            writeln!(
+                out,
+                "{}: {} bones, {} vertices, {} triangles, 1 clip (walk, {} s)",
+                output.display(),
+                model.bones().len(),
+                model.positions().len(),
+                model.triangles(),
+                crate::character::STRIDE,
             )?;
         }
     }
