@@ -8,13 +8,14 @@
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
 //! ```text
-//! ASSET board=… core=… target=… lane=… bytes=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! ASSET board=… core=… target=… counts=… lane=… bytes=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
 //!
-//! Stage figures are instructions under QEMU (`-icount shift=0`; SysTick calibrated as the
-//! benchmark does, the stopwatch's own cost subtracted), core cycles on a real board.
+//! Stage figures (`counts=`) are instructions under QEMU (`-icount shift=0`; SysTick
+//! calibrated as the benchmark does) and core cycles on a real board, the stopwatch's own
+//! cost subtracted.
 //! `total` is sample + palette + skin + project + raster: the frame's work without
 //! `display`, the time spent handing finished bands to the display driver.
 
@@ -70,11 +71,33 @@ pub struct Board {
     pub name: &'static str,
     /// CPU core.
     pub core: &'static str,
+    /// What SysTick ticks stand for.
+    pub counts: Counts,
 }
 
-/// Per-stage tick and call counts.
+/// What the stage figures count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // a build constructs the variant of its board only
+pub enum Counts {
+    /// Instructions: under `qemu -icount shift=0` (SysTick calibrated against a loop of
+    /// known length).
+    Instructions,
+    /// Core clock cycles: SysTick on real hardware.
+    Cycles,
+}
+
+impl Counts {
+    fn name(self) -> &'static str {
+        match self {
+            Counts::Instructions => "instructions",
+            Counts::Cycles => "cycles",
+        }
+    }
+}
+
+/// Per-stage tick and call tallies.
 #[derive(Clone, Copy, Default)]
-struct Counts {
+struct Tally {
     ticks: [u64; 6],
     calls: [u32; 6],
 }
@@ -82,7 +105,7 @@ struct Counts {
 /// Times each stage of the scene with the SysTick clock.
 struct Timed<'c> {
     clock: &'c mut Clock,
-    counts: Counts,
+    tally: Tally,
 }
 
 impl Stages for Timed<'_> {
@@ -97,15 +120,15 @@ impl Stages for Timed<'_> {
         };
         let r = self.clock.time(f);
         let (ticks, calls) = self.clock.take();
-        self.counts.ticks[i] += ticks;
-        self.counts.calls[i] += calls;
+        self.tally.ticks[i] += ticks;
+        self.tally.calls[i] += calls;
         r
     }
 }
 
-/// Converts stopwatch ticks to instructions, less the stopwatch's own cost.
+/// Converts stopwatch ticks to instructions or cycles, less the stopwatch's own cost.
 struct Meter {
-    /// Instructions per `ticks` ticks (calibration).
+    /// Instructions (or cycles) per `ticks` ticks.
     instructions: u64,
     ticks: u64,
     /// The stopwatch's cost in ticks over `EMPTY_CALLS` empty timed calls.
@@ -116,8 +139,11 @@ struct Meter {
 const EMPTY_CALLS: u32 = 1000;
 
 impl Meter {
-    fn new(clock: &mut Clock) -> Self {
-        let (instructions, ticks) = clock.calibrate();
+    fn new(clock: &mut Clock, counts: Counts) -> Self {
+        let (instructions, ticks) = match counts {
+            Counts::Instructions => clock.calibrate(),
+            Counts::Cycles => (1, 1),
+        };
         clock.take();
         for _ in 0..EMPTY_CALLS {
             clock.time(|| core::hint::black_box(()));
@@ -159,7 +185,7 @@ where
     L: AssetLane + Project,
     D: DrawTarget<Color = Rgb565>,
 {
-    let meter = Meter::new(clock);
+    let meter = Meter::new(clock, board.counts);
     let asset = Asset::<L>::read(bytes).map_err(|e| FrameError::Raster(e.into()))?;
     let mut p = Poser::<L> {
         pose: [Transform::IDENTITY; BONES],
@@ -172,10 +198,11 @@ where
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
     let (clip, duration) = scene.clip().unwrap_or(("(rest pose)", 0.0));
     defmt::info!(
-        "ASSET board={=str} core={=str} target={=str} lane={=str} bytes={=usize} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
+        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
         board.name,
         board.core,
         env!("SKIN_TARGET"),
+        board.counts.name(),
         L::NAME,
         bytes.len(),
         asset::checksum(bytes),
@@ -226,11 +253,11 @@ where
     let mut depth = [0u16; WIDTH as usize * ROWS];
     let mut timed = Timed {
         clock,
-        counts: Counts::default(),
+        tally: Tally::default(),
     };
     let mut k = 0;
     while let Some(t) = time(scene, k) {
-        timed.counts = Counts::default();
+        timed.tally = Tally::default();
         scene.pose(t, &mut p.pose, &mut p.world, &mut timed)?;
         scene.project(
             &p.world,
@@ -241,7 +268,7 @@ where
         )?;
         let drawn = &vertices[..scene.vertices()];
         scene.render(drawn, display, &mut colour, &mut depth, &mut timed)?;
-        let c = timed.counts;
+        let c = timed.tally;
         let s: [u64; 6] = core::array::from_fn(|i| meter.instructions(c.ticks[i], c.calls[i]));
         defmt::info!(
             "FRAME frame={=u32} time={=f32} sample={=u64} palette={=u64} skin={=u64} project={=u64} raster={=u64} display={=u64} total={=u64}",

@@ -56,6 +56,8 @@ pub const FRAMES: u32 = 4;
 
 #[cfg(feature = "qemu")]
 use defmt_semihosting as _;
+#[cfg(feature = "pico")]
+use defmt_rtt as _;
 
 #[cfg(feature = "qemu")]
 #[cortex_m_rt::entry]
@@ -89,6 +91,7 @@ fn program(clock: &mut clock::Clock) -> bool {
     let board = frame::Board {
         name: board::NAME,
         core: board::CORE,
+        counts: frame::Counts::Instructions,
     };
     let mut files = display::FrameFiles::new(frame::WIDTH, frame::HEIGHT);
     let played = frame::play::<Lane, _>(ASSET, &board, &mut files, clock, |scene, k| {
@@ -101,7 +104,7 @@ fn program(clock: &mut clock::Clock) -> bool {
             false
         }
         Err(e) => {
-            defmt::error!("error: {}", e);
+            defmt::error!("error: {}", defmt::Display2Format(&e));
             false
         }
     }

@@ -339,3 +339,45 @@ fn firmware_frames_host_render_depends_on_time() {
     let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25]);
     assert_ne!(frames[0], frames[1]);
 }
+
+/// Bad input on the device is a typed error and a failed run: a fixed-point build given an
+/// f32 asset logs the asset error, writes no frame and leaves QEMU with a non-zero status.
+#[test]
+fn firmware_refuses_an_asset_of_the_other_lane() {
+    let test = "firmware_refuses_an_asset_of_the_other_lane";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(Budget::VS_1_1),
+        arith: skin_host::pose::Arith::F32,
+        clips: None,
+    };
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let asset = dir.path().join("character-f32.bin");
+    std::fs::write(
+        &asset,
+        skin_host::bake::bake(&rig, &options).expect("bakes").bytes,
+    )
+    .expect("write the asset");
+    let out = dir.path().join("frames");
+    let o = script(&[
+        "run",
+        "mps2-an386",
+        "fixed",
+        "--asset",
+        asset.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{log}");
+    let error = log.lines().find(|l| l.starts_with("ERROR")).unwrap_or_default();
+    assert!(error.contains("error: asset"), "{log}");
+    assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
+    assert!(log.contains("DONE failed"), "{log}");
+    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+}
