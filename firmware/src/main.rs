@@ -54,10 +54,10 @@ static ASSET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/asset.bin"));
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 pub const FRAMES: u32 = 4;
 
-#[cfg(feature = "qemu")]
-use defmt_semihosting as _;
 #[cfg(feature = "pico")]
 use defmt_rtt as _;
+#[cfg(feature = "qemu")]
+use defmt_semihosting as _;
 
 #[cfg(feature = "qemu")]
 #[cortex_m_rt::entry]

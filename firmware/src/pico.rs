@@ -103,7 +103,11 @@ fn run() -> Result<core::convert::Infallible, &'static str> {
             let duration = scene.clip().map_or(0.0, |(_, d)| d);
             let period = (duration * 1e6) as u64;
             let now = timer.get_counter().ticks();
-            let t = if period == 0 { 0.0 } else { (now % period) as f32 * 1e-6 };
+            let t = if period == 0 {
+                0.0
+            } else {
+                (now % period) as f32 * 1e-6
+            };
             (k < FRAMES_PER_PASS).then_some(t)
         })
         .map_err(|e| {

@@ -375,7 +375,10 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
     ]);
     let log = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{log}");
-    let error = log.lines().find(|l| l.starts_with("ERROR")).unwrap_or_default();
+    let error = log
+        .lines()
+        .find(|l| l.starts_with("ERROR"))
+        .unwrap_or_default();
     assert!(error.contains("error: asset"), "{log}");
     assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
     assert!(log.contains("DONE failed"), "{log}");
