@@ -10,7 +10,7 @@
 //! ```text
 //! ASSET board=… core=… target=… counts=… lane=… bytes=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
-//! MEMORY band_rows=… band_bytes=… vertex_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
+//! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
 //!
 //! Stage figures (`counts=`) are instructions under QEMU (`-icount shift=0`; SysTick
@@ -25,6 +25,7 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::palette::Palette;
+use skin_core::raster::bins::Span;
 use skin_core::raster::scene::{Scene, Scratch, Stage, Stages};
 use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
 use skin_core::transform::Transform;
@@ -39,13 +40,15 @@ pub const HEIGHT: u16 = 240;
 /// Palette entries a part may use: the `vs_1_1` budget (`skin bake --budget vs_1_1`).
 pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
 
-/// What a build can play: bones, vertices, rows per band and the skinning chunk. The
-/// micro:bit's 16 KiB of RAM takes a small model in thin bands; the MPS2 boards (4 MiB)
-/// and the Pico (264 KiB) take the sample models.
+/// What a build can play: bones, vertices, triangles binned (more are drawn unbinned:
+/// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
+/// of RAM takes a small model in thin bands, unbinned; the MPS2 boards (4 MiB) and the Pico
+/// (264 KiB) take the sample models.
 #[cfg(feature = "microbit")]
 mod cap {
     pub const BONES: usize = 16;
     pub const VERTICES: usize = 320;
+    pub const TRIANGLES: usize = 0;
     pub const ROWS: usize = 4;
     pub const CHUNK: usize = 8;
 }
@@ -53,6 +56,7 @@ mod cap {
 mod cap {
     pub const BONES: usize = 64;
     pub const VERTICES: usize = 4096;
+    pub const TRIANGLES: usize = 8192;
     pub const ROWS: usize = 16;
     pub const CHUNK: usize = 32;
 }
@@ -60,10 +64,11 @@ mod cap {
 mod cap {
     pub const BONES: usize = 64;
     pub const VERTICES: usize = 8192;
+    pub const TRIANGLES: usize = 16384;
     pub const ROWS: usize = 16;
     pub const CHUNK: usize = 32;
 }
-pub use cap::{BONES, CHUNK, ROWS, VERTICES};
+pub use cap::{BONES, CHUNK, ROWS, TRIANGLES, VERTICES};
 
 /// The board, as the `ASSET` line names it.
 pub struct Board {
@@ -249,6 +254,7 @@ where
     D: DrawTarget<Color = Rgb565>,
 {
     let mut vertices = [ScreenVertex::default(); VERTICES];
+    let mut spans = [Span::default(); TRIANGLES];
     let mut colour = [Rgb565::BLACK; WIDTH as usize * ROWS];
     let mut depth = [0u16; WIDTH as usize * ROWS];
     let mut timed = Timed {
@@ -267,7 +273,14 @@ where
             &mut timed,
         )?;
         let drawn = &vertices[..scene.vertices()];
-        scene.render(drawn, display, &mut colour, &mut depth, &mut timed)?;
+        scene.render_binned(
+            drawn,
+            &mut spans,
+            display,
+            &mut colour,
+            &mut depth,
+            &mut timed,
+        )?;
         let c = timed.tally;
         let s: [u64; 6] = core::array::from_fn(|i| meter.instructions(c.ticks[i], c.calls[i]));
         defmt::info!(
@@ -288,10 +301,11 @@ where
     let band_bytes = core::mem::size_of_val(&colour) + core::mem::size_of_val(&depth);
     let (static_ram, stack_used) = (stack::static_bytes(), stack::used());
     defmt::info!(
-        "MEMORY band_rows={=usize} band_bytes={=usize} vertex_bytes={=usize} scene_bytes={=usize} static_ram={=u32} stack_used={=u32} ram_used={=u32} ram_size={=u32}",
+        "MEMORY band_rows={=usize} band_bytes={=usize} vertex_bytes={=usize} span_bytes={=usize} scene_bytes={=usize} static_ram={=u32} stack_used={=u32} ram_used={=u32} ram_size={=u32}",
         ROWS,
         band_bytes,
         core::mem::size_of_val(&vertices),
+        core::mem::size_of_val(&spans),
         core::mem::size_of_val(scene),
         static_ram,
         stack_used,

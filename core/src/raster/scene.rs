@@ -5,6 +5,7 @@
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::Rgb565;
 
+use super::bins::{self, Span};
 use super::frame::bands;
 use super::{Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
 use crate::affine::Affine;
@@ -345,15 +346,15 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         Ok(())
     }
 
+    /// Triangles in the asset (all parts): the spans [`Self::render_binned`] needs.
+    pub fn triangles(&self) -> usize {
+        self.asset.indices().len() / 3
+    }
+
     /// Draw every part's triangles (projected `vertices`) into `band`.
     pub fn draw(&self, band: &mut Band<'_>, vertices: &[ScreenVertex]) -> Result<(), RasterError> {
         for part in self.asset.parts() {
-            let v = vertices
-                .get(part.vertex_range())
-                .ok_or(RasterError::Buffer {
-                    needed: self.vertices(),
-                    len: vertices.len(),
-                })?;
+            let v = bins::part_vertices(vertices, &part, self.vertices())?;
             band.draw(v, part.indices().iter(), MATERIAL)?;
         }
         Ok(())
@@ -370,10 +371,41 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         depth: &mut [u16],
         stages: &mut impl Stages,
     ) -> Result<(), FrameError<D::Error>> {
+        self.render_binned(vertices, &mut [], target, colour, depth, stages)
+    }
+
+    /// [`Self::render`], binning the triangles first when `spans` holds one entry per
+    /// triangle ([`Self::triangles`]), so that each band draws only the triangles that
+    /// reach it; the same frame either way. Binning counts as [`Stage::Raster`].
+    pub fn render_binned<D: DrawTarget<Color = Rgb565>>(
+        &self,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+        target: &mut D,
+        colour: &mut [Rgb565],
+        depth: &mut [u16],
+        stages: &mut impl Stages,
+    ) -> Result<(), FrameError<D::Error>> {
+        let screen = (self.width, self.height);
+        let total = self.vertices();
+        let binned = stages.time(Stage::Raster, || {
+            bins::bin(self.asset.parts(), vertices, total, screen, spans)
+        })?;
+        let spans = &spans[..binned.unwrap_or(0)];
         bands(self.width, self.height, colour, depth, |mut band| {
             stages.time(Stage::Raster, || {
                 band.clear(BACKGROUND);
-                self.draw(&mut band, vertices)
+                match binned {
+                    Some(_) => bins::draw(
+                        &mut band,
+                        self.asset.parts(),
+                        vertices,
+                        total,
+                        spans,
+                        MATERIAL,
+                    ),
+                    None => self.draw(&mut band, vertices),
+                }
             })?;
             stages.time(Stage::Display, || {
                 band.flush(target).map_err(FrameError::Target)
