@@ -42,8 +42,9 @@ pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
 
 /// What a build can play: bones, vertices, triangles binned (more are drawn unbinned:
 /// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
-/// of RAM takes a small model in thin bands, unbinned; the MPS2 boards (4 MiB) and the Pico
-/// (264 KiB) take the sample models.
+/// of RAM takes a small model in thin bands, unbinned; the Pico (264 KiB) takes the sample
+/// models, and the MPS2 boards get the Pico's capacities, so that Cortex-M0 code on the
+/// mps2-an385 measures what the Pico needs.
 #[cfg(feature = "microbit")]
 mod cap {
     pub const BONES: usize = 16;
@@ -52,19 +53,11 @@ mod cap {
     pub const ROWS: usize = 4;
     pub const CHUNK: usize = 8;
 }
-#[cfg(feature = "pico")]
+#[cfg(not(feature = "microbit"))]
 mod cap {
     pub const BONES: usize = 64;
     pub const VERTICES: usize = 4096;
     pub const TRIANGLES: usize = 8192;
-    pub const ROWS: usize = 16;
-    pub const CHUNK: usize = 32;
-}
-#[cfg(any(feature = "mps2-an386", feature = "mps2-an385"))]
-mod cap {
-    pub const BONES: usize = 64;
-    pub const VERTICES: usize = 8192;
-    pub const TRIANGLES: usize = 16384;
     pub const ROWS: usize = 16;
     pub const CHUNK: usize = 32;
 }
