@@ -305,5 +305,14 @@ where
         static_ram + stack_used,
         static_ram + stack::room()
     );
+    // The paint ends where static RAM begins: reaching it means the stack overflowed into
+    // (or below) the static data, and nothing drawn since can be trusted.
+    if stack_used >= stack::room() {
+        return Err(FrameError::Raster(RasterError::Capacity {
+            what: "stack (RAM)",
+            needed: stack_used as usize,
+            capacity: stack::room() as usize,
+        }));
+    }
     Ok(k)
 }
