@@ -1,97 +1,212 @@
 #!/usr/bin/env bash
-# Builds and runs the Cortex-M firmware (firmware/) under QEMU.
+# Builds, runs and sizes the Cortex-M firmware (firmware/).
 #
-#   scripts/firmware.sh build BOARD LANE   build; prints the ELF's path (firmware/target/elf/BOARD-LANE.elf)
-#   scripts/firmware.sh run BOARD LANE     build, run in QEMU (-icount shift=0), decode defmt;
-#                                          exits with the firmware's status
-#   scripts/firmware.sh size BOARD LANE    build; flash/RAM sizes (text data bss)
-#   scripts/firmware.sh bench              run and size every BOARD × LANE
+#   scripts/firmware.sh build BOARD LANE [MODEL]  bake the model, build; prints the ELF's path
+#   scripts/firmware.sh run BOARD LANE [MODEL]    build, run in QEMU (-icount shift=0), decode
+#                                                 defmt; exits with the firmware's status
+#   scripts/firmware.sh size BOARD LANE [MODEL]   build; flash and RAM (text data bss)
+#   scripts/firmware.sh uf2 LANE [MODEL]          build for the Pico; write a .uf2 to flash
+#   scripts/firmware.sh kernels BOARD LANE        run the kernel benchmark (no model)
+#   scripts/firmware.sh bench                     the kernel benchmark on every BOARD × LANE
 #
-# BOARD: mps2-an386 (Cortex-M4F), mps2-an385 (Cortex-M3), microbit (Cortex-M0)
+# BOARD: mps2-an386 (Cortex-M4F), mps2-an385 (Cortex-M3), mps2-an385-m0 (Cortex-M0 code,
+#        thumbv6m, on the M3 board: for models beyond the micro:bit's RAM), microbit
+#        (Cortex-M0, 16 KiB RAM), pico (Raspberry Pi Pico + ST7789; build, size, uf2 only)
 # LANE:  fixed | f32
+# MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
+#        (already baked); default: the procedural character (`skin character`).
+# run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
+#        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
+#
 # Needs Debian's rustc with library source (/usr/bin/rustc), ld.lld-16, qemu-system-arm and
-# defmt-print: scripts/setup.sh installs them.
+# defmt-print (scripts/setup.sh installs them). The `skin` tool is $SKIN, or built here.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fw="$root/firmware"
+target_dir="$fw/target"
 
 boards=(mps2-an386 mps2-an385 microbit)
 lanes=(fixed f32)
+
+die() {
+  echo "firmware.sh: $*" >&2
+  exit 2
+}
 
 triple() {
   case "$1" in
     mps2-an386) echo thumbv7em-none-eabihf ;;
     mps2-an385) echo thumbv7m-none-eabi ;;
-    microbit) echo thumbv6m-none-eabi ;;
-    *) echo "firmware.sh: unknown board '$1' (mps2-an386, mps2-an385, microbit)" >&2; exit 2 ;;
+    mps2-an385-m0 | microbit | pico) echo thumbv6m-none-eabi ;;
+    *) die "unknown board '$1' (mps2-an386, mps2-an385, mps2-an385-m0, microbit, pico)" ;;
+  esac
+}
+
+# The cargo feature of a board.
+feature() {
+  case "$1" in
+    mps2-an385-m0) echo mps2-an385 ;;
+    *) echo "$1" ;;
   esac
 }
 
 qemu_machine() {
   case "$1" in
     mps2-an386) echo "-cpu cortex-m4 -machine mps2-an386" ;;
-    mps2-an385) echo "-cpu cortex-m3 -machine mps2-an385" ;;
+    mps2-an385 | mps2-an385-m0) echo "-cpu cortex-m3 -machine mps2-an385" ;;
     microbit) echo "-machine microbit" ;;
+    *) die "$1 does not run in QEMU: flash it (README, 'Flashing a Raspberry Pi Pico')" ;;
   esac
 }
 
 check_lane() {
   case "$1" in
     fixed | f32) ;;
-    *) echo "firmware.sh: unknown lane '$1' (fixed, f32)" >&2; exit 2 ;;
+    *) die "unknown lane '$1' (fixed, f32)" ;;
   esac
 }
 
-build() {
-  local board="$1" lane="$2" t
-  t="$(triple "$board")"
-  check_lane "$lane"
-  (
-    cd "$fw"
-    # A clean environment: the firmware's .cargo/config.toml sets linker and rustflags.
-    unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS
-    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$fw/target" \
-      cargo build --quiet --release --target "$t" --features "$board,$lane"
-  )
-  mkdir -p "$fw/target/elf"
-  local elf="$fw/target/elf/$board-$lane.elf"
-  cp "$fw/target/$t/release/skin-firmware" "$elf"
-  echo "$elf"
+# The skin tool: $SKIN, or the workspace's release build.
+skin_tool() {
+  if [ -n "${SKIN:-}" ]; then
+    echo "$SKIN"
+    return
+  fi
+  cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p skin-host --bin skin >&2
+  echo "${CARGO_TARGET_DIR:-$root/target}/release/skin"
 }
 
-run() {
-  local board="$1" lane="$2" elf raw status
-  elf="$(build "$board" "$lane")"
+# Options after BOARD LANE: sets model, asset, out.
+parse_options() {
+  model="" asset="" out=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --model) model="${2:?--model needs a file}"; shift 2 ;;
+      --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
+      --out) out="${2:?--out needs a folder}"; shift 2 ;;
+      *) die "unknown option '$1'" ;;
+    esac
+  done
+  [ -z "$model" ] || [ -z "$asset" ] || die "give --model or --asset, not both"
+  [ -z "$model" ] || [ -f "$model" ] || die "no such model: $model"
+  [ -z "$asset" ] || [ -f "$asset" ] || die "no such asset: $asset"
+}
+
+# Bakes the chosen model for LANE (unless --asset gave one); sets asset and name.
+bake() {
+  local lane="$1" skin dir
+  dir="$target_dir/assets"
+  mkdir -p "$dir"
+  if [ -n "$asset" ]; then
+    name="$(basename "${asset%.*}")"
+    asset="$(cd "$(dirname "$asset")" && pwd)/$(basename "$asset")"
+    return
+  fi
+  skin="$(skin_tool)"
+  if [ -z "$model" ]; then
+    model="$dir/character.glb"
+    "$skin" character -o "$model.$$" >/dev/null
+    mv "$model.$$" "$model"
+  fi
+  name="$(basename "${model%.*}")"
+  asset="$dir/$name-$lane.bin"
+  "$skin" bake "$model" -o "$asset.$$" --arith "$lane" --budget vs_1_1 >/dev/null
+  mv "$asset.$$" "$asset"
+}
+
+# cargo build with features; sets elf. Builds share firmware/target: one at a time.
+cargo_build() {
+  local board="$1" features="$2" name="$3" t
+  t="$(triple "$board")"
+  mkdir -p "$target_dir/elf"
+  elf="$target_dir/elf/$board-$name.elf"
+  (
+    cd "$fw"
+    flock 9
+    # A clean environment: the firmware's .cargo/config.toml sets linker and rustflags.
+    unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS
+    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target_dir" \
+      cargo build --quiet --release --target "$t" --features "$features"
+    cp "$target_dir/$t/release/skin-firmware" "$elf"
+  ) 9>"$target_dir/.build-lock"
+}
+
+# Bakes and builds the frame loop; sets elf, asset, name.
+build() {
+  local board="$1" lane="$2"
+  shift 2
+  check_lane "$lane"
+  triple "$board" >/dev/null
+  parse_options "$@"
+  bake "$lane"
+  SKIN_ASSET="$asset" cargo_build "$board" "$(feature "$board"),$lane" "$lane-$name"
+}
+
+# Runs an ELF in QEMU from folder $2, decoding its log; returns QEMU's status.
+qemu() {
+  local board="$1" dir="$2" raw status=0
   raw="$(mktemp)"
-  trap 'rm -f "$raw"' RETURN
   # shellcheck disable=SC2046
-  status=0
-  timeout 300 qemu-system-arm $(qemu_machine "$board") -nographic -icount shift=0 \
-    -semihosting-config enable=on,target=native -kernel "$elf" >"$raw" || status=$?
-  defmt-print -e "$elf" <"$raw"
+  (cd "$dir" && timeout 600 qemu-system-arm $(qemu_machine "$board") -nographic \
+    -icount shift=0 -semihosting-config enable=on,target=native -kernel "$elf") >"$raw" \
+    || status=$?
+  if ! defmt-print -e "$elf" <"$raw" && [ "$status" -eq 0 ]; then
+    status=1
+  fi
+  rm -f "$raw"
   return "$status"
 }
 
+run() {
+  local board="$1"
+  qemu_machine "$board" >/dev/null
+  build "$@"
+  out="${out:-$target_dir/frames/$board-$2-$name}"
+  mkdir -p "$out"
+  rm -f "$out"/frame-*.rgb565
+  cp "$asset" "$out/asset.bin"
+  qemu "$board" "$out"
+}
+
 size_of() {
-  local elf
-  elf="$(build "$1" "$2")"
-  echo "SIZE board=$1 lane=$2 $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
+  build "$@"
+  echo "SIZE board=$1 lane=$2 model=$name $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
+}
+
+# UF2 for the Pico's boot ROM (drag and drop onto RPI-RP2): every loadable segment in
+# 256-byte blocks, family RP2040.
+uf2() {
+  build pico "$@"
+  local file="${elf%.elf}.uf2"
+  python3 "$root/scripts/uf2.py" "$elf" "$file"
+  echo "$file"
+}
+
+kernels() {
+  local board="$1" lane="$2"
+  check_lane "$lane"
+  qemu_machine "$board" >/dev/null
+  cargo_build "$board" "$(feature "$board"),$lane,bench" "$lane-bench"
+  qemu "$board" "$target_dir"
 }
 
 case "${1:-}" in
-  build) build "$2" "$3" ;;
-  run) run "$2" "$3" ;;
-  size) size_of "$2" "$3" ;;
+  build) build "${@:2}" && echo "$elf" ;;
+  run) run "${@:2}" ;;
+  size) size_of "${@:2}" ;;
+  uf2) uf2 "${@:2}" ;;
+  kernels) kernels "${2:?BOARD}" "${3:?LANE}" ;;
   bench)
     for b in "${boards[@]}"; do
       for l in "${lanes[@]}"; do
-        run "$b" "$l" | grep -E 'RESULT|CALIBRATION|CHECK|DONE'
-        size_of "$b" "$l"
+        cargo_build "$b" "$(feature "$b"),$l,bench" "$l-bench"
+        qemu "$b" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|DONE'
+        echo "SIZE board=$b lane=$l $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
       done
     done
     ;;
   *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

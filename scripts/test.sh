@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, the workspace's tests (core, host,
-# cross-crate: oracle, GPU, QEMU firmware, sample models), and the core's Cortex-M builds.
+# cross-crate: oracle, GPU, QEMU firmware, sample models), the core's Cortex-M builds and
+# the Raspberry Pi Pico firmware build.
 # Tests that need a GPU adapter, QEMU or ../shared/models say SKIPPED when those are missing;
 # with SKIN_REQUIRE_ALL=1 (as .ci/run sets) a skip fails instead.
 set -euo pipefail
@@ -18,6 +19,10 @@ for triple in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf; do
     cargo build --quiet -p skin-core --release --target "$triple" -Z build-std=core
   echo "   $triple ok"
 done
+
+echo "== firmware for the Raspberry Pi Pico (RP2040 + ST7789; built, not run)"
+scripts/firmware.sh size pico fixed
+scripts/firmware.sh uf2 fixed >/dev/null
 
 echo "== cargo test"
 cargo test --workspace --release

@@ -1,194 +1,318 @@
-//! The frame loop: plays the first clip of the asset baked into flash and writes each
-//! frame to the board's display, band by band. All the work is skin-core's
-//! [`Scene`](skin_core::raster::scene::Scene) — the host renders the same frames with it —
-//! this module owns the buffers, times each stage and logs.
+//! The frame loop: plays the first clip of a baked asset into a display, band by band.
+//!
+//! All the work is skin-core's [`Scene`] — the host renders the same frames with it — so
+//! this module only owns the buffers (all on the stack, none per frame), times each stage
+//! and logs. The display is any embedded-graphics `DrawTarget<Color = Rgb565>`: semihosting
+//! frame files under QEMU, an ST7789 on the Pico.
 //!
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
 //! ```text
-//! ASSET board=… core=… lane=… bytes=… bones=… vertices=… triangles=… parts=… clip=… duration=…
-//! FRAME board=… lane=… frame=… time=… vertices=… sample=… palette=… skin=… project=… raster=…
-//! MEMORY board=… band_rows=… band_bytes=… vertex_bytes=… stack_used=…
+//! ASSET board=… core=… target=… counts=… lane=… bytes=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
+//! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
 //!
-//! Stage figures are instructions (SysTick under `-icount shift=0`, calibrated as the
-//! benchmark does), including the stopwatch's own few dozen per call.
+//! Stage figures (`counts=`) are instructions under QEMU (`-icount shift=0`; SysTick
+//! calibrated as the benchmark does) and core cycles on a real board, the stopwatch's own
+//! cost subtracted.
+//! `total` is sample + palette + skin + project + raster: the frame's work without
+//! `display`, the time spent handing finished bands to the display driver.
 
+use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
-use skin_core::asset::{Asset, AssetLane};
+use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::palette::Palette;
+use skin_core::raster::bins::Span;
 use skin_core::raster::scene::{Scene, Scratch, Stage, Stages};
-use skin_core::raster::{Project, RasterError, ScreenVertex};
+use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
 use skin_core::transform::Transform;
 
-use crate::board::{self, Clock};
-use crate::display::FrameFile;
-use crate::synthetic::Stopwatch;
-
-/// The baked asset (`SKIN_ASSET` at build time; see build.rs and scripts/firmware.sh).
-static ASSET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/asset.bin"));
+use crate::clock::Clock;
+use crate::stack;
 
 /// The display: 240 × 240 (an ST7789 panel's size).
 pub const WIDTH: u16 = 240;
 /// The display's height.
 pub const HEIGHT: u16 = 240;
-/// Frames rendered, spread evenly over one loop of the clip.
-pub const FRAMES: u32 = 4;
-/// Palette entries a part may use: the `vs_1_1` budget the asset is baked for.
-const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+/// Palette entries a part may use: the `vs_1_1` budget (`skin bake --budget vs_1_1`).
+pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
 
-/// Rows per band, bones, vertices and the skinning chunk: the micro:bit's 16 KiB of RAM
-/// takes a small model in thin bands; the MPS2 boards (4 MiB) take the sample models.
+/// What a build can play: bones, vertices, triangles binned (more are drawn unbinned:
+/// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
+/// of RAM takes a small model in thin bands, unbinned; the Pico (264 KiB) takes the sample
+/// models, and the MPS2 boards get the Pico's capacities, so that Cortex-M0 code on the
+/// mps2-an385 measures what the Pico needs.
 #[cfg(feature = "microbit")]
 mod cap {
-    pub const ROWS: usize = 4;
     pub const BONES: usize = 16;
-    pub const VERTICES: usize = 400;
+    pub const VERTICES: usize = 320;
+    pub const TRIANGLES: usize = 0;
+    pub const ROWS: usize = 4;
     pub const CHUNK: usize = 8;
-    /// The top of RAM (the initial stack pointer).
-    pub const RAM_END: u32 = 0x2000_0000 + 16 * 1024;
 }
 #[cfg(not(feature = "microbit"))]
 mod cap {
-    pub const ROWS: usize = 16;
     pub const BONES: usize = 64;
-    pub const VERTICES: usize = 8192;
+    pub const VERTICES: usize = 4096;
+    pub const TRIANGLES: usize = 8192;
+    pub const ROWS: usize = 16;
     pub const CHUNK: usize = 32;
-    /// The top of RAM (the initial stack pointer).
-    pub const RAM_END: u32 = 0x2000_0000 + 4 * 1024 * 1024;
 }
-use cap::{BONES, CHUNK, RAM_END, ROWS, VERTICES};
+pub use cap::{BONES, CHUNK, ROWS, TRIANGLES, VERTICES};
 
-/// Why the frame loop stopped.
-#[derive(Clone, Copy, Debug, defmt::Format)]
-pub enum FrameError {
-    /// Reading, posing, skinning or drawing failed.
-    Raster(RasterError),
-    /// The display refused a band.
-    Display(crate::display::SinkError),
-    /// The asset needs more than this build's capacities.
-    Capacity {
-        /// Vertices in the asset.
-        vertices: usize,
-        /// This build's capacity.
-        capacity: usize,
-    },
+/// The board, as the `ASSET` line names it.
+pub struct Board {
+    /// Board name.
+    pub name: &'static str,
+    /// CPU core.
+    pub core: &'static str,
+    /// What SysTick ticks stand for.
+    pub counts: Counts,
 }
 
-impl From<RasterError> for FrameError {
-    fn from(e: RasterError) -> Self {
-        FrameError::Raster(e)
+/// What the stage figures count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)] // a build constructs the variant of its board only
+pub enum Counts {
+    /// Instructions: under `qemu -icount shift=0` (SysTick calibrated against a loop of
+    /// known length).
+    Instructions,
+    /// Core clock cycles: SysTick on real hardware.
+    Cycles,
+}
+
+impl Counts {
+    fn name(self) -> &'static str {
+        match self {
+            Counts::Instructions => "instructions",
+            Counts::Cycles => "cycles",
+        }
     }
 }
 
-/// Instructions per stage, from the stopwatch.
+/// Per-stage tick and call tallies.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    ticks: [u64; 6],
+    calls: [u32; 6],
+}
+
+/// Times each stage of the scene with the SysTick clock.
 struct Timed<'c> {
     clock: &'c mut Clock,
-    ticks: [u64; 5],
-    lowest_sp: u32,
+    tally: Tally,
 }
 
 impl Stages for Timed<'_> {
     fn time<R>(&mut self, stage: Stage, f: impl FnOnce() -> R) -> R {
-        let sp = &mut self.lowest_sp;
-        let r = self.clock.time(|| {
-            let r = f();
-            *sp = (*sp).min(cortex_m::register::msp::read());
-            r
-        });
         let i = match stage {
             Stage::Sample => 0,
             Stage::Palette => 1,
             Stage::Skin => 2,
             Stage::Project => 3,
             Stage::Raster => 4,
+            Stage::Display => 5,
         };
-        self.ticks[i] += self.clock.take().0;
+        let r = self.clock.time(f);
+        let (ticks, calls) = self.clock.take();
+        self.tally.ticks[i] += ticks;
+        self.tally.calls[i] += calls;
         r
     }
 }
 
-/// Plays the asset: [`FRAMES`] frames to the display.
-pub fn run<L: AssetLane + Project>(clock: &mut Clock) -> Result<(), FrameError> {
-    let (cal_instructions, cal_ticks) = clock.calibrate();
-    let to_instructions = |ticks: u64| ticks * cal_instructions / cal_ticks.max(1);
+/// Converts stopwatch ticks to instructions or cycles, less the stopwatch's own cost.
+struct Meter {
+    /// Instructions (or cycles) per `ticks` ticks.
+    instructions: u64,
+    ticks: u64,
+    /// The stopwatch's cost in ticks over `EMPTY_CALLS` empty timed calls.
+    empty: u64,
+}
 
-    let asset = Asset::<L>::read(ASSET).map_err(RasterError::from)?;
-    let scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT)?;
-    if scene.vertices() > VERTICES {
-        return Err(FrameError::Capacity {
-            vertices: scene.vertices(),
-            capacity: VERTICES,
-        });
+/// Empty timed calls measured for the stopwatch's own cost.
+const EMPTY_CALLS: u32 = 1000;
+
+impl Meter {
+    fn new(clock: &mut Clock, counts: Counts) -> Self {
+        let (instructions, ticks) = match counts {
+            Counts::Instructions => clock.calibrate(),
+            Counts::Cycles => (1, 1),
+        };
+        clock.take();
+        for _ in 0..EMPTY_CALLS {
+            clock.time(|| core::hint::black_box(()));
+        }
+        let (empty, _) = clock.take();
+        Self {
+            instructions,
+            ticks: ticks.max(1),
+            empty,
+        }
     }
+
+    /// Instructions in `ticks` ticks spent over `calls` timed calls.
+    fn instructions(&self, ticks: u64, calls: u32) -> u64 {
+        let overhead = self.empty * u64::from(calls) / u64::from(EMPTY_CALLS);
+        ticks.saturating_sub(overhead) * self.instructions / self.ticks
+    }
+}
+
+/// The pose-side buffers: everything a frame needs besides the scene and the screen side.
+struct Poser<L: Project> {
+    pose: [Transform<L::Real>; BONES],
+    world: [Affine<L::Real>; BONES],
+    palette: Palette<L, PALETTE>,
+    scratch: Scratch<L, CHUNK>,
+}
+
+/// Plays the asset `bytes` in lane `L` into `display`: frame `k` at time `time(scene, k)`
+/// seconds, until that is `None`. Logs `ASSET`, a `FRAME` per frame and `MEMORY` at the end;
+/// returns the number of frames played.
+pub fn play<L, D>(
+    bytes: &[u8],
+    board: &Board,
+    display: &mut D,
+    clock: &mut Clock,
+    time: impl FnMut(&Scene<'_, L, BONES>, u32) -> Option<f32>,
+) -> Result<u32, FrameError<D::Error>>
+where
+    L: AssetLane + Project,
+    D: DrawTarget<Color = Rgb565>,
+{
+    let meter = Meter::new(clock, board.counts);
+    let asset = Asset::<L>::read(bytes).map_err(|e| FrameError::Raster(e.into()))?;
+    let mut p = Poser::<L> {
+        pose: [Transform::IDENTITY; BONES],
+        world: [Affine::IDENTITY; BONES],
+        palette: Palette::new(),
+        scratch: Scratch::default(),
+    };
+    // Used in place, never moved out of the `Result`: the micro:bit has no room for a copy.
+    let made = setup(asset, &mut p);
+    let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
     let (clip, duration) = scene.clip().unwrap_or(("(rest pose)", 0.0));
     defmt::info!(
-        "ASSET board={=str} core={=str} lane={=str} bytes={=usize} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32}",
-        board::NAME,
-        board::CORE,
+        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
+        board.name,
+        board.core,
+        env!("SKIN_TARGET"),
+        board.counts.name(),
         L::NAME,
-        ASSET.len(),
+        bytes.len(),
+        asset::checksum(bytes),
         scene.bones(),
         scene.vertices(),
         asset.indices().len() / 3,
         asset.parts().count(),
         clip,
-        duration
+        duration,
+        WIDTH,
+        HEIGHT,
+        ROWS
     );
+    frames(scene, &mut p, &meter, display, clock, time)
+}
 
-    let mut pose = [Transform::IDENTITY; BONES];
-    let mut world = [Affine::IDENTITY; BONES];
-    let mut palette = Palette::<L, PALETTE>::new();
-    let mut scratch = Scratch::<L, CHUNK>::default();
+/// The scene of `asset`, its camera framing the skinned rest pose. Not inlined: the
+/// temporaries of making a scene (its skeleton and bind pose before they move into it) take
+/// stack only while it runs.
+#[inline(never)]
+fn setup<'a, L: AssetLane + Project>(
+    asset: Asset<'a, L>,
+    p: &mut Poser<L>,
+) -> Result<Scene<'a, L, BONES>, RasterError> {
+    let mut scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT)?;
+    scene.frame_rest_pose(&mut p.pose, &mut p.world, &mut p.palette, &mut p.scratch)?;
+    Ok(scene)
+}
+
+/// The frame loop of [`play`]. Not inlined: its screen-side buffers (projected vertices,
+/// a band's colour and depth) take stack only once the scene is made, not alongside the
+/// scene's construction.
+#[inline(never)]
+fn frames<L, D>(
+    scene: &Scene<'_, L, BONES>,
+    p: &mut Poser<L>,
+    meter: &Meter,
+    display: &mut D,
+    clock: &mut Clock,
+    mut time: impl FnMut(&Scene<'_, L, BONES>, u32) -> Option<f32>,
+) -> Result<u32, FrameError<D::Error>>
+where
+    L: AssetLane + Project,
+    D: DrawTarget<Color = Rgb565>,
+{
     let mut vertices = [ScreenVertex::default(); VERTICES];
+    let mut spans = [Span::default(); TRIANGLES];
     let mut colour = [Rgb565::BLACK; WIDTH as usize * ROWS];
     let mut depth = [0u16; WIDTH as usize * ROWS];
-    let vertices = &mut vertices[..scene.vertices()];
-
     let mut timed = Timed {
         clock,
-        ticks: [0; 5],
-        lowest_sp: RAM_END,
+        tally: Tally::default(),
     };
-    for k in 0..FRAMES {
-        let t = scene.frame_time(k, FRAMES);
-        timed.ticks = [0; 5];
-        scene.pose(t, &mut pose, &mut world, &mut timed)?;
-        scene.project(&world, &mut palette, &mut scratch, vertices, &mut timed)?;
-        let mut display = FrameFile::create(k, WIDTH, HEIGHT).map_err(FrameError::Display)?;
-        scene
-            .render(vertices, &mut display, &mut colour, &mut depth, &mut timed)
-            .map_err(|e| match e {
-                skin_core::raster::FrameError::Raster(e) => FrameError::Raster(e),
-                skin_core::raster::FrameError::Target(e) => FrameError::Display(e),
-            })?;
-        if !display.complete() {
-            return Err(FrameError::Display(crate::display::SinkError::NotABand));
-        }
-        let s = timed.ticks.map(to_instructions);
+    let mut k = 0;
+    while let Some(t) = time(scene, k) {
+        timed.tally = Tally::default();
+        scene.pose(t, &mut p.pose, &mut p.world, &mut timed)?;
+        scene.project(
+            &p.world,
+            &mut p.palette,
+            &mut p.scratch,
+            &mut vertices,
+            &mut timed,
+        )?;
+        let drawn = &vertices[..scene.vertices()];
+        scene.render_binned(
+            drawn,
+            &mut spans,
+            display,
+            &mut colour,
+            &mut depth,
+            &mut timed,
+        )?;
+        let c = timed.tally;
+        let s: [u64; 6] = core::array::from_fn(|i| meter.instructions(c.ticks[i], c.calls[i]));
         defmt::info!(
-            "FRAME board={=str} lane={=str} frame={=u32} time={=f32} vertices={=usize} sample={=u64} palette={=u64} skin={=u64} project={=u64} raster={=u64}",
-            board::NAME,
-            L::NAME,
+            "FRAME frame={=u32} time={=f32} sample={=u64} palette={=u64} skin={=u64} project={=u64} raster={=u64} display={=u64} total={=u64}",
             k,
             t,
-            vertices.len(),
             s[0],
             s[1],
             s[2],
             s[3],
-            s[4]
+            s[4],
+            s[5],
+            s[..5].iter().sum::<u64>()
         );
+        k += 1;
     }
+
+    let band_bytes = core::mem::size_of_val(&colour) + core::mem::size_of_val(&depth);
+    let (static_ram, stack_used) = (stack::static_bytes(), stack::used());
     defmt::info!(
-        "MEMORY board={=str} band_rows={=usize} band_bytes={=usize} vertex_bytes={=usize} stack_used={=u32}",
-        board::NAME,
+        "MEMORY band_rows={=usize} band_bytes={=usize} vertex_bytes={=usize} span_bytes={=usize} scene_bytes={=usize} static_ram={=u32} stack_used={=u32} ram_used={=u32} ram_size={=u32}",
         ROWS,
-        core::mem::size_of_val(&colour) + core::mem::size_of_val(&depth),
-        core::mem::size_of::<[ScreenVertex; VERTICES]>(),
-        RAM_END - timed.lowest_sp
+        band_bytes,
+        core::mem::size_of_val(&vertices),
+        core::mem::size_of_val(&spans),
+        core::mem::size_of_val(scene),
+        static_ram,
+        stack_used,
+        static_ram + stack_used,
+        static_ram + stack::room()
     );
-    Ok(())
+    // The paint ends where static RAM begins: reaching it means the stack overflowed into
+    // (or below) the static data, and nothing drawn since can be trusted.
+    if stack_used >= stack::room() {
+        return Err(FrameError::Raster(RasterError::Capacity {
+            what: "stack (RAM)",
+            needed: stack_used as usize,
+            capacity: stack::room() as usize,
+        }));
+    }
+    Ok(k)
 }

@@ -1,5 +1,5 @@
-//! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render` and
-//! `validate`.
+//! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render`,
+//! `validate` and `character`.
 //!
 //! [`run`] does the work and returns a [`CliError`]; `main` prints it as one line,
 //! `skin: <reason>`, and exits with [`CliError::status`]: 2 for bad input, 1 when
@@ -17,7 +17,7 @@ use crate::bake::{self, BakeError};
 use crate::error::{ImportError, PoseError};
 use crate::gpu::{GpuError, Model, Reference};
 use crate::pose::{self, Arith};
-use crate::render::{self, Cpu, Framing, RenderError};
+use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, ValidateError};
 
@@ -56,24 +56,6 @@ pub enum BackendArg {
     Gpu,
     /// skin-core's software rasteriser playing the baked model (the firmware's frame).
     Cpu,
-}
-
-/// What `render`'s camera frames.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FramingArg {
-    /// The bind positions' box (the firmware's camera).
-    Bind,
-    /// The box of the rest pose, skinned.
-    Rest,
-}
-
-impl From<FramingArg> for Framing {
-    fn from(f: FramingArg) -> Framing {
-        match f {
-            FramingArg::Bind => Framing::Bind,
-            FramingArg::Rest => Framing::Rest,
-        }
-    }
 }
 
 /// The palette layout of the vertex-shader paths.
@@ -186,9 +168,10 @@ pub enum Command {
         #[arg(long = "anim", value_name = "INDEX|NAME")]
         anims: Vec<String>,
     },
-    /// Render one frame to a PNG with a fixed camera framing the model's bind pose and
-    /// Lambert shading: by the GPU reference, or by skin-core's rasteriser (the firmware's
-    /// picture). Times loop over the clip, as the device plays it.
+    /// Render one frame to a PNG with the firmware's camera (framing the skinned rest pose)
+    /// and Lambert shading: by the GPU reference, or by skin-core's rasteriser — with the
+    /// default budget, the firmware's frame bit for bit. Times loop over the clip, as the
+    /// device plays it.
     Render {
         /// A .gltf or .glb file.
         model: PathBuf,
@@ -212,13 +195,10 @@ pub enum Command {
         /// Picture size.
         #[arg(long, default_value = "240x240", value_name = "WxH", value_parser = parse_size)]
         size: (u16, u16),
-        /// Budget preset of the GPU's uniform palette (palette splits as it needs).
-        #[arg(long, default_value = "vs_2_0", value_name = "NAME")]
+        /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
+        /// baked parts); vs_1_1 is what scripts/firmware.sh bakes with.
+        #[arg(long, default_value = "vs_1_1", value_name = "NAME")]
         budget: String,
-        /// What the camera frames: the skinned rest pose, or the bind positions (the camera
-        /// of skin-core's Scene, so the firmware's).
-        #[arg(long, value_enum, default_value_t = FramingArg::Rest)]
-        frame: FramingArg,
         /// The PNG file to write.
         #[arg(short, long, value_name = "FRAME.png")]
         output: PathBuf,
@@ -250,6 +230,13 @@ pub enum Command {
         /// side with the differing pixels marked, to this PNG.
         #[arg(long, value_name = "FILE.png")]
         pictures: Option<PathBuf>,
+    },
+    /// Write the procedural character (twelve bones, a looping walk, up to four influences
+    /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
+    Character {
+        /// The file to write: `.glb`, or else `.gltf` with the buffer embedded.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
 }
 
@@ -466,7 +453,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
             arith,
             size,
             budget,
-            frame,
             output,
         } => {
             let rig = load(&model)?;
@@ -488,23 +474,20 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                     "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
                 ));
             }
-            let split =
-                Model::new(&rig, budget, Layout::Affine3x4).map_err(|e| render_err(e.into()))?;
-            let bounds = render::bounds(&rig, &split, frame.into()).map_err(render_err)?;
+            let cpu = |arith: ArithArg| Cpu::new(&rig, clip, arith.into(), Some(budget));
             let picture = match backend {
-                BackendArg::Cpu => {
-                    // Framing the bind positions is the scene's own camera (the firmware's).
-                    let own = (frame == FramingArg::Rest).then_some(&bounds);
-                    Cpu::new(&rig, clip, arith.into())
-                        .and_then(|cpu| cpu.render(time, size, own))
-                        .map_err(render_err)?
-                }
+                BackendArg::Cpu => cpu(arith).and_then(|c| c.render(time, size)),
                 BackendArg::Gpu => {
                     let gpu = Reference::new()?;
-                    render::gpu(&gpu, &rig, &split, clip.map(|c| (c, time)), &bounds, size)
-                        .map_err(render_err)?
+                    Model::new(&rig, budget, Layout::Affine3x4)
+                        .map_err(RenderError::from)
+                        .and_then(|split| {
+                            let bounds = cpu(ArithArg::F32)?.rest_bounds(size)?;
+                            render::gpu(&gpu, &rig, &split, clip.map(|c| (c, time)), &bounds, size)
+                        })
                 }
-            };
+            }
+            .map_err(render_err)?;
             save(&picture, &output)?;
             writeln!(
                 out,
@@ -566,6 +549,21 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                     reasons: failures.join("; "),
                 });
             }
+        }
+        Command::Character { output } => {
+            let model = crate::character::Character::new();
+            model
+                .write(&output)
+                .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
+            writeln!(
+                out,
+                "{}: {} bones, {} vertices, {} triangles, 1 clip (walk, {} s)",
+                output.display(),
+                model.bones().len(),
+                model.positions().len(),
+                model.triangles(),
+                crate::character::STRIDE,
+            )?;
         }
     }
     Ok(())

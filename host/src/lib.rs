@@ -17,6 +17,7 @@
 //! |---|---|
 //! | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
 //! | [`bake`] | [`rig::Rig`] → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
+//! | [`character`] | a small procedural walking character (glTF) for the firmware |
 //! | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
 //! | [`rig`] | the in-memory rig: nodes, skins, meshes, clips |
 //! | [`pose`] | skinning a rig in glTF world space through skin-core, in `f32` or fixed point |
@@ -31,6 +32,7 @@
 
 pub mod accessor;
 pub mod bake;
+pub mod character;
 pub mod cli;
 pub mod error;
 pub mod gpu;

@@ -2,32 +2,36 @@
 //! skin-core's software rasteriser — the same camera, shading and colours either way, so
 //! the two pictures can be compared pixel for pixel.
 //!
-//! - **CPU** ([`Cpu`]): the model is baked in memory (no budget, the chosen number format,
-//!   only the chosen clip) and played by [`skin_core::raster::Scene`] — the code and the
-//!   numbers the firmware runs, so the picture is the firmware's frame.
+//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and number format,
+//!   only the chosen clip) and played by [`skin_core::raster::Scene`] — the code, the
+//!   numbers and the camera the firmware runs, so with the firmware's budget (`vs_1_1`,
+//!   as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit for bit.
 //! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader through the budget's
-//!   uniform palette ([`crate::gpu::Model`]), with skin-core's camera framing the same
-//!   bind-pose box.
+//!   uniform palette ([`crate::gpu::Model`]), with skin-core's camera framing the same box.
+//!
+//! The camera frames the box of the skinned rest pose, as the firmware does
+//! ([`Scene::frame_rest_pose`]): a skin may place its mesh far from where it was modelled
+//! (CesiumMan is modelled Z-up and stood up by its skin; RecursiveSkeletons instances one
+//! small mesh 84 times), so the bind positions' box would miss the figure.
 //!
 //! Times loop over the clip's duration, as the device plays clips
 //! (`skin_core::clip::Wrap::Loop`): `--time 2.5` of a 2-second clip is 0.5 s.
 //!
-//! The camera ([`Framing`]) frames the bind positions' box, as the firmware's `Scene` does,
-//! or the box of the skinned rest pose — for models whose skins place their meshes far from
-//! where they were modelled (RecursiveSkeletons instances one small mesh 84 times).
-//!
 //! ```no_run
+//! use skin_core::budget::Budget;
 //! use skin_host::render::Cpu;
 //! use skin_host::pose::Arith;
 //! let rig = skin_host::import::from_path("CesiumMan.glb".as_ref())?;
-//! // Clip 0 at 0.5 s as the firmware draws it, 240×240, the scene's own camera.
-//! let picture = Cpu::new(&rig, Some(0), Arith::F32)?.render(0.5, (240, 240), None)?;
-//! picture.save_png("frame.png".as_ref())?;
+//! // Clip 0 at 0.5 s as the firmware draws it, 240×240.
+//! let cpu = Cpu::new(&rig, Some(0), Arith::F32, Some(Budget::VS_1_1))?;
+//! cpu.render(0.5, (240, 240))?.save_png("frame.png".as_ref())?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use embedded_graphics::pixelcolor::Rgb565;
+use skin_core::affine::Affine;
 use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
+use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
@@ -94,28 +98,6 @@ pub fn looped(rig: &Rig, anim: Option<(usize, f32)>) -> Result<Option<(usize, f3
     }
 }
 
-/// Which box the camera frames.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Framing {
-    /// The drawn vertices' bind positions: the camera of `skin_core::raster::Scene`, so
-    /// the firmware's.
-    Bind,
-    /// Every vertex skinned at the rest pose (in `f32`).
-    Rest,
-}
-
-/// The box `framing` names for `rig` (split as `model`), in model units.
-pub fn bounds(rig: &Rig, model: &Model, framing: Framing) -> Result<Bounds, RenderError> {
-    let b = match framing {
-        Framing::Bind => model.bounds(),
-        Framing::Rest => {
-            let blocks = pose::pose(rig, None, Arith::F32)?;
-            Bounds::of(blocks.into_iter().flat_map(|b| b.positions))
-        }
-    };
-    b.ok_or(RenderError::NoVertices)
-}
-
 /// The camera framing `bounds` (model units) on a `width × height` screen.
 pub fn camera(bounds: &Bounds, (width, height): (u16, u16)) -> Result<Camera, RenderError> {
     Camera::frame(bounds, width, height).ok_or(RenderError::Frame { width, height })
@@ -155,10 +137,16 @@ const CHUNK: usize = 64;
 pub const SCENE_BONES: usize = 2048;
 
 impl Cpu {
-    /// Bake `rig` with clip `clip` only (none: the rest pose) in `arith`.
-    pub fn new(rig: &Rig, clip: Option<usize>, arith: Arith) -> Result<Self, RenderError> {
+    /// Bake `rig` with clip `clip` only (none: the rest pose) in `arith`, its palettes split
+    /// for `budget` (none: only the format's 256 bones a part).
+    pub fn new(
+        rig: &Rig,
+        clip: Option<usize>,
+        arith: Arith,
+        budget: Option<Budget>,
+    ) -> Result<Self, RenderError> {
         let options = Options {
-            budget: None,
+            budget,
             arith,
             clips: Some(clip.into_iter().collect()),
         };
@@ -170,62 +158,104 @@ impl Cpu {
         })
     }
 
-    /// The frame at `t` seconds (looped), `width × height` pixels; the camera frames
-    /// `bounds` (model units), or without them the bind positions as `Scene` does.
-    pub fn render(
-        &self,
-        t: f32,
-        size: (u16, u16),
-        bounds: Option<&Bounds>,
-    ) -> Result<Picture, RenderError> {
+    /// The box the camera frames, in model units: the asset skinned at its rest pose in
+    /// this lane ([`Scene::skinned_bounds`]), scaled from asset units (a power of two, so
+    /// exactly). A camera made from it sees model-unit positions as the scene's camera sees
+    /// asset-unit ones.
+    pub fn rest_bounds(&self, size: (u16, u16)) -> Result<Bounds, RenderError> {
+        let b = match self.arith {
+            Arith::F32 => play::<f32, _>(&self.bytes, size, rest_box),
+            Arith::Fixed => play::<Q14, _>(&self.bytes, size, rest_box),
+        }?;
+        let s = pose::to_asset(self.unit_exponent).recip();
+        Ok(Bounds {
+            min: b.min.map(|v| v * s),
+            max: b.max.map(|v| v * s),
+        })
+    }
+
+    /// The frame at `t` seconds (looped), `width × height` pixels, seen by the firmware's
+    /// camera ([`Scene::frame_rest_pose`]).
+    pub fn render(&self, t: f32, size: (u16, u16)) -> Result<Picture, RenderError> {
         if !t.is_finite() {
             return Err(PoseError::BadTime(t).into());
         }
-        // The camera in asset units, 2^k model units.
-        let camera = bounds
-            .map(|b| {
-                let s = pose::to_asset(self.unit_exponent);
-                let asset = Bounds {
-                    min: b.min.map(|v| v * s),
-                    max: b.max.map(|v| v * s),
-                };
-                camera(&asset, size)
-            })
-            .transpose()?;
         match self.arith {
-            Arith::F32 => draw::<f32>(&self.bytes, t, size, camera),
-            Arith::Fixed => draw::<Q14>(&self.bytes, t, size, camera),
+            Arith::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
+            Arith::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
         }
     }
 }
 
-/// Play the asset `bytes` at `t` in lane `L` into a picture, seen by `camera` (or the
-/// scene's own).
-fn draw<L: AssetLane + Project>(
+/// The buffers a scene plays into, sized for one asset.
+struct Buffers<L: AssetLane + Project> {
+    pose: Vec<Transform<L::Real>>,
+    world: Vec<Affine<L::Real>>,
+    palette: Box<Palette<L, MAX_PART_BONES>>,
+    scratch: Box<Scratch<L, CHUNK>>,
+}
+
+/// Read the asset `bytes` in lane `L`, make its scene for a `width × height` screen and
+/// buffers for it, and hand both to `f`.
+fn play<L: AssetLane + Project, R>(
     bytes: &[u8],
-    t: f32,
     (width, height): (u16, u16),
-    camera: Option<Camera>,
-) -> Result<Picture, RenderError> {
+    f: impl FnOnce(&mut Scene<'_, L, SCENE_BONES>, &mut Buffers<L>) -> Result<R, RenderError>,
+) -> Result<R, RenderError> {
     let asset = Asset::<L>::read(bytes).map_err(RenderError::Asset)?;
-    let mut scene = Scene::<L, SCENE_BONES>::new(asset, width, height).map_err(|e| match e {
+    let mut scene =
+        Scene::<L, SCENE_BONES>::new(asset, width, height).map_err(|e| screen(e, width, height))?;
+    let n = scene.bones();
+    let mut buffers = Buffers {
+        pose: vec![Transform::IDENTITY; n],
+        world: vec![Affine::IDENTITY; n],
+        palette: Box::default(),
+        scratch: Box::default(),
+    };
+    f(&mut scene, &mut buffers)
+}
+
+/// A rasteriser error, with a screen the camera cannot frame named by its size.
+fn screen(e: RasterError, width: u16, height: u16) -> RenderError {
+    match e {
         RasterError::Screen => RenderError::Frame { width, height },
         e => RenderError::Raster(e),
-    })?;
-    if let Some(c) = camera {
-        scene = scene.with_camera(c);
     }
-    let n = scene.bones();
-    let mut pose = vec![Transform::<L::Real>::IDENTITY; n];
-    let mut world = vec![skin_core::affine::Affine::<L::Real>::IDENTITY; n];
+}
+
+/// The skinned rest pose's box, asset units.
+fn rest_box<L: AssetLane + Project>(
+    scene: &mut Scene<'_, L, SCENE_BONES>,
+    b: &mut Buffers<L>,
+) -> Result<Bounds, RenderError> {
     scene
-        .pose(t, &mut pose, &mut world, &mut ())
+        .rest(&mut b.pose, &mut b.world)
+        .and_then(|()| scene.skinned_bounds(&b.world, &mut b.palette, &mut b.scratch))
+        .map_err(RenderError::Raster)
+}
+
+/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's).
+fn draw<L: AssetLane + Project>(
+    scene: &mut Scene<'_, L, SCENE_BONES>,
+    b: &mut Buffers<L>,
+    t: f32,
+    (width, height): (u16, u16),
+) -> Result<Picture, RenderError> {
+    scene
+        .frame_rest_pose(&mut b.pose, &mut b.world, &mut b.palette, &mut b.scratch)
+        .map_err(|e| screen(e, width, height))?;
+    scene
+        .pose(t, &mut b.pose, &mut b.world, &mut ())
         .map_err(RenderError::Raster)?;
-    let mut palette: Box<Palette<L, MAX_PART_BONES>> = Box::default();
-    let mut scratch: Box<Scratch<L, CHUNK>> = Box::default();
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     scene
-        .project(&world, &mut palette, &mut scratch, &mut vertices, &mut ())
+        .project(
+            &b.world,
+            &mut b.palette,
+            &mut b.scratch,
+            &mut vertices,
+            &mut (),
+        )
         .map_err(RenderError::Raster)?;
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =

@@ -13,8 +13,8 @@
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
 //! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
 //!
-//! The pictures' camera frames the skinned rest pose ([`Framing::Rest`]), so that every
-//! model is in view whatever its bind positions.
+//! The pictures' camera is the firmware's: it frames the skinned rest pose
+//! ([`Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
 //!
 //! ```no_run
 //! use skin_host::gpu::Reference;
@@ -36,7 +36,7 @@ use crate::gpu::{Drawn, GpuError, Model, Reference, Skinned};
 use crate::oracle::{self, Block64};
 use crate::picture::{Difference, Picture};
 use crate::pose::{self, Arith, Block};
-use crate::render::{self, Cpu, Framing, RenderError};
+use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
 /// What to validate.
@@ -414,7 +414,10 @@ pub fn validate(
     let extent = oracle::extent(&rest);
     let k = pose::asset_unit(rig);
     let frames = frames(rig, options);
-    let framed = render::bounds(rig, &model, Framing::Rest)?;
+    // The firmware's camera: the box of the f32 asset skinned at rest (every clip's asset
+    // has the same rest pose).
+    let framed =
+        Cpu::new(rig, None, Arith::F32, Some(options.budget))?.rest_bounds(options.size)?;
     let mut tally = Tally::default();
     let mut diffs: Vec<Difference> = Vec::with_capacity(frames.len());
     let mut worst: Option<(Picture, Picture)> = None;
@@ -446,10 +449,10 @@ pub fn validate(
         let clip = frame.anim.map(|(c, _)| c);
         let cpu = match cpus.entry(clip) {
             Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(Cpu::new(rig, clip, Arith::F32)?),
+            Entry::Vacant(e) => e.insert(Cpu::new(rig, clip, Arith::F32, Some(options.budget))?),
         };
         let t = frame.anim.map_or(0.0, |(_, t)| t);
-        let cpu_picture = cpu.render(t, options.size, Some(&framed))?;
+        let cpu_picture = cpu.render(t, options.size)?;
         let gpu_picture = render::gpu(gpu, rig, &model, frame.anim, &framed, options.size)?;
         let diff = gpu_picture.difference(&cpu_picture).ok_or_else(|| {
             ValidateError::Nothing("the GPU and CPU pictures differ in size".into())

@@ -9,8 +9,6 @@
 //! SKIN_REQUIRE_ALL=1).
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::process::Command;
 
 use skin_core::lane::{Lane, Q14};
 
@@ -18,39 +16,8 @@ use skin_core::lane::{Lane, Q14};
 #[path = "../../firmware/src/synthetic.rs"]
 mod synthetic;
 
+use skin_tests::firmware::{fields, missing_tools, script};
 use synthetic::{Chunk, Kernel};
-
-/// What is missing to build and run the firmware, if anything.
-fn missing_tools() -> Option<String> {
-    let on_path = |tool: &str| {
-        std::env::var_os("PATH")
-            .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
-    };
-    let mut missing = Vec::new();
-    if !Path::new("/usr/bin/rustc").is_file()
-        || !Path::new("/usr/lib/rustlib/src/rust/library").is_dir()
-    {
-        missing.push("Debian's rustc with library source (/usr/bin/rustc, rust-web-src)");
-    }
-    for tool in ["ld.lld-16", "qemu-system-arm", "defmt-print", "size"] {
-        if !on_path(tool) {
-            missing.push(tool);
-        }
-    }
-    (!missing.is_empty()).then(|| {
-        format!(
-            "missing {} (scripts/setup.sh installs them)",
-            missing.join(", ")
-        )
-    })
-}
-
-/// One `KEY key=value …` line of the firmware's decoded log.
-fn fields(line: &str) -> HashMap<&str, &str> {
-    line.split_whitespace()
-        .filter_map(|t| t.split_once('='))
-        .collect()
-}
 
 /// The host's checksums of every kernel on the synthetic rig, in lane `L`.
 fn host_checksums<L: Lane>() -> HashMap<&'static str, u32> {
@@ -69,12 +36,7 @@ fn host_checksums<L: Lane>() -> HashMap<&'static str, u32> {
 
 /// Builds and runs `board` in `lane`; returns the decoded log.
 fn run_firmware(board: &str, lane: &str) -> String {
-    let script = skin_tests::workspace_root().join("scripts/firmware.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .args(["run", board, lane])
-        .output()
-        .expect("run scripts/firmware.sh");
+    let out = script(&["kernels", board, lane]);
     let log = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),

@@ -23,6 +23,7 @@ use embedded_graphics_core::geometry::{Point, Size};
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use embedded_graphics_core::primitives::Rectangle;
 
+use super::depth::Plane;
 use super::{RasterError, ScreenVertex, SUBPIXEL};
 
 /// Depth a band is cleared to (farther than any fragment).
@@ -122,44 +123,22 @@ impl<'a> Band<'a> {
             let (Some(b), Some(c)) = (it.next(), it.next()) else {
                 return Err(RasterError::Indices { len: at + 1 });
             };
-            let mut tri = [ScreenVertex::default(); 3];
-            for (k, (t, i)) in tri.iter_mut().zip([a, b, c]).enumerate() {
-                *t = *vertices.get(usize::from(i)).ok_or(RasterError::Index {
-                    at: at + k,
-                    index: i,
-                    vertices: vertices.len(),
-                })?;
+            if let Some(t) = Triangle::new(&fetch(vertices, [a, b, c], at)?) {
+                self.fill(&t, material);
             }
-            self.triangle(&tri, material);
             at += 3;
         }
     }
 
-    /// Rasterise one triangle (see the module docs for the rules).
-    fn triangle(&mut self, t: &[ScreenVertex; 3], material: Rgb565) {
-        let [p0, p1, p2] = t.map(|v| (i32::from(v.x), i32::from(v.y)));
-        // Twice the signed area; with y down, front faces (counter-clockwise to the viewer)
-        // have a negative area. Swap two vertices so the edge functions are positive inside.
-        let area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1);
-        if area >= 0 {
-            return;
-        }
-        let (v0, v1, v2) = (t[0], t[2], t[1]);
-        let (p1, p2) = (p2, p1);
-        let area = -area;
-
-        // Candidate pixels: centres within the bounding box, clipped to the band.
-        let xs = [p0.0, p1.0, p2.0];
-        let ys = [p0.1, p1.1, p2.1];
-        let lo = |v: &[i32; 3]| (v.iter().copied().min().unwrap_or(0) - HALF + SUBPIXEL - 1) >> 4;
-        let hi = |v: &[i32; 3]| (v.iter().copied().max().unwrap_or(0) - HALF) >> 4;
+    /// Rasterise one front-facing triangle (see the module docs for the rules).
+    pub fn fill(&mut self, t: &Triangle, material: Rgb565) {
         let band_end = i32::from(self.y0) + i32::from(self.rows);
-        let (ux, uy) = (lo(&xs), lo(&ys));
-        let (x0, x1) = (ux.max(0), hi(&xs).min(i32::from(self.width) - 1));
-        let (y0, y1) = (uy.max(i32::from(self.y0)), hi(&ys).min(band_end - 1));
+        let (x0, x1) = (t.lo.0.max(0), t.hi.0.min(i32::from(self.width) - 1));
+        let (y0, y1) = (t.lo.1.max(i32::from(self.y0)), t.hi.1.min(band_end - 1));
         if x0 > x1 || y0 > y1 {
             return;
         }
+        let [p0, p1, p2] = t.p;
 
         // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive inside,
         // at the first candidate centre (cx, cy), and its steps per pixel right and down.
@@ -177,22 +156,26 @@ impl<'a> Band<'a> {
         let step_y = edges.map(|(_, _, sy)| sy);
 
         // The depth plane is anchored at the triangle's own first candidate pixel, not the
-        // band's, so a pixel's depth is the same whichever band draws it.
-        let anchor = (ux * SUBPIXEL + HALF, uy * SUBPIXEL + HALF);
-        let depth = Plane::new([p0, p1, p2], [v0.z, v1.z, v2.z], area, anchor);
-        let colour = scale(material, t[0].shade);
+        // band's, so a pixel's depth is the same whichever band draws it; it is evaluated
+        // once here and stepped (exactly: integers) along rows and columns.
+        let anchor = (t.lo.0 * SUBPIXEL + HALF, t.lo.1 * SUBPIXEL + HALF);
+        let depth = Plane::new(t.p, t.z, t.area, anchor);
+        let mut z_row = depth.at(x0 - t.lo.0, y0 - t.lo.1);
+        let colour = scale(material, t.shade);
         let width = usize::from(self.width);
+        let (first, last) = (x0 as usize, x1 as usize);
         for y in y0..=y1 {
             let start = (y - i32::from(self.y0)) as usize * width;
+            let span = start + first..start + last + 1;
+            let (colours, depths) = (&mut self.colour[span.clone()], &mut self.depth[span]);
             let mut e = row;
-            let mut z = depth.at(x0 - ux, y - uy);
-            for x in x0..=x1 {
+            let mut z = z_row;
+            for (c, d) in colours.iter_mut().zip(depths.iter_mut()) {
                 if (e[0] | e[1] | e[2]) >= 0 {
-                    let d = depth.clamp(z);
-                    let i = start + x as usize;
-                    if d < self.depth[i] {
-                        self.depth[i] = d;
-                        self.colour[i] = colour;
+                    let z16 = depth.clamp(z);
+                    if z16 < *d {
+                        *d = z16;
+                        *c = colour;
                     }
                 }
                 for k in 0..3 {
@@ -203,6 +186,7 @@ impl<'a> Band<'a> {
             for k in 0..3 {
                 row[k] += step_y[k];
             }
+            z_row += depth.dy;
         }
     }
 
@@ -216,61 +200,112 @@ impl<'a> Band<'a> {
     }
 }
 
-/// A triangle's depth as a plane over pixel steps, in Q16 depth units.
-struct Plane {
-    /// Depth at the anchor pixel's centre.
-    origin: i64,
-    /// Per pixel to the right.
-    dx: i64,
-    /// Per pixel down.
-    dy: i64,
-    /// The vertices' depth range (interpolation never leaves it).
-    range: (u16, u16),
+/// The vertices `[a, b, c]` of a triangle whose first index is number `at` in its list.
+pub(crate) fn fetch(
+    vertices: &[ScreenVertex],
+    idx: [u16; 3],
+    at: usize,
+) -> Result<[ScreenVertex; 3], RasterError> {
+    let get = |k: usize| {
+        vertices
+            .get(usize::from(idx[k]))
+            .copied()
+            .ok_or(RasterError::Index {
+                at: at + k,
+                index: idx[k],
+                vertices: vertices.len(),
+            })
+    };
+    Ok([get(0)?, get(1)?, get(2)?])
 }
 
-impl Plane {
-    /// Through `p` (subpixels) at depths `z`; `area` is twice the (positive) area; `at` the
-    /// anchor pixel's centre.
-    fn new(p: [(i32, i32); 3], z: [u16; 3], area: i32, at: (i32, i32)) -> Self {
-        let (dx1, dy1) = (i64::from(p[1].0 - p[0].0), i64::from(p[1].1 - p[0].1));
-        let (dx2, dy2) = (i64::from(p[2].0 - p[0].0), i64::from(p[2].1 - p[0].1));
-        let (z0, z1, z2) = (i64::from(z[0]), i64::from(z[1]), i64::from(z[2]));
-        let (dz1, dz2) = (z1 - z0, z2 - z0);
-        // Cramer's rule for ∂z/∂x and ∂z/∂y per subpixel: numerators over `area`
-        // (|numerator| < 2^31: depth differences < 2^16, coordinate differences < 2^14).
-        let na = dz1 * dy2 - dz2 * dy1;
-        let nb = dx1 * dz2 - dx2 * dz1;
-        let area = i64::from(area);
-        let q16 = 1i64 << 16;
-        let sub = i64::from(SUBPIXEL);
-        let origin_num = na * i64::from(at.0 - p[0].0) + nb * i64::from(at.1 - p[0].1);
-        let zs = [z[0], z[1], z[2]];
-        Self {
-            origin: z0 * q16 + (origin_num * q16).div_euclid(area),
-            dx: (na * sub * q16).div_euclid(area),
-            dy: (nb * sub * q16).div_euclid(area),
-            range: (
-                zs.iter().copied().min().unwrap_or(0),
-                zs.iter().copied().max().unwrap_or(0),
-            ),
+/// A front-facing triangle ready to rasterise: vertices in subpixels wound so that the edge
+/// functions are positive inside, and the pixels whose centres its bounding box holds.
+///
+/// ```
+/// use skin_core::raster::{band::Triangle, ScreenVertex};
+/// let v = |x: i16, y: i16| ScreenVertex { x: x * 16, y: y * 16, z: 100, shade: 255 };
+/// // Counter-clockwise on screen (y down) faces the viewer; clockwise is culled.
+/// let t = Triangle::new(&[v(0, 0), v(0, 4), v(4, 0)]).unwrap();
+/// assert_eq!(t.rows(8, 8), Some((0, 3)));
+/// assert!(Triangle::new(&[v(0, 0), v(4, 0), v(0, 4)]).is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Triangle {
+    /// Vertices (subpixels), the provoking vertex first.
+    p: [(i32, i32); 3],
+    /// Their depths.
+    z: [u16; 3],
+    /// Twice the area (positive).
+    area: i32,
+    /// The provoking vertex's intensity.
+    shade: u8,
+    /// First candidate pixel (column, row), not clipped to the screen.
+    lo: (i32, i32),
+    /// Last candidate pixel (column, row), not clipped to the screen.
+    hi: (i32, i32),
+}
+
+impl Triangle {
+    /// `None` for back faces (clockwise as seen by the viewer) and zero-area triangles.
+    pub fn new(t: &[ScreenVertex; 3]) -> Option<Self> {
+        let [p0, p1, p2] = t.map(|v| (i32::from(v.x), i32::from(v.y)));
+        // Twice the signed area; with y down, front faces (counter-clockwise to the viewer)
+        // have a negative area. Swap two vertices so the edge functions are positive inside.
+        let area = (p1.0 - p0.0) * (p2.1 - p0.1) - (p2.0 - p0.0) * (p1.1 - p0.1);
+        if area >= 0 {
+            return None;
         }
+        let p = [p0, p2, p1];
+        // Candidate pixels: centres within the bounding box.
+        let xs = p.map(|v| v.0);
+        let ys = p.map(|v| v.1);
+        let lo = |v: [i32; 3]| (v[0].min(v[1]).min(v[2]) - HALF + SUBPIXEL - 1) >> 4;
+        let hi = |v: [i32; 3]| (v[0].max(v[1]).max(v[2]) - HALF) >> 4;
+        Some(Self {
+            p,
+            z: [t[0].z, t[2].z, t[1].z],
+            area: -area,
+            shade: t[0].shade,
+            lo: (lo(xs), lo(ys)),
+            hi: (hi(xs), hi(ys)),
+        })
     }
 
-    /// Depth (Q16) at the pixel `(i, j)` pixels right of and below the anchor.
-    fn at(&self, i: i32, j: i32) -> i64 {
-        self.origin + self.dx * i64::from(i) + self.dy * i64::from(j)
-    }
-
-    /// A Q16 depth rounded to a pixel's depth within the triangle's range.
-    fn clamp(&self, z: i64) -> u16 {
-        let d = (z + (1 << 15)) >> 16;
-        d.clamp(i64::from(self.range.0), i64::from(self.range.1)) as u16
+    /// The first and last rows of a `width × height` screen it may cover; `None` when its
+    /// candidate pixels are all off the screen.
+    pub fn rows(&self, width: u16, height: u16) -> Option<(u16, u16)> {
+        let on = |lo: i32, hi: i32, n: u16| lo.max(0) <= hi.min(i32::from(n) - 1);
+        if !on(self.lo.0, self.hi.0, width) || !on(self.lo.1, self.hi.1, height) {
+            return None;
+        }
+        let top = self.lo.1.max(0) as u16;
+        let bottom = self.hi.1.min(i32::from(height) - 1) as u16;
+        Some((top, bottom))
     }
 }
 
 /// `c · intensity / 255` per channel, rounded.
 pub fn scale(c: Rgb565, intensity: u8) -> Rgb565 {
     let i = u32::from(intensity);
-    let f = |v: u8| ((u32::from(v) * i + 127) / 255) as u8;
+    let f = |v: u8| div255(u32::from(v) * i + 127) as u8;
     Rgb565::new(f(c.r()), f(c.g()), f(c.b()))
+}
+
+/// `x / 255` for `x < 2^16` without a division (Cortex-M0 has none): `x · 32897 / 2^23`
+/// (checked for every such `x` by a test).
+fn div255(x: u32) -> u32 {
+    (x * 32897) >> 23
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn div255_is_exact_below_2_16() {
+        for x in 0..1u32 << 16 {
+            assert_eq!(div255(x), x / 255, "{x}");
+        }
+    }
 }

@@ -3,6 +3,8 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
+use super::wide::Factor;
+
 use super::{RasterError, ScreenVertex, SUBPIXEL};
 
 /// `cos` and `sin` of the camera's yaw (30° about +Y: a three-quarter view, so a walk's
@@ -73,6 +75,10 @@ impl Bounds {
 pub struct Camera {
     m: [[f32; 4]; 3],
     fixed: [[i64; 4]; 3],
+    /// The linear part of `fixed` when every entry fits 32 bits (always, for assets in the
+    /// fixed format, whose asset units keep models within a few units): the fixed lane
+    /// then projects with 32 × 32-bit products.
+    narrow: Option<[[Factor; 3]; 3]>,
 }
 
 impl Camera {
@@ -114,7 +120,12 @@ impl Camera {
         // Linear entries to Q16, translations to Q32 (positions are Q16: products are Q32).
         let q16 = |v: f32| libm::roundf(v * 65536.0) as i64;
         let fixed = m.map(|r| [q16(r[0]), q16(r[1]), q16(r[2]), q16(r[3]) << 16]);
-        Some(Self { m, fixed })
+        let narrow = fixed
+            .iter()
+            .flat_map(|r| &r[..3])
+            .all(|&v| i32::try_from(v).is_ok())
+            .then(|| fixed.map(|r| [0, 1, 2].map(|k| Factor::new(r[k] as i32))));
+        Some(Self { m, fixed, narrow })
     }
 
     /// The projection matrix (rows: screen x, screen y in subpixels; depth).
@@ -179,15 +190,24 @@ impl Project for f32 {
 
 impl Project for Q14 {
     fn project(cam: &Camera, p: &[Out16; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-        // Q16 entries × Q16 positions = Q32; |entry| < 2^30 and |p| < 2^31 keep each product
-        // below 2^61 and the sum of four below 2^63.
-        let p = p.map(|v| i64::from(v.to_bits()));
-        let s = cam.fixed.map(|r| {
-            let q32 = r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3];
-            (q32 + (1 << 31)) >> 32
-        });
-        let fits = s.map(|v| i32::try_from(v).ok());
-        match fits {
+        // Q16 entries × Q16 positions = Q32. Entries below 2^31 and positions below 2^29
+        // (8192 asset units) keep each product below 2^60 and the sum with the translation
+        // (below 1e9 · 2^32 < 2^62, as `frame` bounds the matrix) within `i64`; anything wider
+        // (a model far smaller than its asset unit, or a vertex thrown thousands of units
+        // away) takes 128 bits.
+        let bits = p.map(|v| v.to_bits());
+        let near = bits.iter().all(|b| b.unsigned_abs() < 1 << 29);
+        let s: [Option<i32>; 3] = match &cam.narrow {
+            Some(n) if near => core::array::from_fn(|r| {
+                let q32 = n[r][0].mul(bits[0]) + n[r][1].mul(bits[1]) + n[r][2].mul(bits[2]);
+                i32::try_from((q32 + cam.fixed[r][3] + (1 << 31)) >> 32).ok()
+            }),
+            _ => cam.fixed.map(|r| {
+                let q32: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(bits[k])).sum();
+                i32::try_from((q32 + i128::from(r[3]) + (1 << 31)) >> 32).ok()
+            }),
+        };
+        match s {
             [Some(x), Some(y), Some(z)] => check([x, y, z], vertex),
             _ => Err(RasterError::OutOfView { vertex }),
         }
@@ -249,6 +269,38 @@ mod tests {
                 assert!((a - b).abs() <= 1, "{f:?} vs {q:?}");
             }
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn narrow_fixed_projection_is_the_wide_one(p in proptest::array::uniform3(-(1i32 << 29) + 1..(1 << 29))) {
+            let cam = cam();
+            assert!(cam.narrow.is_some());
+            let wide = Camera { narrow: None, ..cam };
+            let p = p.map(Out16::from_bits);
+            proptest::prop_assert_eq!(
+                <Q14 as Project>::project(&cam, &p, 0),
+                <Q14 as Project>::project(&wide, &p, 0)
+            );
+        }
+    }
+
+    #[test]
+    fn tiny_models_project_without_overflow() {
+        // Entries beyond 2^30 in Q16: 128-bit products, exact.
+        let b = Bounds {
+            min: [-1e-4; 3],
+            max: [1e-4; 3],
+        };
+        let cam = Camera::frame(&b, 240, 240).unwrap();
+        assert!(cam.narrow.is_none());
+        let centre = <Q14 as Project>::project(&cam, &[Out16::ZERO; 3], 0).unwrap();
+        assert_eq!(centre, [120 * 16, 120 * 16, 32768]);
+        let far = [Out16::from_num(1000); 3];
+        assert_eq!(
+            <Q14 as Project>::project(&cam, &far, 3),
+            Err(RasterError::OutOfView { vertex: 3 })
+        );
     }
 
     #[test]

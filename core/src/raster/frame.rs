@@ -10,6 +10,7 @@ use super::{Band, RasterError};
 
 /// A failure of [`render`]: the rasteriser's, or the target's.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum FrameError<E> {
     /// Drawing failed.
     Raster(RasterError),
@@ -49,6 +50,24 @@ where
     D: DrawTarget<Color = Rgb565>,
     F: FnMut(&mut Band<'_>) -> Result<(), RasterError>,
 {
+    bands(width, height, colour, depth, |mut band| {
+        band.clear(background);
+        draw(&mut band)?;
+        band.flush(target).map_err(FrameError::Target)
+    })
+}
+
+/// The band loop of [`render`] without the drawing: calls `each` with the bands of a
+/// `width × height` frame, top to bottom, each `colour.len() / width` rows high (the last
+/// may be shorter) over the start of `colour` and `depth`, uncleared.
+/// [`RasterError::Buffer`] when the buffers hold less than one row.
+pub fn bands<E>(
+    width: u16,
+    height: u16,
+    colour: &mut [Rgb565],
+    depth: &mut [u16],
+    mut each: impl FnMut(Band<'_>) -> Result<(), FrameError<E>>,
+) -> Result<(), FrameError<E>> {
     let per_row = usize::from(width).max(1);
     let rows = (colour.len().min(depth.len()) / per_row).min(usize::from(height));
     if rows == 0 {
@@ -62,10 +81,7 @@ where
     let mut y0 = 0;
     while y0 < height {
         let n = rows.min(height - y0);
-        let mut band = Band::new(width, y0, n, colour, depth)?;
-        band.clear(background);
-        draw(&mut band)?;
-        band.flush(target).map_err(FrameError::Target)?;
+        each(Band::new(width, y0, n, colour, depth)?)?;
         y0 += n;
     }
     Ok(())

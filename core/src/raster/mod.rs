@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`camera`] | bounding box, orthographic camera, projection and shading per lane ([`Project`]) |
 //! | [`band`] | the band rasteriser: coverage, top-left fill rule, culling, z-buffer |
+//! | [`bins`] | binning: which triangles reach which rows, once a frame |
 //! | [`frame`] | a frame as a loop over bands; [`FrameBuffer`], a `DrawTarget` over a slice |
 //! | [`scene`] | an asset played through the whole pipeline: sample → palette → skin → project |
 //!
@@ -38,9 +39,12 @@
 //! ```
 
 pub mod band;
+pub mod bins;
 pub mod camera;
+mod depth;
 pub mod frame;
 pub mod scene;
+mod wide;
 
 pub use band::Band;
 pub use camera::{Bounds, Camera, Project};

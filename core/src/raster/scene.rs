@@ -5,7 +5,9 @@
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::Rgb565;
 
-use super::{render, Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
+use super::bins::{self, Span};
+use super::frame::bands;
+use super::{Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
 use crate::affine::Affine;
 use crate::asset::{Asset, AssetLane, ClipView};
 use crate::bind::BindPose;
@@ -33,8 +35,10 @@ pub enum Stage {
     Skin,
     /// Projection and shading.
     Project,
-    /// Rasterisation and flushing the bands.
+    /// Clearing the bands and rasterising into them.
     Raster,
+    /// Sending finished bands to the draw target (the display).
+    Display,
 }
 
 /// Runs a stage's work, e.g. timing it. `()` just runs it.
@@ -73,7 +77,10 @@ impl<L: Project, const C: usize> Default for Scratch<L, C> {
 }
 
 /// A baked asset ready to play: skeleton (up to `N` bones and joints), bind pose, its first
-/// clip (looped; the rest pose when it has none) and a camera framing its bind-pose box.
+/// clip (looped; the rest pose when it has none) and a camera, which [`Scene::new`] points
+/// at the bind positions' box and [`Scene::frame_rest_pose`] at what the skin shows (what
+/// the firmware and `skin render` use: a skin may place its mesh far from where it was
+/// modelled).
 ///
 /// ```
 /// # use skin_core::prelude::*;
@@ -136,13 +143,6 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         })
     }
 
-    /// The same scene seen by `camera` (made for this scene's screen size), e.g. one that
-    /// frames the skinned rest pose rather than the bind positions, for models whose meshes
-    /// their skins place far from where they were modelled.
-    pub fn with_camera(self, camera: Camera) -> Self {
-        Self { camera, ..self }
-    }
-
     /// The asset.
     pub fn asset(&self) -> &Asset<'a, L> {
         &self.asset
@@ -183,6 +183,27 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         world: &mut [Affine<L::Real>],
         stages: &mut impl Stages,
     ) -> Result<(), RasterError> {
+        self.pose_at(Some(t), pose, world, stages)
+    }
+
+    /// The rest pose (the skeleton as stored, no clip) into `pose`, and its world matrices
+    /// into `world`; both need at least [`Self::bones`] entries.
+    pub fn rest(
+        &self,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+    ) -> Result<(), RasterError> {
+        self.pose_at(None, pose, world, &mut ())
+    }
+
+    /// [`Self::pose`] at `t`, or [`Self::rest`] without it.
+    fn pose_at(
+        &self,
+        t: Option<f32>,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+        stages: &mut impl Stages,
+    ) -> Result<(), RasterError> {
         let n = self.bones();
         let short = |len: usize| RasterError::Capacity {
             what: "pose and world matrices",
@@ -196,7 +217,7 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         };
         stages.time(Stage::Sample, || {
             pose.copy_from_slice(self.skeleton.rest());
-            if let Some(clip) = &self.clip {
+            if let (Some(clip), Some(t)) = (&self.clip, t) {
                 clip.sample(t, Wrap::Loop, pose)?;
             }
             self.skeleton.world(pose, world)
@@ -220,6 +241,63 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
                 len: out.len(),
             });
         }
+        self.skin(world, palette, scratch, stages, |base, p, n| {
+            for (k, (o, p)) in out[base..base + p.len()].iter_mut().zip(p).enumerate() {
+                let normal = n.map(|n| &n[k]);
+                *o = ScreenVertex::project::<L>(&self.camera, p, normal, base + k)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The box around every vertex skinned for the world matrices `world`, in asset units:
+    /// with the [rest pose](Self::rest), the box to frame a model whose skin places its
+    /// mesh away from its bind positions (see [`Self::frame_rest_pose`]).
+    pub fn skinned_bounds<const P: usize, const C: usize>(
+        &self,
+        world: &[Affine<L::Real>],
+        palette: &mut Palette<L, P>,
+        scratch: &mut Scratch<L, C>,
+    ) -> Result<Bounds, RasterError> {
+        let mut bounds: Option<Bounds> = None;
+        self.skin(world, palette, scratch, &mut (), |_, p, _| {
+            let chunk = Bounds::of(p.iter().map(|v| v.map(L::out_to_f32)));
+            bounds = match (bounds, chunk) {
+                (Some(a), Some(b)) => Bounds::of([a.min, a.max, b.min, b.max]),
+                (a, b) => a.or(b),
+            };
+            Ok(())
+        })?;
+        bounds.ok_or(RasterError::Screen)
+    }
+
+    /// Points the camera at the skinned [rest pose](Self::rest) (the buffers are those
+    /// [`Self::pose`] and [`Self::project`] take): what the firmware shows, since a skin may
+    /// place its mesh far from the bind positions that [`Self::new`] frames.
+    pub fn frame_rest_pose<const P: usize, const C: usize>(
+        &mut self,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+        palette: &mut Palette<L, P>,
+        scratch: &mut Scratch<L, C>,
+    ) -> Result<(), RasterError> {
+        self.rest(pose, world)?;
+        let bounds = self.skinned_bounds(world, palette, scratch)?;
+        self.camera = Camera::frame(&bounds, self.width, self.height).ok_or(RasterError::Screen)?;
+        Ok(())
+    }
+
+    /// Skins every part, `C` vertices at a time, and hands each chunk to `each` (timed as
+    /// [`Stage::Project`]) with the asset index of its first vertex, its skinned positions
+    /// and, when the asset has normals, its skinned normals.
+    fn skin<const P: usize, const C: usize>(
+        &self,
+        world: &[Affine<L::Real>],
+        palette: &mut Palette<L, P>,
+        scratch: &mut Scratch<L, C>,
+        stages: &mut impl Stages,
+        mut each: impl FnMut(usize, &[[L::Out; 3]], Option<&[[L; 3]]>) -> Result<(), RasterError>,
+    ) -> Result<(), RasterError> {
         for part in self.asset.parts() {
             stages.time(Stage::Palette, || part.palette(&self.bind, world, palette))?;
             let range = part.vertex_range();
@@ -254,14 +332,9 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
                     }
                     Ok::<(), RasterError>(())
                 })?;
-                let lit = normals.is_some();
+                let lit = normals.is_some().then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {
-                    let base = range.start + start;
-                    for (k, (o, p)) in out[base..base + n].iter_mut().zip(&s.out).enumerate() {
-                        let normal = lit.then(|| &s.out_normals[k]);
-                        *o = ScreenVertex::project::<L>(&self.camera, p, normal, base + k)?;
-                    }
-                    Ok::<(), RasterError>(())
+                    each(range.start + start, &s.out[..n], lit)
                 })?;
                 start += n;
             }
@@ -269,22 +342,23 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         Ok(())
     }
 
+    /// Triangles in the asset (all parts): the spans [`Self::render_binned`] needs.
+    pub fn triangles(&self) -> usize {
+        self.asset.indices().len() / 3
+    }
+
     /// Draw every part's triangles (projected `vertices`) into `band`.
     pub fn draw(&self, band: &mut Band<'_>, vertices: &[ScreenVertex]) -> Result<(), RasterError> {
         for part in self.asset.parts() {
-            let v = vertices
-                .get(part.vertex_range())
-                .ok_or(RasterError::Buffer {
-                    needed: self.vertices(),
-                    len: vertices.len(),
-                })?;
+            let v = bins::part_vertices(vertices, &part, self.vertices())?;
             band.draw(v, part.indices().iter(), MATERIAL)?;
         }
         Ok(())
     }
 
     /// Render the frame of `vertices` into `target` through bands of `colour.len() / width`
-    /// rows (see [`render`]).
+    /// rows (as [`render`](super::render) does): each band is cleared, drawn
+    /// ([`Stage::Raster`]) and sent to `target` ([`Stage::Display`]).
     pub fn render<D: DrawTarget<Color = Rgb565>>(
         &self,
         vertices: &[ScreenVertex],
@@ -293,16 +367,45 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         depth: &mut [u16],
         stages: &mut impl Stages,
     ) -> Result<(), FrameError<D::Error>> {
-        stages.time(Stage::Raster, || {
-            render(
-                target,
-                self.width,
-                self.height,
-                colour,
-                depth,
-                BACKGROUND,
-                |band| self.draw(band, vertices),
-            )
+        self.render_binned(vertices, &mut [], target, colour, depth, stages)
+    }
+
+    /// [`Self::render`], binning the triangles first when `spans` holds one entry per
+    /// triangle ([`Self::triangles`]), so that each band draws only the triangles that
+    /// reach it; the same frame either way. Binning counts as [`Stage::Raster`].
+    pub fn render_binned<D: DrawTarget<Color = Rgb565>>(
+        &self,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+        target: &mut D,
+        colour: &mut [Rgb565],
+        depth: &mut [u16],
+        stages: &mut impl Stages,
+    ) -> Result<(), FrameError<D::Error>> {
+        let screen = (self.width, self.height);
+        let total = self.vertices();
+        let binned = stages.time(Stage::Raster, || {
+            bins::bin(self.asset.parts(), vertices, total, screen, spans)
+        })?;
+        let spans = &spans[..binned.unwrap_or(0)];
+        bands(self.width, self.height, colour, depth, |mut band| {
+            stages.time(Stage::Raster, || {
+                band.clear(BACKGROUND);
+                match binned {
+                    Some(_) => bins::draw(
+                        &mut band,
+                        self.asset.parts(),
+                        vertices,
+                        total,
+                        spans,
+                        MATERIAL,
+                    ),
+                    None => self.draw(&mut band, vertices),
+                }
+            })?;
+            stages.time(Stage::Display, || {
+                band.flush(target).map_err(FrameError::Target)
+            })
         })
     }
 }

@@ -1,0 +1,149 @@
+//! The character: imports, weights, a closed outward mesh, a looping walk, bakes for the
+//! micro:bit, the CLI.
+
+use std::collections::HashMap;
+
+use super::vector::{cross, dot};
+use super::*;
+use crate::bake::{bake, Options};
+use crate::pose::{pose, Arith};
+use skin_core::budget::Budget;
+
+#[test]
+fn imports_as_a_skinned_walking_rig() {
+    let c = Character::new();
+    let rig = crate::import::from_slice(&c.glb(), None).expect("the .glb imports");
+    assert!(rig.warnings.is_empty(), "{:?}", rig.warnings);
+    assert_eq!(rig.skins.len(), 1);
+    assert_eq!(rig.skins[0].joints.len(), 12);
+    assert_eq!(rig.clips.len(), 1);
+    assert_eq!(rig.clips[0].name.as_deref(), Some("walk"));
+    assert_eq!(rig.clips[0].duration(), STRIDE);
+    let prim = &rig.meshes[0].primitives[0];
+    assert_eq!(prim.positions.len(), c.positions().len());
+    assert_eq!(prim.max_influences, 4);
+
+    // The .gltf form is the same model.
+    let rig2 = crate::import::from_slice(&c.gltf(), None).expect("the .gltf imports");
+    assert_eq!(rig2.meshes[0].primitives[0].positions, prim.positions);
+    assert_eq!(rig2.clips[0].channels.len(), rig.clips[0].channels.len());
+}
+
+#[test]
+fn weights_are_normalised_with_four_influences_at_the_joints() {
+    let c = Character::new();
+    let mut four = 0;
+    for (joints, weights) in c.influences() {
+        let sum: f32 = weights.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-6, "{weights:?}");
+        assert!(weights.windows(2).all(|w| w[0] >= w[1]), "{weights:?}");
+        let used = weights.iter().filter(|&&w| w > 0.0).count();
+        assert!(used >= 1);
+        assert!(joints.iter().all(|&j| usize::from(j) < c.bones().len()));
+        four += usize::from(used == 4);
+    }
+    assert!(four >= 8, "only {four} vertices have four influences");
+}
+
+#[test]
+fn the_mesh_is_closed_and_faces_outwards() {
+    let c = Character::new();
+    // Every edge is used once in each direction: closed, consistently wound.
+    let mut edges: HashMap<(u16, u16), i32> = HashMap::new();
+    for t in c.indices.chunks_exact(3) {
+        for k in 0..3 {
+            *edges.entry((t[k], t[(k + 1) % 3])).or_default() += 1;
+        }
+    }
+    for (&(a, b), &n) in &edges {
+        assert_eq!(n, 1, "edge {a}->{b} used {n} times");
+        assert_eq!(edges.get(&(b, a)), Some(&1), "edge {a}->{b} has no twin");
+    }
+    // A positive enclosed volume: outward (counter-clockwise) faces.
+    let volume: f32 = c
+        .indices
+        .chunks_exact(3)
+        .map(|t| {
+            let p = |k: usize| c.positions[usize::from(t[k])];
+            dot(p(0), cross(p(1), p(2))) / 6.0
+        })
+        .sum();
+    assert!(volume > 0.01, "{volume}");
+    assert!(c.normals.iter().all(|n| (dot(*n, *n) - 1.0).abs() < 1e-5));
+}
+
+#[test]
+fn the_walk_loops_and_moves() {
+    let rig = crate::import::from_slice(&Character::new().glb(), None).unwrap();
+    for c in &rig.clips[0].channels {
+        let n = c.values.len() / c.times.len();
+        assert_eq!(
+            c.values[..n],
+            c.values[c.values.len() - n..],
+            "node {}",
+            c.node
+        );
+    }
+    let at = |t: f32| {
+        pose(&rig, Some((0, t)), Arith::F32).unwrap()[0]
+            .positions
+            .clone()
+    };
+    let far = |a: &[[f32; 3]], b: &[[f32; 3]], d: f32| {
+        let apart = |(p, q): (&[f32; 3], &[f32; 3])| (0..3).any(|k| (p[k] - q[k]).abs() > d);
+        a.iter().zip(b).filter(|&pq| apart(pq)).count()
+    };
+    assert_eq!(
+        far(&at(0.0), &at(STRIDE), 1e-5),
+        0,
+        "the walk does not loop"
+    );
+    let moved = far(&at(0.0), &at(0.25), 0.01);
+    assert!(moved > 100, "only {moved} vertices move by 1 cm");
+}
+
+#[test]
+fn bakes_small_enough_for_the_micro_bit_in_both_lanes() {
+    let rig = crate::import::from_slice(&Character::new().glb(), None).unwrap();
+    for arith in [Arith::Fixed, Arith::F32] {
+        let options = Options {
+            budget: Some(Budget::VS_1_1),
+            arith,
+            clips: None,
+        };
+        let baked = bake(&rig, &options).expect("bakes");
+        // The micro:bit build holds 16 bones and 320 vertices (firmware/src/frame.rs).
+        assert!(baked.bones.len() <= 16, "{} bones", baked.bones.len());
+        let vertices: usize = baked.parts.iter().map(|p| p.vertices.len()).sum();
+        assert!(vertices <= 320, "{vertices} vertices");
+    }
+}
+
+#[test]
+fn is_deterministic_and_the_cli_writes_it() {
+    assert_eq!(Character::new().glb(), Character::new().glb());
+    let dir = std::env::temp_dir().join(format!("skin-character-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.gltf");
+    let cli = <crate::cli::Cli as clap::Parser>::parse_from([
+        "skin",
+        "character",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    let mut out = Vec::new();
+    crate::cli::run(cli, &mut out, &mut Vec::new()).expect("writes");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("12 bones") && text.contains("walk"), "{text}");
+    assert_eq!(std::fs::read(&path).unwrap(), Character::new().gltf());
+    let bad = dir.join("missing/c.glb");
+    let cli = <crate::cli::Cli as clap::Parser>::parse_from([
+        "skin",
+        "character",
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    let err = crate::cli::run(cli, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("cannot write"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

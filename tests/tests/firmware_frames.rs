@@ -1,0 +1,386 @@
+//! The frame loop on Cortex-M under QEMU, proven against the host: for each board, lane and
+//! model, `scripts/firmware.sh run` bakes the model, builds the firmware around it, runs it
+//! with semihosting and `-icount shift=0`, and collects the frames it writes to host files;
+//! every frame must equal, bit for bit, skin-core's `Scene` rendering the same asset at the
+//! same time (the f32 time the firmware logs) on this host, in the same lane. The firmware's
+//! log must describe the asset it embeds (size, checksum, counts), count instructions for
+//! every stage, and report RAM within the board's.
+//!
+//! Models: the procedural character (`skin character`) everywhere; with `../shared/models`,
+//! RiggedFigure as Cortex-M0 code and on the M3, CesiumMan as Cortex-M0 code, on the M3 and
+//! on the M4F. Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM runs on the
+//! mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it unchanged).
+//!
+//! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
+//! (scripts/setup.sh); without them each test reports SKIPPED (a failure under
+//! SKIN_REQUIRE_ALL=1).
+
+use std::path::PathBuf;
+
+use embedded_graphics_core::pixelcolor::raw::{RawU16, ToBytes};
+use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
+use skin_core::affine::Affine;
+use skin_core::asset::{self, Asset, AssetLane};
+use skin_core::budget::{Budget, Layout};
+use skin_core::lane::Q14;
+use skin_core::palette::Palette;
+use skin_core::raster::scene::{Scene, Scratch, BACKGROUND};
+use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
+use skin_core::transform::Transform;
+use skin_tests::firmware::{field, lines, missing_tools, script};
+
+/// Frames the firmware renders per run (`FRAMES` in firmware/src/main.rs).
+const FRAMES: u32 = 4;
+/// The firmware's display.
+const WIDTH: u16 = 240;
+/// The firmware's display.
+const HEIGHT: u16 = 240;
+
+/// A model to run: the character, or a sample model.
+#[derive(Clone, Copy, Debug)]
+enum Model {
+    Character,
+    Sample(&'static str),
+}
+
+/// What a run left behind.
+struct Run {
+    log: String,
+    asset: Vec<u8>,
+    frames: Vec<Vec<u8>>,
+    _dir: tempfile::TempDir,
+}
+
+/// The sample model `name`, or a skip when the models are not there.
+fn sample(test: &str, name: &str) -> Option<PathBuf> {
+    let Some(dir) = skin_tests::models_dir() else {
+        skin_tests::skip(test, "../shared/models is not present (set SKIN_MODELS)");
+        return None;
+    };
+    let path = dir.join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    skin_tests::skip(test, &format!("{} is not present", path.display()));
+    None
+}
+
+/// Runs `board` in `lane` on `model`; `None` when the model is not there (skipped).
+fn run(test: &str, board: &str, lane: &str, model: Model) -> Option<Run> {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let out = dir
+        .path()
+        .to_str()
+        .expect("UTF-8 temporary path")
+        .to_owned();
+    let mut args = vec!["run", board, lane, "--out", &out];
+    let path;
+    if let Model::Sample(name) = model {
+        path = sample(test, name)?;
+        args.extend(["--model", path.to_str().expect("UTF-8 model path")]);
+    }
+    let o = script(&args);
+    let log = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{board}/{lane}/{model:?}: the firmware failed ({}):\n{log}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let asset = std::fs::read(dir.path().join("asset.bin")).expect("the embedded asset");
+    let frames = (0..FRAMES)
+        .map(|k| {
+            let f = dir.path().join(format!("frame-{k:03}.rgb565"));
+            std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}\n{log}", f.display()))
+        })
+        .collect();
+    Some(Run {
+        log,
+        asset,
+        frames,
+        _dir: dir,
+    })
+}
+
+/// The host's frame of `asset` at each time in `times`: skin-core's `Scene`, framed at the
+/// skinned rest pose as the firmware frames it, drawn in one band the height of the frame
+/// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE.
+fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u8>> {
+    const BONES: usize = 64;
+    const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+    let asset = Asset::<L>::read(asset).expect("the embedded asset reads on the host");
+    let mut pose = vec![Transform::IDENTITY; BONES];
+    let mut world = vec![Affine::IDENTITY; BONES];
+    let mut palette = Box::new(Palette::<L, PALETTE>::new());
+    let mut scratch = Box::new(Scratch::<L, 64>::default());
+    let mut scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT).expect("a scene");
+    scene
+        .frame_rest_pose(&mut pose, &mut world, &mut palette, &mut scratch)
+        .expect("the rest pose frames");
+    let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
+    let pixels = usize::from(WIDTH) * usize::from(HEIGHT);
+    let (mut colour, mut depth) = (vec![Rgb565::BLACK; pixels], vec![0u16; pixels]);
+    times
+        .iter()
+        .map(|&t| {
+            scene.pose(t, &mut pose, &mut world, &mut ()).expect("pose");
+            scene
+                .project(&world, &mut palette, &mut scratch, &mut vertices, &mut ())
+                .expect("project");
+            let mut px = vec![Rgb565::BLACK; pixels];
+            let mut frame = FrameBuffer::new(&mut px, WIDTH, HEIGHT).expect("frame");
+            scene
+                .render(&vertices, &mut frame, &mut colour, &mut depth, &mut ())
+                .expect("render");
+            px.iter()
+                .flat_map(|c| RawU16::from(*c).to_le_bytes())
+                .collect()
+        })
+        .collect()
+}
+
+/// Checks one run against the host; returns its `FRAME` totals (instructions a frame).
+fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u64> {
+    let ctx = format!("{board}/{}/{model:?}:\n{}", L::NAME, run.log);
+    assert!(run.log.contains("DONE ok"), "{ctx}");
+
+    let assets = lines(&run.log, "ASSET");
+    let [a] = assets.as_slice() else {
+        panic!("one ASSET line expected: {ctx}")
+    };
+    assert_eq!(a["board"], board.trim_end_matches("-m0"), "{ctx}");
+    assert_eq!(a["lane"], L::NAME, "{ctx}");
+    assert_eq!(field::<usize>(a, "bytes"), run.asset.len(), "{ctx}");
+    assert_eq!(
+        field::<u32>(a, "checksum"),
+        asset::checksum(&run.asset),
+        "the firmware embeds other bytes than it was built with: {ctx}"
+    );
+    let host = Asset::<L>::read(&run.asset).expect("the asset reads");
+    assert_eq!(
+        field::<usize>(a, "vertices"),
+        host.positions().len(),
+        "{ctx}"
+    );
+    assert_eq!(
+        field::<usize>(a, "triangles"),
+        host.indices().len() / 3,
+        "{ctx}"
+    );
+    assert_eq!(field::<usize>(a, "bones"), host.bones(), "{ctx}");
+    let want_target = match board {
+        "mps2-an386" => "thumbv7em-none-eabihf",
+        "mps2-an385" => "thumbv7m-none-eabi",
+        _ => "thumbv6m-none-eabi",
+    };
+    assert_eq!(a["target"], want_target, "{ctx}");
+
+    let frames = lines(&run.log, "FRAME");
+    assert_eq!(frames.len(), FRAMES as usize, "{ctx}");
+    let scene = Scene::<L, 64>::new(host, WIDTH, HEIGHT).expect("a scene");
+    let mut times = Vec::new();
+    let mut totals = Vec::new();
+    for (k, f) in frames.iter().enumerate() {
+        assert_eq!(field::<u32>(f, "frame"), k as u32, "{ctx}");
+        let t: f32 = field(f, "time");
+        assert_eq!(
+            t.to_bits(),
+            scene.frame_time(k as u32, FRAMES).to_bits(),
+            "frame {k}: {ctx}"
+        );
+        times.push(t);
+        let stages: Vec<u64> = ["sample", "palette", "skin", "project", "raster"]
+            .iter()
+            .map(|s| field(f, s))
+            .collect();
+        assert!(
+            stages.iter().all(|&s| s > 0),
+            "a stage counted nothing: {ctx}"
+        );
+        assert!(field::<u64>(f, "display") > 0, "{ctx}");
+        let total: u64 = field(f, "total");
+        assert_eq!(total, stages.iter().sum::<u64>(), "{ctx}");
+        totals.push(total);
+    }
+
+    let want = host_frames::<L>(&run.asset, &times);
+    for (k, (got, want)) in run.frames.iter().zip(&want).enumerate() {
+        assert_eq!(got.len(), want.len(), "frame {k} size: {ctx}");
+        let differ = got
+            .chunks_exact(2)
+            .zip(want.chunks_exact(2))
+            .filter(|(a, b)| a != b)
+            .count();
+        let first = got
+            .chunks_exact(2)
+            .zip(want.chunks_exact(2))
+            .position(|(a, b)| a != b);
+        assert!(
+            differ == 0,
+            "frame {k}: {differ} pixels differ from the host's render (first at pixel {first:?}): {ctx}"
+        );
+        let background = RawU16::from(BACKGROUND).to_le_bytes();
+        let drawn = got.chunks_exact(2).filter(|p| *p != background).count();
+        assert!(
+            drawn > 500,
+            "frame {k} shows almost nothing ({drawn} pixels): {ctx}"
+        );
+    }
+    assert!(
+        run.frames.windows(2).all(|w| w[0] != w[1]),
+        "the clip does not move: {ctx}"
+    );
+
+    let memory = lines(&run.log, "MEMORY");
+    let [m] = memory.as_slice() else {
+        panic!("one MEMORY line expected: {ctx}")
+    };
+    let (stat, stack) = (field::<u32>(m, "static_ram"), field::<u32>(m, "stack_used"));
+    let (used, size) = (field::<u32>(m, "ram_used"), field::<u32>(m, "ram_size"));
+    assert!(stack > 0 && used == stat + stack, "{ctx}");
+    assert!(used < size, "RAM overflow: {ctx}");
+    if board == "microbit" {
+        assert_eq!(size, 16 * 1024, "{ctx}");
+    }
+    eprintln!(
+        "{board} {} {model:?}: {} instructions a frame (mean), RAM {used} of {size} bytes",
+        L::NAME,
+        totals.iter().sum::<u64>() / totals.len() as u64
+    );
+    totals
+}
+
+/// Runs and checks `board` on each of `models` in `lane`.
+fn frames(test: &str, board: &str, lane: &str, models: &[Model]) {
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    for &model in models {
+        let Some(run) = run(test, board, lane, model) else {
+            continue;
+        };
+        match lane {
+            "fixed" => check::<Q14>(board, model, &run),
+            _ => check::<f32>(board, model, &run),
+        };
+    }
+}
+
+#[test]
+fn firmware_frames_microbit_m0() {
+    frames(
+        "firmware_frames_microbit_m0",
+        "microbit",
+        "fixed",
+        &[Model::Character],
+    );
+}
+
+#[test]
+fn firmware_frames_mps2_an385_m3() {
+    frames(
+        "firmware_frames_mps2_an385_m3",
+        "mps2-an385",
+        "fixed",
+        &[
+            Model::Character,
+            Model::Sample("RiggedFigure.glb"),
+            Model::Sample("CesiumMan.glb"),
+        ],
+    );
+}
+
+#[test]
+fn firmware_frames_m0_code_on_mps2_an385() {
+    frames(
+        "firmware_frames_m0_code_on_mps2_an385",
+        "mps2-an385-m0",
+        "fixed",
+        &[
+            Model::Sample("RiggedFigure.glb"),
+            Model::Sample("CesiumMan.glb"),
+        ],
+    );
+}
+
+#[test]
+fn firmware_frames_mps2_an386_m4f_fixed() {
+    frames(
+        "firmware_frames_mps2_an386_m4f_fixed",
+        "mps2-an386",
+        "fixed",
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
+    );
+}
+
+#[test]
+fn firmware_frames_mps2_an386_m4f_f32() {
+    frames(
+        "firmware_frames_mps2_an386_m4f_f32",
+        "mps2-an386",
+        "f32",
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
+    );
+}
+
+/// The frames are compared with an independent render, so a wrong frame must fail: a
+/// frame of the host's own render at another time differs.
+#[test]
+fn firmware_frames_host_render_depends_on_time() {
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(Budget::VS_1_1),
+        arith: skin_host::pose::Arith::Fixed,
+        clips: None,
+    };
+    let baked = skin_host::bake::bake(&rig, &options).expect("bakes");
+    let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25]);
+    assert_ne!(frames[0], frames[1]);
+}
+
+/// Bad input on the device is a typed error and a failed run: a fixed-point build given an
+/// f32 asset logs the asset error, writes no frame and leaves QEMU with a non-zero status.
+#[test]
+fn firmware_refuses_an_asset_of_the_other_lane() {
+    let test = "firmware_refuses_an_asset_of_the_other_lane";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(Budget::VS_1_1),
+        arith: skin_host::pose::Arith::F32,
+        clips: None,
+    };
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let asset = dir.path().join("character-f32.bin");
+    std::fs::write(
+        &asset,
+        skin_host::bake::bake(&rig, &options).expect("bakes").bytes,
+    )
+    .expect("write the asset");
+    let out = dir.path().join("frames");
+    let o = script(&[
+        "run",
+        "mps2-an386",
+        "fixed",
+        "--asset",
+        asset.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{log}");
+    let error = log
+        .lines()
+        .find(|l| l.starts_with("ERROR"))
+        .unwrap_or_default();
+    assert!(error.contains("error: asset"), "{log}");
+    assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
+    assert!(log.contains("DONE failed"), "{log}");
+    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+}
