@@ -16,8 +16,6 @@ print_only=false
 
 cargo build --release --quiet -p skin-host --bin skin
 skin=target/release/skin
-# Mesa's WSI complains without a runtime dir; the warning says nothing about the results.
-export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
 
 # Models whose side-by-side pictures the document shows.
 pictured="CesiumMan RiggedFigure RecursiveSkeletons"
