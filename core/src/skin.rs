@@ -220,6 +220,16 @@ impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
     pub(crate) fn parts(&self) -> (&'a [Affine<L>], &'a [[L; 3]], &'a [Influence<L>]) {
         (self.palette, self.positions, self.influences)
     }
+
+    /// The vertices from `start` on (for a loop that skins the ones before itself).
+    #[allow(dead_code)] // used by the `f32` lane's four-wide loop where it exists
+    pub(crate) fn tail(&self, start: usize) -> Self {
+        Self {
+            palette: self.palette,
+            positions: &self.positions[start..],
+            influences: &self.influences[start..],
+        }
+    }
 }
 
 /// The optional normals of [`Lane::lbs`]: the input normals and where the skinned ones go.
