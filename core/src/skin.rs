@@ -88,11 +88,16 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
             out: &mut [[L::Out; 3]],
         ) {
             for ((p, &b), o) in positions.iter().zip(bones).zip(out) {
-                *o = get(b).rows.map(|r| L::point(&r, p));
+                let m = get(b);
+                // Row by row from the palette (not `rows.map`, which copies all twelve
+                // entries first: on a Cortex-M0 that spills them).
+                for (o, r) in o.iter_mut().zip(&m.rows) {
+                    *o = L::point(r, p);
+                }
             }
         }
         let (positions, bones) = (self.positions, self.bones);
-        with_bones!(palette, |get| stitch(get, positions, bones, out));
+        stitch(|b| &palette[usize::from(b)], positions, bones, out);
         Ok(())
     }
 
@@ -122,7 +127,7 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
             }
         }
         let inputs = (self.positions, self.bones, normals);
-        with_bones!(palette, |get| stitch(get, inputs, out, out_normals));
+        stitch(|b| &palette[usize::from(b)], inputs, out, out_normals);
         Ok(())
     }
 
