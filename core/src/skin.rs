@@ -319,9 +319,16 @@ fn lbs_with<'p, L: Lane, const K: usize>(
 /// Slots of the bone table of [`with_bones`].
 pub(crate) const BONE_SLOTS: usize = 64;
 
+/// Whether [`with_bones`] uses its table: on ARM, where it measured faster (an LBS-4 vertex
+/// saves four compare-and-branch bounds checks and four `× 24`/`× 48` address computations),
+/// and in this crate's tests (so that the host tests run it too); elsewhere (x86-64: up to
+/// 6% slower on the fixed lane) the palette is indexed directly (`docs/BENCHMARKS.md`).
+pub(crate) const BONE_TABLE: bool = cfg!(any(target_arch = "arm", test));
+
 /// `with_bones!(palette, |get| body)`: runs `body` with `get`, a function from a bone index
-/// (already checked against the palette) to its matrix. For palettes of at most
-/// [`BONE_SLOTS`] matrices, `get` reads a table of references indexed by the bone byte
+/// (already checked against the palette) to its matrix. Where [`BONE_TABLE`] is set, for
+/// palettes of at most [`BONE_SLOTS`] matrices, `get` reads a table of references indexed by
+/// the bone byte
 /// masked to 6 bits: no bounds check and no `× size_of::<Affine<L>>()` address arithmetic
 /// per bone, for one store per slot per call (slots past the palette point at its first
 /// matrix; the mask changes no checked index). Larger palettes are indexed directly.
@@ -331,7 +338,7 @@ macro_rules! with_bones {
         let palette = $palette;
         match palette
             .first()
-            .filter(|_| palette.len() <= $crate::skin::BONE_SLOTS)
+            .filter(|_| $crate::skin::BONE_TABLE && palette.len() <= $crate::skin::BONE_SLOTS)
         {
             Some(first) => {
                 let mut slots = [first; $crate::skin::BONE_SLOTS];
