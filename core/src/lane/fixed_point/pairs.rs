@@ -97,6 +97,9 @@ fn lbs4_with<'p>(
                     Some(w) => {
                         let p = p.map(bits);
                         for (r, o) in o.iter_mut().enumerate() {
+                            // An empty barrier between rows (no instructions): without it
+                            // LLVM interleaves the rows' loads and spills (M4F LBS-4
+                            // positions 219.7 -> 217.7 when measured).
                             core::hint::black_box(());
                             *o = Out16::from_bits(point(blend_row(&m, &w, r), p));
                         }
