@@ -80,10 +80,24 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
     /// Skinned positions: `out[v] = M[bone[v]] · p[v]`.
     pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        for ((p, &b), o) in self.positions.iter().zip(self.bones).zip(out) {
-            let m = &palette[usize::from(b)];
-            *o = m.rows.map(|r| L::point(&r, p));
+        #[inline(always)]
+        fn stitch<'p, L: Lane>(
+            get: impl Fn(u8) -> &'p Affine<L>,
+            positions: &[[L; 3]],
+            bones: &[u8],
+            out: &mut [[L::Out; 3]],
+        ) {
+            for ((p, &b), o) in positions.iter().zip(bones).zip(out) {
+                let m = get(b);
+                // Row by row from the palette (not `rows.map`, which copies all twelve
+                // entries first: on a Cortex-M0 that spills them).
+                for (o, r) in o.iter_mut().zip(&m.rows) {
+                    *o = L::point(r, p);
+                }
+            }
         }
+        let (positions, bones) = (self.positions, self.bones);
+        stitch(|b| &palette[usize::from(b)], positions, bones, out);
         Ok(())
     }
 
@@ -98,12 +112,22 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
         self.check(palette, out.len())?;
         check_len(self.len(), normals.len())?;
         check_len(self.len(), out_normals.len())?;
-        let verts = self.positions.iter().zip(self.bones).zip(normals);
-        for (((p, &b), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
-            let m = &palette[usize::from(b)];
-            *o = m.rows.map(|r| L::point(&r, p));
-            *on = L::normal(m, n);
+        #[inline(always)]
+        fn stitch<'p, L: Lane>(
+            get: impl Fn(u8) -> &'p Affine<L>,
+            (positions, bones, normals): (&[[L; 3]], &[u8], &[[L; 3]]),
+            out: &mut [[L::Out; 3]],
+            out_normals: &mut [[L; 3]],
+        ) {
+            let verts = positions.iter().zip(bones).zip(normals);
+            for (((p, &b), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
+                let m = get(b);
+                *o = m.rows.map(|r| L::point(&r, p));
+                *on = L::normal(m, n);
+            }
         }
+        let inputs = (self.positions, self.bones, normals);
+        stitch(|b| &palette[usize::from(b)], inputs, out, out_normals);
         Ok(())
     }
 
@@ -220,6 +244,26 @@ impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
     pub(crate) fn parts(&self) -> (&'a [Affine<L>], &'a [[L; 3]], &'a [Influence<L>]) {
         (self.palette, self.positions, self.influences)
     }
+
+    /// The same batch as one of four influences, when `K` is 4.
+    #[allow(dead_code)] // used by lanes with a loop of their own for four influences
+    pub(crate) fn four(self) -> Option<Batch<'a, L, 4>> {
+        (K == 4).then_some(Batch {
+            palette: self.palette,
+            positions: self.positions,
+            influences: self.influences,
+        })
+    }
+
+    /// The vertices from `start` on (for a loop that skins the ones before itself).
+    #[allow(dead_code)] // used by the `f32` lane's four-wide loop where it exists
+    pub(crate) fn tail(&self, start: usize) -> Self {
+        Self {
+            palette: self.palette,
+            positions: &self.positions[start..],
+            influences: &self.influences[start..],
+        }
+    }
 }
 
 /// The optional normals of [`Lane::lbs`]: the input normals and where the skinned ones go.
@@ -235,10 +279,22 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
     normals: Normals<'_, L>,
 ) {
     let (palette, positions, influences) = batch.parts();
+    let vertices = (positions, influences);
+    with_bones!(palette, |get| lbs_with::<L, K>(get, vertices, out, normals))
+}
+
+/// [`lbs`] with a lookup from bone index to palette matrix.
+#[inline(always)]
+fn lbs_with<'p, L: Lane, const K: usize>(
+    get: impl Fn(u8) -> &'p Affine<L> + Copy,
+    (positions, influences): (&[[L; 3]], &[Influence<L>]),
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
     match normals {
         None => {
             for ((p, inf), o) in positions.iter().zip(influences).zip(out) {
-                let (m, w) = gather::<L, K>(palette, inf);
+                let (m, w) = gather::<L, K>(get, inf);
                 for (r, o) in o.iter_mut().enumerate() {
                     *o = L::point(&blend_row(&m, &w, r), p);
                 }
@@ -247,7 +303,7 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
         Some((normals, out_normals)) => {
             let verts = positions.iter().zip(influences).zip(normals);
             for (((p, inf), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
-                let (m, w) = gather::<L, K>(palette, inf);
+                let (m, w) = gather::<L, K>(get, inf);
                 let mut v = [L::Acc::default(); 3];
                 for (r, (o, v)) in o.iter_mut().zip(&mut v).enumerate() {
                     let row = blend_row(&m, &w, r);
@@ -260,15 +316,57 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
     }
 }
 
+/// Slots of the bone table of [`with_bones`].
+pub(crate) const BONE_SLOTS: usize = 64;
+
+/// Whether [`with_bones`] uses its table: on ARM, where it measured faster (an LBS-4 vertex
+/// saves four compare-and-branch bounds checks and four `× 24`/`× 48` address computations),
+/// and in this crate's tests (so that the host tests run it too); elsewhere (x86-64: up to
+/// 6% slower on the fixed lane) the palette is indexed directly (`docs/BENCHMARKS.md`).
+pub(crate) const BONE_TABLE: bool = cfg!(any(target_arch = "arm", test));
+
+/// `with_bones!(palette, |get| body)`: runs `body` with `get`, a function from a bone index
+/// (already checked against the palette) to its matrix. Where [`BONE_TABLE`] is set, for
+/// palettes of at most [`BONE_SLOTS`] matrices, `get` reads a table of references indexed by
+/// the bone byte
+/// masked to 6 bits: no bounds check and no `× size_of::<Affine<L>>()` address arithmetic
+/// per bone, for one store per slot per call (slots past the palette point at its first
+/// matrix; the mask changes no checked index). Larger palettes are indexed directly.
+/// `body` is compiled once for each.
+macro_rules! with_bones {
+    ($palette:expr, |$get:ident| $body:expr) => {{
+        let palette = $palette;
+        match palette
+            .first()
+            .filter(|_| $crate::skin::BONE_TABLE && palette.len() <= $crate::skin::BONE_SLOTS)
+        {
+            Some(first) => {
+                let mut slots = [first; $crate::skin::BONE_SLOTS];
+                for (s, m) in slots.iter_mut().zip(palette) {
+                    *s = m;
+                }
+                let slots = &slots;
+                let $get = move |b: u8| slots[usize::from(b) % $crate::skin::BONE_SLOTS];
+                $body
+            }
+            None => {
+                let $get = move |b: u8| &palette[usize::from(b)];
+                $body
+            }
+        }
+    }};
+}
+pub(crate) use with_bones;
+
 /// A vertex's `K` palette matrices and their weights (the first one implicit).
 #[inline(always)]
 #[allow(clippy::type_complexity)]
 pub(crate) fn gather<'p, L: Lane, const K: usize>(
-    palette: &'p [Affine<L>],
+    get: impl Fn(u8) -> &'p Affine<L>,
     inf: &Influence<L>,
 ) -> ([&'p Affine<L>; K], [L::Weight; K]) {
     let (b, s) = (inf.bones(), inf.stored());
-    let m = core::array::from_fn(|k| &palette[usize::from(b[k])]);
+    let m = core::array::from_fn(|k| get(b[k]));
     let w = core::array::from_fn(|k| if k == 0 { L::lead_weight(s) } else { s[k - 1] });
     (m, w)
 }

@@ -22,6 +22,9 @@ pub const WEIGHT_TOLERANCE: f32 = 1.0 / 256.0;
 /// assert!(Influence::<f32>::from_weights([0, 1, 2, 3], [0.5, 0.6, 0.0, 0.0], 9).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+// C layout: the bone bytes, then the weights (16 bytes in `f32`, which the four-wide `f32`
+// loop reads as one SIMD word).
+#[repr(C)]
 pub struct Influence<L: Lane> {
     bones: [u8; 4],
     weights: [L::Weight; 3],

@@ -221,6 +221,10 @@ impl Glam {
         }
     }
 
+    /// Inlined: left as a call, the loop returns each `Mat4` through the stack, and its
+    /// time then varies between runs (2-4x, with the stack's address) on the machine of
+    /// docs/BENCHMARKS.md; inlined it is steady, as in the peers bench.
+    #[inline(always)]
     fn blend(palette: &[Mat4], j: &[u16; 4], w: Vec4) -> Mat4 {
         palette[usize::from(j[0])] * w.x
             + palette[usize::from(j[1])] * w.y

@@ -3,6 +3,10 @@
 use super::{Lane, Out16, Weight15, Q14};
 use crate::affine::Affine;
 use crate::num::{Fx, NumError};
+use crate::skin::{Batch, Normals};
+
+mod biased;
+mod pairs;
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
@@ -82,23 +86,38 @@ impl Lane for Q14 {
     }
     #[inline(always)]
     fn settle(acc: i32) -> Q14 {
-        // Q29 → Q14 with rounding; the result lies between the blended entries, so fits.
-        // Exactly `e₀ + round(Σₖ wₖ(eₖ − e₀))`: the sum is `2¹⁵e₀ + Σₖ wₖ(eₖ − e₀)`.
-        Q14::from_bits((acc.wrapping_add(1 << 14) >> 15) as i16)
+        Q14::from_bits(settle(acc) as i16)
     }
     #[inline(always)]
     fn point(r: &[Q14; 4], p: &[Q14; 3]) -> Out16 {
-        let b = |v: Q14| i32::from(v.to_bits());
-        // Q14 × Q14 = Q28; |Σ| < 6 by the row bound (module docs).
-        let acc = b(r[0]) * b(p[0]) + b(r[1]) * b(p[1]) + b(r[2]) * b(p[2]) + (b(r[3]) << 14);
-        Out16::from_bits((acc + (1 << 11)) >> 12)
+        Out16::from_bits(point(r.map(bits), p.map(bits)))
     }
     #[inline(always)]
     fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
-        let b = |v: Q14| i32::from(v.to_bits());
-        // Q28 products → a Q14 component: |v| < 2·|n|∞ by the row bound, so below 4 for
-        // any I2F14 normal (unit normals give |v| < 2).
-        (b(r[0]) * b(n[0]) + b(r[1]) * b(n[1]) + b(r[2]) * b(n[2]) + (1 << 13)) >> 14
+        linear(r.map(bits), n.map(bits))
+    }
+    /// Four influences on cores with the DSP extension (Cortex-M4/M7/M33): the paired
+    /// loop ([`pairs`]: two palette entries per load, one `SMLA<x><y>` per weighted term);
+    /// on ARMv6-M (Cortex-M0/M0+/M1, no `LDRSH` with an immediate offset): the biased loop
+    /// ([`biased`]: unsigned palette copy, no sign extensions). Elsewhere, and for fewer
+    /// influences, the generic loop. All give the same bits (tested), and each is only used
+    /// where it measured faster (`docs/BENCHMARKS.md`). ARMv6-M is recognised by its lack of
+    /// 32-bit atomic read-modify-write (a stable `cfg`); the DSP extension by
+    /// `target_feature = "dsp"`, which stable compilers do not report for ARM yet (the
+    /// firmware's build-std builds do): there the generic loop runs, with the same bits.
+    #[inline]
+    fn lbs<const K: usize>(
+        batch: Batch<'_, Q14, K>,
+        out: &mut [[Out16; 3]],
+        normals: Normals<'_, Q14>,
+    ) {
+        const DSP: bool = cfg!(target_feature = "dsp");
+        const V6M: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
+        match batch.four() {
+            Some(four) if DSP => pairs::lbs4(four, out, normals),
+            Some(four) if V6M => biased::lbs4(four, out, normals),
+            _ => crate::skin::lbs(batch, out, normals),
+        }
     }
     #[inline(always)]
     fn unit(v: [i32; 3]) -> [Q14; 3] {
@@ -129,6 +148,34 @@ impl Lane for Q14 {
     }
 }
 
+/// A `Q14` as `i32`.
+#[inline(always)]
+fn bits(v: Q14) -> i32 {
+    i32::from(v.to_bits())
+}
+
+/// [`Lane::settle`] on bits: a blended entry's sum of terms (Q29) rounded to Q14. The result
+/// lies between the blended entries, so it fits `I2F14`. Exactly `e₀ + round(Σₖ wₖ(eₖ − e₀))`:
+/// the sum is `2¹⁵e₀ + Σₖ wₖ(eₖ − e₀)`.
+#[inline(always)]
+fn settle(acc: i32) -> i32 {
+    acc.wrapping_add(1 << 14) >> 15
+}
+
+/// [`Lane::point`] on bits: `r · (p, 1)` in `I16F16`. Q14 × Q14 = Q28; |Σ| < 6 by the row
+/// bound (module docs).
+#[inline(always)]
+fn point(r: [i32; 4], p: [i32; 3]) -> i32 {
+    (r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + (r[3] << 14) + (1 << 11)) >> 12
+}
+
+/// [`Lane::linear`] on bits: Q28 products → a Q14 component; |v| < 2·|n|∞ by the row bound,
+/// so below 4 for any I2F14 normal (unit normals give |v| < 2).
+#[inline(always)]
+fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
+    (r[0] * n[0] + r[1] * n[1] + r[2] * n[2] + (1 << 13)) >> 14
+}
+
 /// Intervals of the inverse-square-root seed table over [¼, 1).
 const SEED_INTERVALS: usize = 96;
 
@@ -156,8 +203,7 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
         return None;
     }
     // Normalise to m in [2^30, 2^32) with an even shift, so that √ of the shift is exact.
-    let lz = x.leading_zeros() & !1;
-    let m = x << lz;
+    let (lz, m) = normalise_even(x);
     // m / 2^32 is in [¼, 1); its interval of width 1/128 is (m >> 25) − 32.
     let mut y = u32::from(SEED[(m >> 25) as usize - 32]); // Q14
     let m16 = m >> 16; // Q16, in [2^14, 2^16)
@@ -171,6 +217,27 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     (s >= 1).then_some((y, s))
 }
 
+/// `(s, x << s)` for the even `s` that puts `x` (non-zero) in [2³⁰, 2³²): one `CLZ` where
+/// the core has it; on ARMv6-M (no `CLZ`, where `leading_zeros` is a ~30-instruction
+/// library call) a four-step binary search, about 10 instructions for a unit normal's
+/// squared length (`docs/BENCHMARKS.md`).
+#[inline(always)]
+fn normalise_even(x: u32) -> (u32, u32) {
+    if cfg!(all(target_arch = "arm", not(target_has_atomic = "32"))) {
+        let (mut s, mut m) = (0, x);
+        for step in [16, 8, 4, 2] {
+            if m >> (32 - step) == 0 {
+                m <<= step;
+                s += step;
+            }
+        }
+        (s, m)
+    } else {
+        let s = x.leading_zeros() & !1;
+        (s, x << s)
+    }
+}
+
 /// `Fx` (24 fractional bits) to `Q14` (14), rounding to nearest; `None` when out of range.
 fn fx_to_q14(v: Fx) -> Option<Q14> {
     let bits = v.to_bits().checked_add(1 << 9)? >> 10;
@@ -180,6 +247,92 @@ fn fx_to_q14(v: Fx) -> Option<Q14> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lane::Weight15;
+    use crate::skin::SkinnedMesh;
+    use crate::vertex::Influence;
+
+    /// A fixed-lane LBS loop for four influences.
+    pub(super) type Loop =
+        for<'a, 'b> fn(Batch<'a, Q14, 4>, &'b mut [[Out16; 3]], Normals<'b, Q14>);
+
+    /// Deterministic values in [−1, 1).
+    fn values(seed: u32) -> impl FnMut() -> f32 {
+        let mut s = seed;
+        move || {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (s >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+        }
+    }
+
+    /// `lbs` gives the generic loop's bits, with and without normals: random weights,
+    /// weights of exactly 1 in any slot (from the stored form), w₀ near 0, the extreme
+    /// entries the lane accepts, zero and diagonal normals, and palettes of 9 and of 70
+    /// matrices (past the 64-slot bone table).
+    pub(super) fn check_against_generic(lbs: Loop) {
+        let mut r = values(11);
+        let identity = Q14::narrow(&Affine::<Fx>::IDENTITY).expect("fits the lane");
+        let mut palette = [identity; 70];
+        for (i, m) in palette
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, _)| *i != 7 && *i != 8)
+        {
+            let mut f = Affine::<Fx>::IDENTITY;
+            for row in &mut f.rows {
+                // Rows of L1 norm below 2 (what `narrow` accepts), translations in (−2, 2).
+                *row = [0.6 * r(), 0.6 * r(), 0.6 * r(), 1.9 * r()].map(Fx::from_num);
+            }
+            *m = Q14::narrow(&f).unwrap_or_else(|| panic!("matrix {i} fits the lane"));
+        }
+        // Extreme entries: rows of L1 norm just below 2, translations at the limits.
+        let e = |v: i16| Q14::from_bits(v);
+        palette[7].rows = [
+            [e(16381), e(-16383), e(0), e(i16::MAX)],
+            [e(0), e(-16381), e(16383), e(i16::MIN)],
+            [e(-16000), e(16000), e(-1), e(-1)],
+        ];
+        const N: usize = 48;
+        let q = |v: f32| Q14::from_num(v);
+        let positions: [[Q14; 3]; N] = core::array::from_fn(|_| [q(r()), q(r()), q(r())]);
+        let mut normals: [[Q14; 3]; N] = core::array::from_fn(|_| [q(r()), q(r()), q(r())]);
+        normals[3] = [Q14::ZERO; 3];
+        normals[4] = [9459, -9459, 9459].map(Q14::from_bits);
+        let w = |v: u16| Weight15::from_bits(v);
+        for bones in [9, 70] {
+            let influences: [Influence<Q14>; N] = core::array::from_fn(|v| {
+                let b = [v, v + 2, v + 5, v * 7 + 3].map(|b| (b % bones) as u8);
+                let stored = match v % 8 {
+                    // A weight of exactly 1 in each slot (the others 0).
+                    0 => [w(0); 3],
+                    1 => [w(0x8000), w(0), w(0)],
+                    2 => [w(0), w(0x8000), w(0)],
+                    3 => [w(0), w(0), w(0x8000)],
+                    // The largest stored weights below 1, and w₀ near 0.
+                    4 => [w(0x7fff), w(1), w(0)],
+                    5 => [w(0x2aaa), w(0x2aaa), w(0x2aab)],
+                    _ => [0; 3].map(|_| w(((0.5 + 0.5 * r()) * 10922.0) as u16)),
+                };
+                Influence::from_stored(b, stored).expect("weights sum to at most 1")
+            });
+            let palette = &palette[..bones];
+            for len in [0, 1, 7, N] {
+                let mesh =
+                    SkinnedMesh::<Q14, 4>::new(&positions[..len], &influences[..len]).unwrap();
+                let batch = || mesh.batch_for_tests(palette);
+                let (mut fast, mut fast_n) = ([[Out16::ZERO; 3]; N], [[Q14::ZERO; 3]; N]);
+                let (mut slow, mut slow_n) = ([[Out16::MAX; 3]; N], [[Q14::MAX; 3]; N]);
+                let ns = &normals[..len];
+                lbs(batch(), &mut fast[..len], Some((ns, &mut fast_n[..len])));
+                crate::skin::lbs(batch(), &mut slow[..len], Some((ns, &mut slow_n[..len])));
+                let what = (len, bones);
+                assert_eq!(fast[..len], slow[..len], "positions, {what:?}");
+                assert_eq!(fast_n[..len], slow_n[..len], "normals, {what:?}");
+                let mut only = [[Out16::MIN; 3]; N];
+                lbs(batch(), &mut only[..len], None);
+                assert_eq!(only[..len], slow[..len], "positions only, {what:?}");
+            }
+        }
+    }
 
     #[test]
     fn rsqrt_is_accurate_over_the_range() {
@@ -195,6 +348,25 @@ mod tests {
             x = x + x / 7 + 1;
         }
         assert_eq!(rsqrt_q28(0), None);
+    }
+
+    #[test]
+    fn the_even_normalisation_searches_like_clz() {
+        for shift in 0..32 {
+            for x in [1u32 << shift, (1 << shift) | 1, u32::MAX >> (31 - shift)] {
+                let s = x.leading_zeros() & !1;
+                assert_eq!(normalise_even(x), (s, x << s), "{x:#x}");
+                // The search itself, whichever branch this target compiles.
+                let (mut t, mut m) = (0, x);
+                for step in [16, 8, 4, 2] {
+                    if m >> (32 - step) == 0 {
+                        m <<= step;
+                        t += step;
+                    }
+                }
+                assert_eq!((t, m), (s, x << s), "{x:#x}");
+            }
+        }
     }
 
     #[test]

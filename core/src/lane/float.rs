@@ -5,7 +5,10 @@ use crate::affine::Affine;
 use crate::num::{NumError, Real};
 use crate::skin::{Batch, Normals};
 
-#[cfg(any(target_feature = "sse2", test))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
 mod quad;
 
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
@@ -98,9 +101,15 @@ impl Lane for f32 {
         out: &mut [[f32; 3]],
         normals: Normals<'_, f32>,
     ) {
-        #[cfg(target_feature = "sse2")]
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            target_feature = "sse2"
+        ))]
         quad::lbs(batch, out, normals);
-        #[cfg(not(target_feature = "sse2"))]
+        #[cfg(not(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            target_feature = "sse2"
+        )))]
         crate::skin::lbs(batch, out, normals);
     }
 }

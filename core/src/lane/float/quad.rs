@@ -1,68 +1,129 @@
-//! The `f32` LBS loop, four vertices at a time.
+//! The `f32` LBS loop, four vertices at a time, in SSE2 (x86 and x86-64 only; through
+//! `safe_arch`, which wraps the intrinsics in safe functions).
 //!
-//! Each vertex's matrix is blended row by row (a row is four `f32`, one SIMD register), then
-//! the four blended matrices are transposed so that every step of the transform, the
-//! normal's length and its inverse square root runs on four vertices at once. The arithmetic
-//! per vertex is that of [`Lane::point`] and [`Lane::normal`], in the same order, so the
-//! results do not depend on where a vertex falls in a group of four, and are the same bits
-//! on every target (`wide` uses SSE on x86-64 and plain `f32` arrays where it has no SIMD).
-//! Measured in `docs/BENCHMARKS.md`.
+//! Per group of four vertices:
+//! - the four influences are read as four 16-byte words (bones, w₁, w₂, w₃) and
+//!   transposed, so the lead weights `w₀ = 1 − ((w₁ + w₂) + w₃)` of the four are computed at
+//!   once;
+//! - each vertex's matrix is blended row by row (a row is one register) from a 16-byte
+//!   aligned copy of the palette whose matrices are 64 bytes apart, so the rows are read
+//!   straight into the multiplies and a bone's table offset is `bone << 6`;
+//! - the four blended matrices are transposed, and the transform, the normal's length and
+//!   its inverse square root run on the four vertices at once;
+//! - positions and normals are read and written as three 16-byte words per four vertices,
+//!   (de)interleaved with shuffles.
+//!
+//! The arithmetic per vertex is that of [`Lane::point`](crate::lane::Lane::point) and
+//! [`Lane::normal`](crate::lane::Lane::normal) over the
+//! generic blend, in the same order, so the output bits are those of the generic loop
+//! (`crate::skin::lbs`, which the remaining vertices of a mesh that is not a multiple of
+//! four go through): tested below, and the reason the Cortex-M builds (generic loop) and the
+//! host agree bit for bit. Measured in `docs/BENCHMARKS.md`.
 
-use wide::{f32x4, i32x4, CmpLe};
+use safe_arch::{
+    bitandnot_m128, cast_to_m128_from_m128i, cast_to_m128i_from_m128, cmp_le_mask_m128, m128,
+    set_splat_i32_m128i, set_splat_m128, shr_imm_i32_m128i, shuffle_abi_f32_all_m128,
+    shuffle_ai_f32_all_m128i, store_unaligned_m128, sub_i32_m128i, transpose_four_m128,
+};
 
 use crate::affine::Affine;
-use crate::lane::Lane;
 use crate::skin::{Batch, Normals};
 use crate::vertex::Influence;
 
-/// A blended matrix, one register per row.
-type Rows = [f32x4; 3];
+/// One palette matrix: three rows and a padding row, 64 bytes, so that a bone's table
+/// offset is `bone << 6` (one shift; `× 48` takes two instructions).
+type Slot = [m128; 4];
 
-/// The palette copied into 16-byte-aligned rows (so the blend reads them straight from
-/// memory into its multiplies), `N` matrices, a power of two: any bone byte masked with
-/// `N − 1` indexes it without a bounds check. The mask changes no index: the mesh's bones
-/// were checked against the palette, and `N` ≥ the palette's length where it matters.
+/// The palette copied into 16-byte-aligned slots: `N` of them, a power of two, so that the
+/// bone bytes masked with `N − 1` index it without bounds checks (the mask changes no index:
+/// the mesh's bones were checked against the palette, and `N` ≥ its length).
 struct Table<const N: usize> {
-    rows: [Rows; N],
+    slots: [Slot; N],
 }
 
 impl<const N: usize> Table<N> {
     #[inline(always)]
     fn new(palette: &[Affine<f32>]) -> Self {
-        let mut rows = [[f32x4::ZERO; 3]; N];
-        for (t, m) in rows.iter_mut().zip(palette) {
-            *t = m.rows.map(f32x4::from);
+        let mut slots = [[m128::default(); 4]; N];
+        for (s, m) in slots.iter_mut().zip(palette) {
+            s[..3].copy_from_slice(&m.rows.map(m128::from));
         }
-        Self { rows }
+        Self { slots }
     }
 
+    /// The matrix of `bone` (masked, see above).
     #[inline(always)]
-    fn get(&self, bone: u8) -> &Rows {
-        &self.rows[usize::from(bone) & (N - 1)]
+    fn get(&self, bone: u8) -> &Slot {
+        &self.slots[usize::from(bone) & (N - 1)]
     }
 }
 
-/// `Σₖ wₖ Mₖ` over the first `K` influences, row by row, each entry summed as the generic
-/// blend does: `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`.
+/// A blended matrix, one register per row.
+type Rows = [m128; 3];
+
+/// An influence as one 16-byte word: the four bone bytes, then w₁, w₂, w₃.
 #[inline(always)]
-fn blend<const K: usize, const N: usize>(table: &Table<N>, inf: &Influence<f32>) -> Rows {
-    let b = inf.bones();
+fn influence(inf: &Influence<f32>) -> m128 {
     let s = inf.stored();
-    let m0 = table.get(b[0]);
+    let bones = f32::from_bits(u32::from_le_bytes(inf.bones()));
+    m128::from_array([bones, s[0], s[1], s[2]])
+}
+
+/// The weights `[w₀, w₁, w₂, w₃]` of a group's four vertices, one register each, from the
+/// four influences transposed.
+#[inline(always)]
+fn weights(inf: &[Influence<f32>]) -> [m128; 4] {
+    let (mut b, mut w1, mut w2, mut w3) = (
+        influence(&inf[0]),
+        influence(&inf[1]),
+        influence(&inf[2]),
+        influence(&inf[3]),
+    );
+    transpose_four_m128(&mut b, &mut w1, &mut w2, &mut w3);
+    // As `f32::lead_weight`.
+    let w0 = set_splat_m128(1.0) - ((w1 + w2) + w3);
+    [w0, w1, w2, w3]
+}
+
+/// Lane `S & 3` of `w` in every lane.
+#[inline(always)]
+fn splat<const S: i32>(w: m128) -> m128 {
+    cast_to_m128_from_m128i(shuffle_ai_f32_all_m128i::<S>(cast_to_m128i_from_m128(w)))
+}
+
+/// Vertex `v`'s blended matrix `Σₖ wₖ Mₖ`, row by row, each entry summed as the generic
+/// blend does: `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`; `S` is the shuffle that splats lane `v` of
+/// the group's weights.
+#[inline(always)]
+fn blend<const N: usize, const K: usize, const S: i32>(
+    table: &Table<N>,
+    inf: &Influence<f32>,
+    w: &[m128; 4],
+) -> Rows {
+    let b = inf.bones();
+    let at = |k: usize| table.get(b[k]);
+    let m0 = at(0);
     if K == 1 {
-        return *m0;
+        return [m0[0], m0[1], m0[2]];
     }
-    let w0 = f32x4::splat(f32::lead_weight(s));
-    let m1 = table.get(b[1]);
-    let w1 = f32x4::splat(s[0]);
+    let m1 = at(1);
+    let w1 = splat::<S>(w[1]);
     let mut acc = [m1[0] * w1, m1[1] * w1, m1[2] * w1];
-    for k in 2..K {
-        let mk = table.get(b[k]);
-        let wk = f32x4::splat(s[k - 1]);
-        for r in 0..3 {
-            acc[r] += mk[r] * wk;
+    if K > 2 {
+        let m2 = at(2);
+        let w2 = splat::<S>(w[2]);
+        for (a, &r) in acc.iter_mut().zip(m2) {
+            *a += r * w2;
         }
     }
+    if K > 3 {
+        let m3 = at(3);
+        let w3 = splat::<S>(w[3]);
+        for (a, &r) in acc.iter_mut().zip(m3) {
+            *a += r * w3;
+        }
+    }
+    let w0 = splat::<S>(w[0]);
     [
         acc[0] + m0[0] * w0,
         acc[1] + m0[1] * w0,
@@ -70,44 +131,68 @@ fn blend<const K: usize, const N: usize>(table: &Table<N>, inf: &Influence<f32>)
     ]
 }
 
-/// The blended matrices of four vertices, transposed: `t[r][c]` holds entry `(r, c)` of
-/// the four.
+/// The blended matrices of a group's four vertices, transposed: `t[r][c]` holds entry
+/// `(r, c)` of the four.
 #[inline(always)]
-fn blend4<const K: usize, const N: usize>(
+fn blend4<const N: usize, const K: usize>(
     table: &Table<N>,
     inf: &[Influence<f32>],
-) -> [[f32x4; 4]; 3] {
-    let m = [
-        blend::<K, N>(table, &inf[0]),
-        blend::<K, N>(table, &inf[1]),
-        blend::<K, N>(table, &inf[2]),
-        blend::<K, N>(table, &inf[3]),
+) -> [[m128; 4]; 3] {
+    let w = weights(inf);
+    let mut m = [
+        blend::<N, K, 0b00_00_00_00>(table, &inf[0], &w),
+        blend::<N, K, 0b01_01_01_01>(table, &inf[1], &w),
+        blend::<N, K, 0b10_10_10_10>(table, &inf[2], &w),
+        blend::<N, K, 0b11_11_11_11>(table, &inf[3], &w),
     ];
-    let t = |r: usize| f32x4::transpose([m[0][r], m[1][r], m[2][r], m[3][r]]);
-    [t(0), t(1), t(2)]
+    let mut t = [[m128::default(); 4]; 3];
+    for (r, t) in t.iter_mut().enumerate() {
+        let [a, b, c, d] = &mut m;
+        let (mut a, mut b, mut c, mut d) = (a[r], b[r], c[r], d[r]);
+        transpose_four_m128(&mut a, &mut b, &mut c, &mut d);
+        *t = [a, b, c, d];
+    }
+    t
 }
 
-/// Coordinate `c` of four vectors.
+/// The coordinates of four vectors: `[x₀ y₀ z₀ x₁] [y₁ z₁ x₂ y₂] [z₂ x₃ y₃ z₃]` to
+/// `[x₀..x₃] [y₀..y₃] [z₀..z₃]`.
 #[inline(always)]
-fn coord(p: &[[f32; 3]], c: usize) -> f32x4 {
-    f32x4::from([p[0][c], p[1][c], p[2][c], p[3][c]])
+fn load3(v: &[[f32; 3]]) -> [m128; 3] {
+    let f: &[f32; 12] = v.as_flattened().try_into().expect("four vectors");
+    let word = |i: usize| m128::from_array([f[i], f[i + 1], f[i + 2], f[i + 3]]);
+    let (a, b, c) = (word(0), word(4), word(8));
+    let xy2 = shuffle_abi_f32_all_m128::<0b10_01_11_10>(b, c); // x₂ y₂ x₃ y₃
+    let yz0 = shuffle_abi_f32_all_m128::<0b01_00_10_01>(a, b); // y₀ z₀ y₁ z₁
+    [
+        shuffle_abi_f32_all_m128::<0b10_00_11_00>(a, xy2),
+        shuffle_abi_f32_all_m128::<0b11_01_10_00>(yz0, xy2),
+        shuffle_abi_f32_all_m128::<0b11_00_11_01>(yz0, c),
+    ]
 }
 
-/// Writes three coordinates of four vectors.
+/// [`load3`] backwards: writes four vectors from their coordinates.
 #[inline(always)]
-fn store(c: [f32x4; 3], out: &mut [[f32; 3]]) {
-    let [x, y, z] = c.map(f32x4::to_array);
-    for (v, out) in out.iter_mut().enumerate().take(4) {
-        *out = [x[v], y[v], z[v]];
+fn store3([x, y, z]: [m128; 3], out: &mut [[f32; 3]]) {
+    let xy = shuffle_abi_f32_all_m128::<0b10_00_10_00>(x, y); // x₀ x₂ y₀ y₂
+    let yz = shuffle_abi_f32_all_m128::<0b11_01_11_01>(y, z); // y₁ y₃ z₁ z₃
+    let zx = shuffle_abi_f32_all_m128::<0b11_01_10_00>(z, x); // z₀ z₂ x₁ x₃
+    let words = [
+        shuffle_abi_f32_all_m128::<0b10_00_10_00>(xy, zx),
+        shuffle_abi_f32_all_m128::<0b11_01_10_00>(yz, xy),
+        shuffle_abi_f32_all_m128::<0b11_01_11_01>(zx, yz),
+    ];
+    for (o, w) in out.as_flattened_mut().chunks_exact_mut(4).zip(words) {
+        store_unaligned_m128(o.try_into().expect("four lanes"), w);
     }
 }
 
-/// Skinned positions of four vertices, as [`Lane::point`].
+/// Skinned positions of four vertices, as `Lane::point`: `((t + r₀x) + r₁y) + r₂z`.
 #[inline(always)]
-fn points(t: &[[f32x4; 4]; 3], p: &[[f32; 3]], out: &mut [[f32; 3]]) {
-    let (x, y, z) = (coord(p, 0), coord(p, 1), coord(p, 2));
-    let row = |r: &[f32x4; 4]| r[3] + r[0] * x + r[1] * y + r[2] * z;
-    store([row(&t[0]), row(&t[1]), row(&t[2])], out);
+fn points(t: &[[m128; 4]; 3], p: &[[f32; 3]], out: &mut [[f32; 3]]) {
+    let [x, y, z] = load3(p);
+    let row = |r: &[m128; 4]| r[3] + r[0] * x + r[1] * y + r[2] * z;
+    store3([row(&t[0]), row(&t[1]), row(&t[2])], out);
 }
 
 /// The magic constant of micromath's `invsqrt` (`0x5f375a86 − (bits >> 1)`).
@@ -115,43 +200,31 @@ const INV_SQRT_MAGIC: i32 = 0x5f37_5a86;
 
 /// [`super::inv_len`], four at a time.
 #[inline(always)]
-fn inv_len4(len2: f32x4) -> f32x4 {
-    let half = f32x4::splat(0.5) * len2;
-    let bits: i32x4 = bits4(len2);
-    let mut y: f32x4 = from_bits4(i32x4::splat(INV_SQRT_MAGIC) - (bits >> 1));
+fn inv_len4(len2: m128) -> m128 {
+    let half = set_splat_m128(0.5) * len2;
+    let bits = shr_imm_i32_m128i::<1>(cast_to_m128i_from_m128(len2));
+    let mut y = cast_to_m128_from_m128i(sub_i32_m128i(set_splat_i32_m128i(INV_SQRT_MAGIC), bits));
     for _ in 0..2 {
-        y *= f32x4::splat(1.5) - half * y * y;
+        y *= set_splat_m128(1.5) - half * y * y;
     }
     y
 }
 
-/// The bits of four `f32` (LLVM folds the round trip through arrays away).
+/// Renormalised normals of four vertices, as `Lane::normal`.
 #[inline(always)]
-fn bits4(v: f32x4) -> i32x4 {
-    i32x4::from(v.to_array().map(f32::to_bits).map(|b| b as i32))
-}
-
-/// Four `f32` from their bits.
-#[inline(always)]
-fn from_bits4(v: i32x4) -> f32x4 {
-    f32x4::from(v.to_array().map(|b| f32::from_bits(b as u32)))
-}
-
-/// Renormalised normals of four vertices, as [`Lane::normal`].
-#[inline(always)]
-fn normals(t: &[[f32x4; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
-    let (nx, ny, nz) = (coord(n, 0), coord(n, 1), coord(n, 2));
-    let row = |r: &[f32x4; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
+fn normals(t: &[[m128; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
+    let [nx, ny, nz] = load3(n);
+    let row = |r: &[m128; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
     let [x, y, z] = [row(&t[0]), row(&t[1]), row(&t[2])];
     let len2 = x * x + y * y + z * z;
     let y4 = inv_len4(len2);
     // Exactly zero where the length is (nearly) zero, as `Lane::normal`.
-    let zero = len2.cmp_le(f32x4::splat(f32::MIN_POSITIVE));
-    let unit = |c: f32x4| zero.blend(f32x4::ZERO, c * y4);
-    store([unit(x), unit(y), unit(z)], out);
+    let zero = cmp_le_mask_m128(len2, set_splat_m128(f32::MIN_POSITIVE));
+    let unit = |c: m128| bitandnot_m128(zero, c * y4);
+    store3([unit(x), unit(y), unit(z)], out);
 }
 
-/// The `f32` lane's [`Lane::lbs`]: a 64-matrix table for palettes that fit it (most
+/// The `f32` lane's `Lane::lbs`: a 64-matrix table for palettes that fit it (most
 /// skeletons; less to copy), else one for every bone byte.
 pub(super) fn lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
@@ -159,14 +232,14 @@ pub(super) fn lbs<const K: usize>(
     normals_io: Normals<'_, f32>,
 ) {
     if batch.parts().0.len() <= 64 {
-        lbs_with::<K, 64>(batch, out, normals_io);
+        lbs_with::<64, K>(batch, out, normals_io);
     } else {
-        lbs_with::<K, 256>(batch, out, normals_io);
+        lbs_with::<256, K>(batch, out, normals_io);
     }
 }
 
 #[inline(always)]
-fn lbs_with<const K: usize, const N: usize>(
+fn lbs_with<const N: usize, const K: usize>(
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
     normals_io: Normals<'_, f32>,
@@ -174,49 +247,30 @@ fn lbs_with<const K: usize, const N: usize>(
     let (palette, positions, influences) = batch.parts();
     let table = Table::<N>::new(palette);
     let table = &table;
+    let whole = positions.len() & !3;
     let p4 = positions.chunks_exact(4);
     let i4 = influences.chunks_exact(4);
-    let (p1, i1) = (p4.remainder(), i4.remainder());
-    let mut o4 = out.chunks_exact_mut(4);
-    let point = |m: &Rows, p: &[f32; 3]| {
-        let m = m.map(f32x4::to_array);
-        [
-            f32::point(&m[0], p),
-            f32::point(&m[1], p),
-            f32::point(&m[2], p),
-        ]
-    };
+    let (o4, o1) = out.split_at_mut(whole);
+    let o4 = o4.chunks_exact_mut(4);
     match normals_io {
         None => {
-            for ((p, inf), o) in p4.zip(i4).zip(&mut o4) {
-                points(&blend4::<K, N>(table, inf), p, o);
+            for ((p, inf), o) in p4.zip(i4).zip(o4) {
+                points(&blend4::<N, K>(table, inf), p, o);
             }
-            for ((p, inf), o) in p1.iter().zip(i1).zip(o4.into_remainder()) {
-                *o = point(&blend::<K, N>(table, inf), p);
-            }
+            crate::skin::lbs(batch.tail(whole), o1, None);
         }
         Some((n, on)) => {
             let n4 = n.chunks_exact(4);
-            let n1 = n4.remainder();
-            let mut on4 = on.chunks_exact_mut(4);
-            let quads = p4.zip(i4).zip(n4).zip((&mut o4).zip(&mut on4));
+            let (on4, on1) = on.split_at_mut(whole);
+            let on4 = on4.chunks_exact_mut(4);
+            let quads = p4.zip(i4).zip(n4).zip(o4.zip(on4));
             for (((p, inf), n), (o, on)) in quads {
-                let t = blend4::<K, N>(table, inf);
+                let t = blend4::<N, K>(table, inf);
                 points(&t, p, o);
                 normals(&t, n, on);
             }
-            let ones = p1.iter().zip(i1).zip(n1);
-            let outs = o4.into_remainder().iter_mut().zip(on4.into_remainder());
-            for (((p, inf), n), (o, on)) in ones.zip(outs) {
-                let m = blend::<K, N>(table, inf);
-                *o = point(&m, p);
-                *on = f32::normal(
-                    &Affine {
-                        rows: m.map(f32x4::to_array),
-                    },
-                    n,
-                );
-            }
+            let n1 = &n[whole..];
+            crate::skin::lbs(batch.tail(whole), o1, Some((n1, on1)));
         }
     }
 }
@@ -236,86 +290,96 @@ mod tests {
     }
 
     /// The four-wide loop gives the generic loop's bits for every vertex, whatever the mesh
-    /// length (so wherever a vertex falls in a group of four), including zero-length normals
-    /// (from a zero normal and from a bone that flattens everything).
+    /// length (so wherever a vertex falls in a group of four), with 1 to 4 influences,
+    /// including zero-length normals (from a zero normal and from a bone that flattens
+    /// everything) and bones spread over the whole table.
     #[test]
     fn quad_loop_matches_generic_loop_bit_for_bit() {
-        let mut r = values(7);
-        let mut palette = [Affine::<f32>::IDENTITY; 5];
-        for m in &mut palette[..4] {
+        quad_matches::<1>();
+        quad_matches::<2>();
+        quad_matches::<3>();
+        quad_matches::<4>();
+    }
+
+    fn quad_matches<const K: usize>() {
+        let mut r = values(7 + K as u32);
+        // 70 matrices: the 256-slot table; the first 40 alone: the 64-slot one.
+        let mut palette = [Affine::<f32>::IDENTITY; 70];
+        for m in &mut palette[1..] {
             m.rows = [[0.0; 4]; 3].map(|row| row.map(|_| r()));
         }
         palette[4].rows = [[0.0, 0.0, 0.0, 0.5]; 3];
-        const N: usize = 11;
+        const N: usize = 23;
         let positions: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         let mut normals: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         normals[5] = [0.0; 3];
-        let influences: [Influence<f32>; N] = core::array::from_fn(|v| {
-            let w = 0.5 + 0.25 * r();
-            let bones = if v == 6 {
-                [4; 4]
-            } else {
-                [v as u8 % 4, 1, 2, 3]
-            };
-            Influence::from_weights(
-                bones,
-                [w, (1.0 - w) / 2.0, (1.0 - w) / 4.0, (1.0 - w) / 4.0],
-                v,
-            )
-            .unwrap()
-        });
-        for len in 0..=N {
-            let mesh = SkinnedMesh::<f32, 4>::new(&positions[..len], &influences[..len]).unwrap();
-            let batch = || mesh_batch(&mesh, &palette);
-            let (mut fast, mut fast_n) = ([[9.0; 3]; N], [[9.0; 3]; N]);
-            let (mut slow, mut slow_n) = ([[8.0; 3]; N], [[8.0; 3]; N]);
-            lbs(
-                batch(),
-                &mut fast[..len],
-                Some((&normals[..len], &mut fast_n[..len])),
-            );
-            crate::skin::lbs(
-                batch(),
-                &mut slow[..len],
-                Some((&normals[..len], &mut slow_n[..len])),
-            );
-            let bits = |a: &[[f32; 3]]| {
-                a.iter()
-                    .flatten()
-                    .map(|v| v.to_bits())
-                    .collect::<heapless::Vec<u32, 33>>()
-            };
-            assert_eq!(
-                bits(&fast[..len]),
-                bits(&slow[..len]),
-                "positions, {len} vertices"
-            );
-            assert_eq!(
-                bits(&fast_n[..len]),
-                bits(&slow_n[..len]),
-                "normals, {len} vertices"
-            );
-            let mut only = [[7.0; 3]; N];
-            lbs(batch(), &mut only[..len], None);
-            assert_eq!(
-                bits(&only[..len]),
-                bits(&slow[..len]),
-                "positions only, {len} vertices"
-            );
-            if len == N {
-                // The zero-length cases were exercised, and the others are unit normals.
-                assert_eq!(fast_n[5], [0.0; 3]);
-                assert_eq!(fast_n[6], [0.0; 3]);
-                let len2 = fast_n[7].iter().map(|c| c * c).sum::<f32>();
-                assert!((len2 - 1.0).abs() < 1e-5, "{len2}");
+        for bones in [40u8, 70] {
+            let influences: [Influence<f32>; N] = core::array::from_fn(|v| {
+                let w = 0.5 + 0.25 * r();
+                let pick = |k: usize| ((v * 7 + k * 13) % usize::from(bones)) as u8;
+                let b = if v == 6 {
+                    [4; 4]
+                } else {
+                    [pick(0), pick(1), pick(2), pick(3)]
+                };
+                let rest = 1.0 - w;
+                let ws = match K {
+                    1 => [1.0, 0.0, 0.0, 0.0],
+                    2 => [w, rest, 0.0, 0.0],
+                    3 => [w, rest / 2.0, rest / 2.0, 0.0],
+                    _ => [w, rest / 2.0, rest / 4.0, rest / 4.0],
+                };
+                Influence::from_weights(b, ws, v).unwrap()
+            });
+            let palette = &palette[..usize::from(bones)];
+            for len in 0..=N {
+                let mesh =
+                    SkinnedMesh::<f32, K>::new(&positions[..len], &influences[..len]).unwrap();
+                let batch = || mesh.batch_for_tests(palette);
+                let (mut fast, mut fast_n) = ([[9.0; 3]; N], [[9.0; 3]; N]);
+                let (mut slow, mut slow_n) = ([[8.0; 3]; N], [[8.0; 3]; N]);
+                lbs(
+                    batch(),
+                    &mut fast[..len],
+                    Some((&normals[..len], &mut fast_n[..len])),
+                );
+                crate::skin::lbs(
+                    batch(),
+                    &mut slow[..len],
+                    Some((&normals[..len], &mut slow_n[..len])),
+                );
+                let bits = |a: &[[f32; 3]]| {
+                    a.iter()
+                        .flatten()
+                        .map(|v| v.to_bits())
+                        .collect::<heapless::Vec<u32, 69>>()
+                };
+                let what = (len, K, bones);
+                assert_eq!(
+                    bits(&fast[..len]),
+                    bits(&slow[..len]),
+                    "positions, {what:?}"
+                );
+                assert_eq!(
+                    bits(&fast_n[..len]),
+                    bits(&slow_n[..len]),
+                    "normals, {what:?}"
+                );
+                let mut only = [[7.0; 3]; N];
+                lbs(batch(), &mut only[..len], None);
+                assert_eq!(
+                    bits(&only[..len]),
+                    bits(&slow[..len]),
+                    "positions only, {what:?}"
+                );
+                if len == N {
+                    // The zero-length cases were exercised, and the others are unit normals.
+                    assert_eq!(fast_n[5], [0.0; 3]);
+                    assert_eq!(fast_n[6], [0.0; 3]);
+                    let len2 = fast_n[7].iter().map(|c| c * c).sum::<f32>();
+                    assert!((len2 - 1.0).abs() < 1e-5, "{len2}");
+                }
             }
         }
-    }
-
-    fn mesh_batch<'b>(
-        mesh: &'b SkinnedMesh<'_, f32, 4>,
-        palette: &'b [Affine<f32>],
-    ) -> Batch<'b, f32, 4> {
-        mesh.batch_for_tests(palette)
     }
 }
