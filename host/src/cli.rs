@@ -24,7 +24,7 @@ use crate::validate::{self, ValidateError};
 /// Skeletal skinning for microcontrollers: inspect, budget, pose, bake, render and validate
 /// glTF models.
 #[derive(Debug, Parser)]
-#[command(name = "skin", version, about, long_about = None)]
+#[command(name = "skin", version, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
