@@ -5,8 +5,9 @@ use crate::affine::Affine;
 use crate::num::{Fx, NumError};
 use crate::skin::{Batch, Normals};
 
+#[cfg(all(target_arch = "arm", target_feature = "dsp", target_feature = "mclass"))]
+mod asm;
 mod biased;
-mod pairs;
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
@@ -111,10 +112,11 @@ impl Lane for Q14 {
         out: &mut [[Out16; 3]],
         normals: Normals<'_, Q14>,
     ) {
-        const DSP: bool = cfg!(target_feature = "dsp");
         const V6M: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
         match batch.four() {
-            Some(four) if DSP => pairs::lbs4(four, out, normals),
+            #[cfg(all(target_arch = "arm", target_feature = "dsp", target_feature = "mclass"))]
+            Some(four) => asm::lbs4(four, out, normals),
+            #[cfg(not(all(target_arch = "arm", target_feature = "dsp", target_feature = "mclass")))]
             Some(four) if V6M => biased::lbs4(four, out, normals),
             _ => crate::skin::lbs(batch, out, normals),
         }
