@@ -348,6 +348,14 @@ const EXTREME: [[[f32; 4]; 3]; 2] = {
     ]
 };
 
+/// A palette that starts 2 bytes into a `repr(C)` struct: not 4-byte aligned where the
+/// matrices need only 2 (the fixed lane).
+#[repr(C)]
+struct Shifted<L: Lane> {
+    _pad: u16,
+    matrices: [Affine<L>; CHECK_BONES],
+}
+
 /// The inputs of [`check_lane_loop`].
 struct CheckInputs<L: Lane> {
     positions: [[L; 3]; CHECK_VERTICES],
@@ -371,7 +379,7 @@ struct CheckOutputs<L: Lane> {
 /// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
 /// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest
 /// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
-/// lane's limits, positions at both ends of the range, zero, tiny (collapsing), diagonal and
+/// lane's limits, 4-byte aligned or not, positions at both ends of the range, zero, tiny (collapsing), diagonal and
 /// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
 /// and with normals, besides random values. Returns the number of cases compared, or the
 /// first that differs.
@@ -390,6 +398,14 @@ pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
         na: [[L::default(); 3]; CHECK_VERTICES],
         nb: [[L::default(); 3]; CHECK_VERTICES],
     };
+    // A copy of the palette 2 bytes past a 4-byte boundary (in the fixed lane, whose
+    // matrices are 2-byte aligned), for the odd rounds.
+    let mut shifted = Shifted {
+        _pad: 0,
+        matrices: [Affine {
+            rows: [[L::default(); 4]; 3],
+        }; CHECK_BONES],
+    };
     let mut cases = 0;
     for round in 0..CHECK_ROUNDS {
         for bones in CHECK_PALETTES {
@@ -402,7 +418,12 @@ pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
                 len: 0,
                 normals: false,
             };
-            let p = palette.as_slice();
+            let p = if round % 2 == 1 {
+                shifted.matrices[..bones].copy_from_slice(palette.as_slice());
+                &shifted.matrices[..bones]
+            } else {
+                palette.as_slice()
+            };
             let same = compare::<L, 1>(p, &inputs, &mut outputs, &mut case, &mut cases)?
                 && compare::<L, 2>(p, &inputs, &mut outputs, &mut case, &mut cases)?
                 && compare::<L, 3>(p, &inputs, &mut outputs, &mut case, &mut cases)?

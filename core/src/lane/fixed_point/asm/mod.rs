@@ -92,7 +92,7 @@ const _: () = {
 #[inline]
 pub(super) fn lbs4(batch: Batch<'_, Q14, 4>, out: &mut [[Out16; 3]], normals: Normals<'_, Q14>) {
     let (palette, positions, influences) = batch.parts();
-    if !kernel::fits(palette.len()) {
+    if palette.is_empty() || !kernel::fits(palette.len()) {
         return crate::skin::lbs(batch, out, normals);
     }
     let count = positions.len().min(influences.len()).min(out.len());
