@@ -207,7 +207,11 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     /// [`Self::skin`] by the generic loop over [`Lane`]'s primitives, bypassing the lane's
     /// own loop ([`Lane::lbs`]): the reference that loop must match bit for bit. The
     /// firmware benchmark checks the fixed lane's assembly kernels against it on the device.
-    pub fn skin_generic(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+    pub fn skin_generic(
+        &self,
+        palette: &[Affine<L>],
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
         self.check(palette, out.len())?;
         lbs(self.batch(palette), out, None);
         Ok(())

@@ -450,7 +450,12 @@ fn check_palette<L: Lane>(
             2 | 5 => EXTREME[index % 2],
             _ => [0; 3].map(|_| {
                 let t = 1.9 * rng.signed();
-                [0.6 * rng.signed(), 0.6 * rng.signed(), 0.6 * rng.signed(), t]
+                [
+                    0.6 * rng.signed(),
+                    0.6 * rng.signed(),
+                    0.6 * rng.signed(),
+                    t,
+                ]
             }),
         };
         let mut m = Affine {
@@ -489,9 +494,12 @@ fn check_inputs<L: Lane>(
             6 => [Q, 0.0, -Q],
             7 => [MAX; 3],
             8 => [-2.0, MAX, 0.0],
-            // Under the identity (below): squared lengths of 256 (the smallest kept) and 225.
+            // Under the identity (below): squared lengths of 256 (the smallest kept) and 225
+            // in the fixed lane, and in `f32` exactly `f32::MIN_POSITIVE` (2⁻⁶³ squared, the
+            // largest collapsed; 0 in the fixed lane).
             9 => [16.0 * Q, 0.0, 0.0],
             10 => [0.0, 0.0, -15.0 * Q],
+            11 => [1.0 / (1u64 << 63) as f32, 0.0, 0.0],
             _ => unit_vector(rng),
         };
         let conv = |p: [f32; 3], what| {
@@ -510,7 +518,7 @@ fn check_inputs<L: Lane>(
         let top = bones as u32 - 1;
         inputs.bones[v] = match (v % 13, v % 5) {
             // Matrix 1 is the identity.
-            (9 | 10, _) if bones > 1 => [1; 4],
+            (9..=11, _) if bones > 1 => [1; 4],
             (_, 0) => [top, 0, top, 0].map(|b| b as u8),
             _ => [0; 4].map(|_| rng.below(bones as u32) as u8),
         };
@@ -547,13 +555,12 @@ fn compare<L: Lane, const K: usize>(
         let mut w = [L::Weight::default(); 3];
         for (k, (w, &bits)) in w.iter_mut().zip(&inputs.weights[v]).enumerate() {
             if k + 1 < K {
-                *w = L::weight_from_f32(f32::from(bits) / 32768.0).map_err(|_| {
-                    Error::Overflow {
+                *w =
+                    L::weight_from_f32(f32::from(bits) / 32768.0).map_err(|_| Error::Overflow {
                         what: Quantity::Weight,
                         index: v,
                         format: L::NAME,
-                    }
-                })?;
+                    })?;
             }
         }
         *inf = Influence::from_stored(inputs.bones[v], w).ok_or(Error::WeightSum {

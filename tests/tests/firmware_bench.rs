@@ -74,7 +74,11 @@ fn check_board(test: &str, board: &str, core: &str, ticks_per_2m: u64) {
             .find(|l| l.contains("CHECK lane-loop"))
             .unwrap_or_else(|| panic!("no lane-loop check: {ctx}"));
         assert!(check.contains("CHECK lane-loop ok"), "{ctx}");
-        assert_eq!(fields(check)["cases"], expected_cases().to_string(), "{ctx}");
+        assert_eq!(
+            fields(check)["cases"],
+            expected_cases().to_string(),
+            "{ctx}"
+        );
         assert!(log.contains("DONE ok"), "{ctx}");
 
         let cal = log

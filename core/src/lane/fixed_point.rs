@@ -5,12 +5,6 @@ use crate::affine::Affine;
 use crate::num::{Fx, NumError};
 use crate::skin::{Batch, Normals};
 
-#[cfg(any(
-    all(target_arch = "arm", target_feature = "dsp", target_feature = "mclass"),
-    all(target_arch = "arm", not(target_has_atomic = "32"))
-))]
-mod asm;
-
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
 
@@ -99,7 +93,7 @@ impl Lane for Q14 {
     fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
         linear(r.map(bits), n.map(bits))
     }
-    /// Four influences on Cortex-M: hand-scheduled assembly ([`asm`], the crate's only
+    /// Four influences on Cortex-M: hand-scheduled assembly ([`super::asm`], the crate's only
     /// `unsafe` code), on cores with the DSP extension (ARMv7E-M: Cortex-M4/M7; one
     /// `SMLA<x><y>` per weighted term) and on ARMv6-M (Cortex-M0/M0+; a per-call palette
     /// copy that makes the blend's rounding free). Elsewhere, and for fewer influences, the
@@ -116,11 +110,14 @@ impl Lane for Q14 {
         normals: Normals<'_, Q14>,
     ) {
         match batch.four() {
-            #[cfg(any(
-                all(target_arch = "arm", target_feature = "dsp", target_feature = "mclass"),
-                all(target_arch = "arm", not(target_has_atomic = "32"))
+            #[cfg(all(
+                target_arch = "arm",
+                any(
+                    all(target_feature = "dsp", target_feature = "mclass"),
+                    not(target_has_atomic = "32")
+                )
             ))]
-            Some(four) => asm::lbs4(four, out, normals),
+            Some(four) => super::asm::fixed_lbs4(four, out, normals),
             _ => crate::skin::lbs(batch, out, normals),
         }
     }
@@ -182,11 +179,11 @@ fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
 }
 
 /// Intervals of the inverse-square-root seed table over [¼, 1).
-const SEED_INTERVALS: usize = 96;
+pub(super) const SEED_INTERVALS: usize = 96;
 
 /// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
 /// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
-const SEED: [u16; SEED_INTERVALS] = {
+pub(super) const SEED: [u16; SEED_INTERVALS] = {
     let mut t = [0u16; SEED_INTERVALS];
     let mut i = 0;
     while i < SEED_INTERVALS {
