@@ -22,6 +22,10 @@
 //! takes a branch that points all four bones at that matrix and uses the weights
 //! `(0x4000, 0x4000, 0, 0)`: the sums are the same integers, `2¹⁵·e`.
 //!
+//! The kernels are `asm!` blocks in functions rather than `global_asm!`: module assembly is
+//! assembled without the target's features (rust-lang/rust#127269), which on ARMv8-M
+//! Mainline (Cortex-M33) lack the DSP instructions that a function's inline assembly has.
+//!
 //! [`Lane::unit`]: crate::lane::Lane::unit
 
 use super::Job;
@@ -32,35 +36,10 @@ pub(super) fn fits(_palette_len: usize) -> bool {
     true
 }
 
-extern "C" {
-    /// Skinned positions of `job.count` vertices.
-    ///
-    /// # Safety
-    ///
-    /// `job` must describe live arrays of at least `job.count` influences, positions and
-    /// output positions (the latter writable and aliasing nothing the kernel reads), and a
-    /// palette that holds every bone index of those influences; `job.seed` must point at
-    /// `SEED`. The core must allow unaligned word loads (the ARMv7-M default, which LLVM's
-    /// code for this target assumes too: `CCR.UNALIGN_TRP` clear), as palette rows, positions
-    /// and normals are only 2-byte aligned. The function follows the AAPCS: it preserves
-    /// r4–r11 and sp, uses 96 bytes of stack, and touches no memory but the arrays above.
-    #[link_name = "skin_core_q14_lbs4_dsp_positions"]
-    pub(super) fn lbs4_positions(job: &Job);
-
-    /// Skinned positions and renormalised normals of `job.count` vertices.
-    ///
-    /// # Safety
-    ///
-    /// As [`lbs4_positions`], and `job.normals` and `job.out_normals` must describe live
-    /// arrays of at least `job.count` elements (the latter writable, aliasing nothing read).
-    #[link_name = "skin_core_q14_lbs4_dsp_normals"]
-    pub(super) fn lbs4_normals(job: &Job);
-}
-
 // Job (see `Job`): +0 palette, +4 influences, +8 positions, +12 normals, +16 out,
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
-// Frame (60 bytes below the saved r4-r11, lr; 96 in all, 8-byte aligned):
+// Frame (56 bytes below the saved r6, r7; 64 in all):
 //   sp+0   scratch: normals kernel P01, P2H, N2, N01, K11, K13, TBL; positions kernel P01,
 //          P2H, K11 (P01 = (p0, p1), P2H = (p2, 0x4000), N2 = (n2, -), N01 = (n0, n1),
 //          K11 = 2^11, K13 = 2^13, TBL = the seed table - 64 bytes)
@@ -71,12 +50,12 @@ extern "C" {
 // r11 = WB = (w3, w0), r12 = 2^14; the packed entries come out in r8 (row 0, e0 e1),
 // r9 (row 0, e2 e3), r10 (row 1, e0 e1), lr (row 1, e2 e3), r1 (row 2, e0 e1),
 // r0 (row 2, e2 e3).
-core::arch::global_asm!(
-    r#"
-    .syntax unified
-    .thumb
-    .pushsection .text.skin_core_q14_lbs4_dsp, "ax", %progbits
 
+/// The assembler macros both kernels use (defined at the start of each block and purged at
+/// its end, so that the blocks are independent).
+macro_rules! dsp_macros {
+    () => {
+        r#"
 @ Entries off, off+2 of one row, blended into the packed word \dst (e in low half,
 @ e' in the high one), with \e as the loaded word and \a0, \a1 as accumulators.
     .macro SKIN_DSP_HALF_ROW off, e, a0, a1, dst
@@ -132,7 +111,7 @@ core::arch::global_asm!(
     ldrh r11, [r0, #6]
     ldrh r12, [r0, #8]
     ldrb r5, [r0], #10
-    stm r6, {{r0-r4}}
+    stm r6, {r0-r4}
     ldr r1, [sp, #52]
     movs r2, #24
     mla r3, r5, r2, r1
@@ -169,51 +148,80 @@ core::arch::global_asm!(
     b \blend
     .endm
 
-@ The prologue: the job (r0) into the frame; cursors into r0..r4, r6 = sp + 28.
-@ Returns at once for no vertices.
+@ The prologue: saves r6, r7 (the other registers are the block's clobbers) and makes
+@ the frame; the job (r0) into the frame; cursors into r0..r4, r6 = sp + 28. Branches to
+@ \done for no vertices.
     .macro SKIN_DSP_PROLOGUE done
-    push {{r4-r11, lr}}
-    sub sp, #60
+    push {r6, r7}
+    sub sp, #56
     ldr r8, [r0, #32]
-    ldm r0, {{r0-r7}}
+    ldm r0, {r0-r7}
     cmp r6, #0
     beq \done
     str r0, [sp, #52]
     add r6, r6, r6, lsl #1
     add r6, r4, r6, lsl #2
     add r9, sp, #28
-    stm r9, {{r1-r6}}
+    stm r9, {r1-r6}
     mov r6, r9
-    ldm r6, {{r0-r4}}
+    ldm r6, {r0-r4}
     .endm
+"#
+    };
+}
 
-@ ---------------------------------------------------------------------------------------
-@ skin_core_q14_lbs4_dsp_normals(job: &Job)
-    .p2align 2
-    .global skin_core_q14_lbs4_dsp_normals
-    .type skin_core_q14_lbs4_dsp_normals, %function
-    .thumb_func
-skin_core_q14_lbs4_dsp_normals:
-    SKIN_DSP_PROLOGUE .Lskin_dsp_n_return
+/// The macros' names, purged at the end of each block.
+macro_rules! dsp_purge {
+    () => {
+        r#"
+    .purgem SKIN_DSP_HALF_ROW
+    .purgem SKIN_DSP_BLEND
+    .purgem SKIN_DSP_INFLUENCE
+    .purgem SKIN_DSP_WEIGHT_ONE
+    .purgem SKIN_DSP_PROLOGUE
+"#
+    };
+}
+
+/// Skinned positions and renormalised normals of `job.count` vertices.
+///
+/// # Safety
+///
+/// `job` must describe live arrays of at least `job.count` influences, positions, normals,
+/// output positions and output normals (the outputs writable and aliasing nothing the
+/// kernel reads; output positions 4-byte aligned), and a palette that holds every bone index
+/// of those influences; `job.seed` must point at `SEED`. The core must allow unaligned word
+/// loads (the ARMv7-M default, which LLVM's code for these targets assumes too:
+/// `CCR.UNALIGN_TRP` clear), as palette rows, positions and normals are only 2-byte aligned.
+#[inline(never)]
+pub(super) unsafe fn lbs4_normals(job: &Job) {
+    // SAFETY: the caller's contract above covers every access; the block declares every
+    // register it changes (r0-r5, r8-r12, lr, the flags) but r6 and r7, which it saves and
+    // restores itself, and leaves sp as it found it (64 bytes used below it). Labels are
+    // numeric (local), so the block stays valid wherever the compiler places it.
+    unsafe {
+        core::arch::asm!(
+            concat!(
+                dsp_macros!(),
+                r#"
+    SKIN_DSP_PROLOGUE 9f
     sub r10, r8, #64
     mov r8, #0x800
     mov r9, #0x2000
     add r11, sp, #16
-    stm r11, {{r8-r10}}
-.Lskin_dsp_n_load:
-    @ Position and normal: P01, P2H, N2, N01 to the frame.
+    stm r11, {r8-r10}
+1:  @ Position and normal: P01, P2H, N2, N01 to the frame.
     ldrh r11, [r1, #4]
     ldr r7, [r1], #6
     ldrh r12, [r2, #4]
     ldr lr, [r2], #6
     orr r11, r11, #0x40000000
-    stm sp, {{r7, r11, r12, lr}}
-    SKIN_DSP_INFLUENCE .Lskin_dsp_n_one
-.Lskin_dsp_n_blend:
-    mov r12, #0x4000
+    stm sp, {r7, r11, r12, lr}
+    SKIN_DSP_INFLUENCE 7f
+2:  mov r12, #0x4000
     SKIN_DSP_BLEND
     @ Point (P0 r11, P1 r12, P2 lr) and linear part (V0 r8, V1 r10, V2 r1) row by row.
-    ldm sp, {{r2-r7}}
+    ldm sp, {r2-r7}
     smlad r11, r8, r2, r6
     smlad r11, r9, r3, r11
     asr r11, r11, #12
@@ -237,10 +245,9 @@ skin_core_q14_lbs4_dsp_normals:
     smlal r2, r3, r10, r10
     smlal r2, r3, r1, r1
     cmp r3, #0
-    bne .Lskin_dsp_n_halve
-.Lskin_dsp_n_length:
-    cmp r2, #256
-    blo .Lskin_dsp_n_zero
+    bne 8f
+3:  cmp r2, #256
+    blo 6f
     clz r4, r2
     bic r4, r4, #1
     lsl r5, r2, r4
@@ -265,58 +272,70 @@ skin_core_q14_lbs4_dsp_normals:
     asr r10, r10, r5
     mla r7, r1, r6, r3
     asr r7, r7, r5
-.Lskin_dsp_n_store:
-    add r6, sp, #28
-    ldm r6, {{r0-r5}}
-    stm r3!, {{r11, r12, lr}}
+4:  add r6, sp, #28
+    ldm r6, {r0-r5}
+    stm r3!, {r11, r12, lr}
     strh r10, [r4, #2]
     strh r7, [r4, #4]
     strh r8, [r4], #6
     cmp r3, r5
-    bne .Lskin_dsp_n_load
-.Lskin_dsp_n_return:
-    add sp, #60
-    pop {{r4-r11, pc}}
-.Lskin_dsp_n_one:
-    SKIN_DSP_WEIGHT_ONE .Lskin_dsp_n_blend
-.Lskin_dsp_n_halve:
-    @ |v|^2 >= 2^32 (a normal longer than 1): halve v, as `Lane::unit` does.
+    bne 1b
+9:  add sp, #56
+    pop {r6, r7}
+    b 0f
+7:  SKIN_DSP_WEIGHT_ONE 2b
+8:  @ |v|^2 >= 2^32 (a normal longer than 1): halve v, as `Lane::unit` does.
     asr r8, r8, #1
     asr r10, r10, #1
     asr r1, r1, #1
     mul r2, r8, r8
     mla r2, r10, r10, r2
     mla r2, r1, r1, r2
-    b .Lskin_dsp_n_length
-.Lskin_dsp_n_zero:
+    b 3b
+6:  @ A collapsed normal: zero.
     movs r7, #0
     mov r8, #0
     mov r10, #0
-    b .Lskin_dsp_n_store
-    .size skin_core_q14_lbs4_dsp_normals, . - skin_core_q14_lbs4_dsp_normals
+    b 4b
+0:
+"#,
+                dsp_purge!()
+            ),
+            inout("r0") core::ptr::from_ref(job) => _,
+            out("r1") _, out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
+            out("lr") _,
+            options(raw),
+        );
+    }
+}
 
-@ ---------------------------------------------------------------------------------------
-@ skin_core_q14_lbs4_dsp_positions(job: &Job)
-    .p2align 2
-    .global skin_core_q14_lbs4_dsp_positions
-    .type skin_core_q14_lbs4_dsp_positions, %function
-    .thumb_func
-skin_core_q14_lbs4_dsp_positions:
-    SKIN_DSP_PROLOGUE .Lskin_dsp_p_return
+/// Skinned positions of `job.count` vertices.
+///
+/// # Safety
+///
+/// As [`lbs4_normals`], without the normals.
+#[inline(never)]
+pub(super) unsafe fn lbs4_positions(job: &Job) {
+    // SAFETY: as in `lbs4_normals`.
+    unsafe {
+        core::arch::asm!(
+            concat!(
+                dsp_macros!(),
+                r#"
+    SKIN_DSP_PROLOGUE 9f
     mov r8, #0x800
     str r8, [sp, #8]
-.Lskin_dsp_p_load:
-    @ Position: P01, P2H to the frame.
+1:  @ Position: P01, P2H to the frame.
     ldrh r11, [r1, #4]
     ldr r7, [r1], #6
     orr r11, r11, #0x40000000
     strd r7, r11, [sp]
-    SKIN_DSP_INFLUENCE .Lskin_dsp_p_one
-.Lskin_dsp_p_blend:
-    mov r12, #0x4000
+    SKIN_DSP_INFLUENCE 7f
+2:  mov r12, #0x4000
     SKIN_DSP_BLEND
     @ Point: P0 r11, P1 r12, P2 lr.
-    ldm sp, {{r2, r3, r6}}
+    ldm sp, {r2, r3, r6}
     smlad r11, r8, r2, r6
     smlad r11, r9, r3, r11
     asr r11, r11, #12
@@ -327,22 +346,23 @@ skin_core_q14_lbs4_dsp_positions:
     smlad lr, r0, r3, lr
     asr lr, lr, #12
     add r6, sp, #28
-    ldm r6, {{r0-r5}}
-    stm r3!, {{r11, r12, lr}}
+    ldm r6, {r0-r5}
+    stm r3!, {r11, r12, lr}
     cmp r3, r5
-    bne .Lskin_dsp_p_load
-.Lskin_dsp_p_return:
-    add sp, #60
-    pop {{r4-r11, pc}}
-.Lskin_dsp_p_one:
-    SKIN_DSP_WEIGHT_ONE .Lskin_dsp_p_blend
-    .size skin_core_q14_lbs4_dsp_positions, . - skin_core_q14_lbs4_dsp_positions
-
-    .purgem SKIN_DSP_HALF_ROW
-    .purgem SKIN_DSP_BLEND
-    .purgem SKIN_DSP_INFLUENCE
-    .purgem SKIN_DSP_WEIGHT_ONE
-    .purgem SKIN_DSP_PROLOGUE
-    .popsection
-"#
-);
+    bne 1b
+9:  add sp, #56
+    pop {r6, r7}
+    b 0f
+7:  SKIN_DSP_WEIGHT_ONE 2b
+0:
+"#,
+                dsp_purge!()
+            ),
+            inout("r0") core::ptr::from_ref(job) => _,
+            out("r1") _, out("r2") _, out("r3") _, out("r4") _, out("r5") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _, out("r12") _,
+            out("lr") _,
+            options(raw),
+        );
+    }
+}

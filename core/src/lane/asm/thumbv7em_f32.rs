@@ -31,9 +31,6 @@ use super::Job;
 macro_rules! f32_macros {
     () => {
         r#"
-    .syntax unified
-    .thumb
-
 @ The prologue: saves r6, r7 (the other registers are the block's clobbers), loads the
 @ job (r0: +0 palette, +4 influences, +8 positions, +12 normals, +16 out, +20 out
 @ normals, +24 count) and the constants; branches to \done for no vertices.
