@@ -348,14 +348,6 @@ const EXTREME: [[[f32; 4]; 3]; 2] = {
     ]
 };
 
-/// A palette that starts 2 bytes into a `repr(C)` struct: not 4-byte aligned where the
-/// matrices need only 2 (the fixed lane).
-#[repr(C)]
-struct Shifted<L: Lane> {
-    _pad: u16,
-    matrices: [Affine<L>; CHECK_BONES],
-}
-
 /// The inputs of [`check_lane_loop`].
 struct CheckInputs<L: Lane> {
     positions: [[L; 3]; CHECK_VERTICES],
@@ -385,66 +377,119 @@ struct CheckOutputs<L: Lane> {
 /// first that differs.
 pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
     let mut rng = Rng::new(CHECK_SEED);
-    let mut palette = Palette::<L, CHECK_BONES>::new();
-    let mut inputs = CheckInputs::<L> {
-        positions: [[L::default(); 3]; CHECK_VERTICES],
-        normals: [[L::default(); 3]; CHECK_VERTICES],
-        bones: [[0; 4]; CHECK_VERTICES],
-        weights: [[0; 3]; CHECK_VERTICES],
-    };
-    let mut outputs = CheckOutputs::<L> {
-        a: [[L::Out::default(); 3]; CHECK_VERTICES],
-        b: [[L::Out::default(); 3]; CHECK_VERTICES],
-        na: [[L::default(); 3]; CHECK_VERTICES],
-        nb: [[L::default(); 3]; CHECK_VERTICES],
-    };
-    // A copy of the palette 2 bytes past a 4-byte boundary (in the fixed lane, whose
-    // matrices are 2-byte aligned), for the odd rounds.
-    let mut shifted = Shifted {
-        _pad: 0,
-        matrices: [Affine {
-            rows: [[L::default(); 4]; 3],
-        }; CHECK_BONES],
-    };
     let mut cases = 0;
     for round in 0..CHECK_ROUNDS {
         for bones in CHECK_PALETTES {
-            check_palette(&mut rng, bones, &mut palette)?;
-            check_inputs(&mut rng, bones, &mut inputs)?;
-            let mut case = Mismatch {
+            let case = Mismatch {
                 round,
                 bones,
                 influences: 0,
                 len: 0,
                 normals: false,
             };
-            let p = if round % 2 == 1 {
-                shifted.matrices[..bones].copy_from_slice(palette.as_slice());
-                &shifted.matrices[..bones]
+            // The palette word-aligned in even rounds, 2 bytes off in odd ones (in the fixed
+            // lane, whose matrices need only 2-byte alignment).
+            let checked = if round % 2 == 1 {
+                check_shifted::<L>(&mut rng, case, &mut cases)?
             } else {
-                palette.as_slice()
+                check_aligned::<L>(&mut rng, case, &mut cases)?
             };
-            let same = compare::<L, 1>(p, &inputs, &mut outputs, &mut case, &mut cases)?
-                && compare::<L, 2>(p, &inputs, &mut outputs, &mut case, &mut cases)?
-                && compare::<L, 3>(p, &inputs, &mut outputs, &mut case, &mut cases)?
-                && compare::<L, 4>(p, &inputs, &mut outputs, &mut case, &mut cases)?;
-            if !same {
-                return Ok(Err(case));
+            if let Err(m) = checked {
+                return Ok(Err(m));
             }
         }
     }
     Ok(Ok(cases))
 }
 
-/// A palette of `bones` matrices for [`check_lane_loop`]: identities, the [`EXTREME`] ones
-/// and random ones (linear entries in [−0.6, 0.6), translations in [−1.9, 1.9)).
-fn check_palette<L: Lane>(
+/// A word-aligned palette for [`check_lane_loop`].
+#[repr(C, align(4))]
+struct Aligned<L: Lane> {
+    matrices: [Affine<L>; CHECK_BONES],
+}
+
+/// A palette that starts 2 bytes into a word-aligned `repr(C)` struct: not word-aligned
+/// where the matrices need only 2-byte alignment (the fixed lane).
+#[repr(C, align(4))]
+struct Shifted<L: Lane> {
+    _pad: u16,
+    matrices: [Affine<L>; CHECK_BONES],
+}
+
+/// The zero matrix (storage before a palette is made).
+fn zero<L: Lane>() -> Affine<L> {
+    Affine {
+        rows: [[L::default(); 4]; 3],
+    }
+}
+
+/// [`check_lane_loop`]'s `case` with a word-aligned palette (its own frame: the two
+/// palettes never share the stack, which a micro:bit's 16 KiB cannot spare).
+#[inline(never)]
+fn check_aligned<L: Lane>(
     rng: &mut Rng,
-    bones: usize,
-    palette: &mut Palette<L, CHECK_BONES>,
-) -> Result<(), Error> {
-    palette.clear();
-    for index in 0..bones {
+    case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut palette = Aligned {
+        matrices: [zero::<L>(); CHECK_BONES],
+    };
+    let palette = &mut palette.matrices[..case.bones];
+    check_palette(rng, palette)?;
+    check_with(rng, palette, case, cases)
+}
+
+/// [`check_lane_loop`]'s `case` with a palette 2 bytes off a word boundary.
+#[inline(never)]
+fn check_shifted<L: Lane>(
+    rng: &mut Rng,
+    case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut palette = Shifted {
+        _pad: 0,
+        matrices: [zero::<L>(); CHECK_BONES],
+    };
+    let palette = &mut palette.matrices[..case.bones];
+    check_palette(rng, palette)?;
+    check_with(rng, palette, case, cases)
+}
+
+/// [`check_lane_loop`]'s `case` on `palette`: new inputs, both loops with 1 to 4
+/// influences.
+#[inline(never)]
+fn check_with<L: Lane>(
+    rng: &mut Rng,
+    palette: &[Affine<L>],
+    mut case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut inputs = CheckInputs::<L> {
+        positions: [[L::default(); 3]; CHECK_VERTICES],
+        normals: [[L::default(); 3]; CHECK_VERTICES],
+        bones: [[0; 4]; CHECK_VERTICES],
+        weights: [[0; 3]; CHECK_VERTICES],
+    };
+    check_inputs(rng, palette.len(), &mut inputs)?;
+    let mut outputs = CheckOutputs::<L> {
+        a: [[L::Out::default(); 3]; CHECK_VERTICES],
+        b: [[L::Out::default(); 3]; CHECK_VERTICES],
+        na: [[L::default(); 3]; CHECK_VERTICES],
+        nb: [[L::default(); 3]; CHECK_VERTICES],
+    };
+    let (p, i, o, c) = (palette, &inputs, &mut outputs, &mut case);
+    let same = compare::<L, 1>(p, i, o, c, cases)?
+        && compare::<L, 2>(p, i, o, c, cases)?
+        && compare::<L, 3>(p, i, o, c, cases)?
+        && compare::<L, 4>(p, i, o, c, cases)?;
+    Ok(if same { Ok(()) } else { Err(case) })
+}
+
+/// A palette for [`check_lane_loop`] (as many matrices as `palette` holds): identities, the
+/// [`EXTREME`] ones and random ones (linear entries in [−0.6, 0.6), translations in
+/// [−1.9, 1.9)); each must [fit](Lane::fits) the lane.
+fn check_palette<L: Lane>(rng: &mut Rng, palette: &mut [Affine<L>]) -> Result<(), Error> {
+    for (index, m) in palette.iter_mut().enumerate() {
         let rows = match index % 8 {
             1 => Affine::<f32>::IDENTITY.rows,
             2 | 5 => EXTREME[index % 2],
@@ -458,17 +503,17 @@ fn check_palette<L: Lane>(
                 ]
             }),
         };
-        let mut m = Affine {
-            rows: [[L::default(); 4]; 3],
+        let overflow = Error::Overflow {
+            what: Quantity::Palette,
+            index,
+            format: L::NAME,
         };
         for (o, r) in m.rows.iter_mut().flatten().zip(rows.iter().flatten()) {
-            *o = L::from_f32(*r).map_err(|_| Error::Overflow {
-                what: Quantity::Palette,
-                index,
-                format: L::NAME,
-            })?;
+            *o = L::from_f32(*r).map_err(|_| overflow)?;
         }
-        palette.push_narrow(m)?;
+        if !L::fits(m) {
+            return Err(overflow);
+        }
     }
     Ok(())
 }
@@ -542,6 +587,7 @@ fn check_inputs<L: Lane>(
 /// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
 /// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
 /// difference.
+#[inline(never)]
 fn compare<L: Lane, const K: usize>(
     palette: &[Affine<L>],
     inputs: &CheckInputs<L>,
