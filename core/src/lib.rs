@@ -63,7 +63,7 @@
 //! assert!((out[0][1].to_num::<f32>() - 0.25).abs() < 1e-3);
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod affine;

@@ -204,6 +204,34 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         Ok(())
     }
 
+    /// [`Self::skin`] by the generic loop over [`Lane`]'s primitives, bypassing the lane's
+    /// own loop ([`Lane::lbs`]): the reference that loop must match bit for bit. The
+    /// firmware benchmark checks the fixed lane's assembly kernels against it on the device.
+    pub fn skin_generic(
+        &self,
+        palette: &[Affine<L>],
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        lbs(self.batch(palette), out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_with_normals`] by the generic loop (see [`Self::skin_generic`]).
+    pub fn skin_with_normals_generic(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        self.check(palette, out.len())?;
+        check_len(self.len(), normals.len())?;
+        check_len(self.len(), out_normals.len())?;
+        lbs(self.batch(palette), out, Some((normals, out_normals)));
+        Ok(())
+    }
+
     fn check(&self, palette: &[Affine<L>], out: usize) -> Result<(), Error> {
         let bones = self.influences.iter().map(|i| i.bones());
         check_palette(palette.len(), self.bone_count, bones.map(first::<K>))?;

@@ -30,6 +30,14 @@ pub struct Influence<L: Lane> {
     weights: [L::Weight; 3],
 }
 
+// The layout the fixed lane's assembly kernels read (`lane/fixed_point/asm`): the bone bytes
+// at offset 0, the stored weights from offset 4.
+const _: () = {
+    use core::mem::offset_of;
+    type Fixed = Influence<crate::lane::Q14>;
+    assert!(offset_of!(Fixed, bones) == 0 && offset_of!(Fixed, weights) == 4);
+};
+
 impl<L: Lane> Influence<L> {
     /// One bone with weight 1 (a stitched vertex).
     pub fn rigid(bone: u8) -> Self {

@@ -17,10 +17,13 @@ use skin_core::error::Error;
 use skin_core::lane::Lane;
 
 use crate::board::{self, Clock};
-use crate::synthetic::{self, Chunk, Kernel, Stopwatch, VERTICES};
+use crate::synthetic::{self, Chunk, Kernel, VERTICES};
 
 /// Times each chunk is skinned inside one timed call.
 pub const REPS: u32 = 4;
+
+/// Empty timed calls that measure the stopwatch's own cost.
+const EMPTY_CALLS: u32 = 1000;
 
 /// Runs the self-check and every kernel; `Ok(false)` when a check failed.
 pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
@@ -39,7 +42,6 @@ pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
     let to_instructions = |ticks: u64| ticks * cal_instructions / cal_ticks;
 
     // The stopwatch's own cost: the mean over many empty timed calls.
-    const EMPTY_CALLS: u32 = 1000;
     clock.take();
     for _ in 0..EMPTY_CALLS {
         clock.time(|| core::hint::black_box(()));
@@ -53,6 +55,18 @@ pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
         EMPTY_CALLS
     );
 
+    let same = lane_loop_matches_generic_loop::<L>()?;
+    Ok(kernels::<L>(clock, to_instructions, empty)? && same)
+}
+
+/// Measures every kernel (its own function: its buffers do not share the stack with the
+/// lane-loop check's); `Ok(false)` when the rest-pose check failed.
+#[inline(never)]
+fn kernels<L: Lane>(
+    clock: &mut Clock,
+    to_instructions: impl Fn(u64) -> u64,
+    empty: u64,
+) -> Result<bool, Error> {
     let mut chunk = Chunk::<L>::default();
     let ok = rest_pose_is_identity(&mut chunk)?;
 
@@ -76,6 +90,30 @@ pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
         );
     }
     Ok(ok)
+}
+
+/// The lane's own LBS loop (the fixed lane's assembly kernels on Cortex-M) must give the
+/// generic Rust loop's bits on [`synthetic::check_lane_loop`]'s adversarial inputs.
+#[inline(never)]
+fn lane_loop_matches_generic_loop<L: Lane>() -> Result<bool, Error> {
+    match synthetic::check_lane_loop::<L>()? {
+        Ok(cases) => {
+            defmt::info!("CHECK lane-loop ok cases={=u32}", cases);
+            Ok(true)
+        }
+        Err(m) => {
+            defmt::error!(
+                "CHECK FAILED: the lane's LBS loop differs from the generic loop: round={=u32} bones={=usize} influences={=usize} vertices={=usize} normals={=bool}",
+                m.round,
+                m.bones,
+                m.influences,
+                m.len,
+                m.normals
+            );
+            defmt::info!("CHECK lane-loop failed");
+            Ok(false)
+        }
+    }
 }
 
 /// In the bind pose (identity palette) every kernel must leave positions exactly in place.

@@ -299,3 +299,340 @@ pub fn run<L: Lane>(
     }
     Ok(sum)
 }
+
+/// Vertices of one case of [`check_lane_loop`].
+pub const CHECK_VERTICES: usize = 48;
+/// The largest palette [`check_lane_loop`] uses.
+pub const CHECK_BONES: usize = 70;
+/// Palette sizes [`check_lane_loop`] tries: one matrix, a small rig, a full 64-slot table
+/// and one past it.
+pub const CHECK_PALETTES: [usize; 4] = [1, 9, 64, CHECK_BONES];
+/// Rounds of [`check_lane_loop`], each with new random inputs.
+pub const CHECK_ROUNDS: u32 = 3;
+/// Seed of [`check_lane_loop`].
+pub const CHECK_SEED: u32 = 0x0BAD_5EED;
+
+/// A case where a lane's own LBS loop ([`Lane::lbs`], e.g. the fixed lane's assembly on
+/// Cortex-M) and the generic loop disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The round (random inputs).
+    pub round: u32,
+    /// Matrices in the palette.
+    pub bones: usize,
+    /// Influences per vertex (`K`).
+    pub influences: usize,
+    /// Vertices skinned.
+    pub len: usize,
+    /// Whether normals were skinned too.
+    pub normals: bool,
+}
+
+/// Rows of `I2F14` bits (as `f32`, exact) at the edge of what the fixed lane accepts: linear
+/// parts of L1 norm up to 2 − 3·2⁻¹⁴, translations at both ends of the range.
+const EXTREME: [[[f32; 4]; 3]; 2] = {
+    const fn q(bits: i32) -> f32 {
+        bits as f32 / 16384.0
+    }
+    [
+        [
+            [q(16381), q(-16383), q(0), q(32767)],
+            [q(0), q(-16381), q(16383), q(-32768)],
+            [q(-16000), q(16000), q(-1), q(-1)],
+        ],
+        [
+            [q(-16383), q(-16383), q(0), q(-32768)],
+            [q(16383), q(0), q(16383), q(32767)],
+            [q(10922), q(10922), q(-10921), q(1)],
+        ],
+    ]
+};
+
+/// The inputs of [`check_lane_loop`].
+struct CheckInputs<L: Lane> {
+    positions: [[L; 3]; CHECK_VERTICES],
+    normals: [[L; 3]; CHECK_VERTICES],
+    bones: [[u8; 4]; CHECK_VERTICES],
+    /// Stored weights as `U1F15` bits.
+    weights: [[u16; 3]; CHECK_VERTICES],
+}
+
+/// The outputs of a lane's loop (`a`) and of the generic loop (`b`), kept equal between
+/// cases so that a write past a case's vertices shows as a difference too.
+struct CheckOutputs<L: Lane> {
+    a: [[L::Out; 3]; CHECK_VERTICES],
+    b: [[L::Out; 3]; CHECK_VERTICES],
+    na: [[L; 3]; CHECK_VERTICES],
+    nb: [[L; 3]; CHECK_VERTICES],
+}
+
+/// Checks that `Lane::lbs` (what [`SkinnedMesh::skin`] and
+/// [`SkinnedMesh::skin_with_normals`] run) gives the generic loop's bits
+/// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
+/// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest
+/// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
+/// lane's limits, 4-byte aligned or not, positions at both ends of the range, zero, tiny (collapsing), diagonal and
+/// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
+/// and with normals, besides random values. Returns the number of cases compared, or the
+/// first that differs.
+pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
+    let mut rng = Rng::new(CHECK_SEED);
+    let mut cases = 0;
+    for round in 0..CHECK_ROUNDS {
+        for bones in CHECK_PALETTES {
+            let case = Mismatch {
+                round,
+                bones,
+                influences: 0,
+                len: 0,
+                normals: false,
+            };
+            // The palette word-aligned in even rounds, 2 bytes off in odd ones (in the fixed
+            // lane, whose matrices need only 2-byte alignment).
+            let checked = if round % 2 == 1 {
+                check_shifted::<L>(&mut rng, case, &mut cases)?
+            } else {
+                check_aligned::<L>(&mut rng, case, &mut cases)?
+            };
+            if let Err(m) = checked {
+                return Ok(Err(m));
+            }
+        }
+    }
+    Ok(Ok(cases))
+}
+
+/// A word-aligned palette for [`check_lane_loop`].
+#[repr(C, align(4))]
+struct Aligned<L: Lane> {
+    matrices: [Affine<L>; CHECK_BONES],
+}
+
+/// A palette that starts 2 bytes into a word-aligned `repr(C)` struct: not word-aligned
+/// where the matrices need only 2-byte alignment (the fixed lane).
+#[repr(C, align(4))]
+struct Shifted<L: Lane> {
+    _pad: u16,
+    matrices: [Affine<L>; CHECK_BONES],
+}
+
+/// The zero matrix (storage before a palette is made).
+fn zero<L: Lane>() -> Affine<L> {
+    Affine {
+        rows: [[L::default(); 4]; 3],
+    }
+}
+
+/// [`check_lane_loop`]'s `case` with a word-aligned palette (its own frame: the two
+/// palettes never share the stack, which a micro:bit's 16 KiB cannot spare).
+#[inline(never)]
+fn check_aligned<L: Lane>(
+    rng: &mut Rng,
+    case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut palette = Aligned {
+        matrices: [zero::<L>(); CHECK_BONES],
+    };
+    let palette = &mut palette.matrices[..case.bones];
+    check_palette(rng, palette)?;
+    check_with(rng, palette, case, cases)
+}
+
+/// [`check_lane_loop`]'s `case` with a palette 2 bytes off a word boundary.
+#[inline(never)]
+fn check_shifted<L: Lane>(
+    rng: &mut Rng,
+    case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut palette = Shifted {
+        _pad: 0,
+        matrices: [zero::<L>(); CHECK_BONES],
+    };
+    let palette = &mut palette.matrices[..case.bones];
+    check_palette(rng, palette)?;
+    check_with(rng, palette, case, cases)
+}
+
+/// [`check_lane_loop`]'s `case` on `palette`: new inputs, both loops with 1 to 4
+/// influences.
+#[inline(never)]
+fn check_with<L: Lane>(
+    rng: &mut Rng,
+    palette: &[Affine<L>],
+    mut case: Mismatch,
+    cases: &mut u32,
+) -> Result<Result<(), Mismatch>, Error> {
+    let mut inputs = CheckInputs::<L> {
+        positions: [[L::default(); 3]; CHECK_VERTICES],
+        normals: [[L::default(); 3]; CHECK_VERTICES],
+        bones: [[0; 4]; CHECK_VERTICES],
+        weights: [[0; 3]; CHECK_VERTICES],
+    };
+    check_inputs(rng, palette.len(), &mut inputs)?;
+    let mut outputs = CheckOutputs::<L> {
+        a: [[L::Out::default(); 3]; CHECK_VERTICES],
+        b: [[L::Out::default(); 3]; CHECK_VERTICES],
+        na: [[L::default(); 3]; CHECK_VERTICES],
+        nb: [[L::default(); 3]; CHECK_VERTICES],
+    };
+    let (p, i, o, c) = (palette, &inputs, &mut outputs, &mut case);
+    let same = compare::<L, 1>(p, i, o, c, cases)?
+        && compare::<L, 2>(p, i, o, c, cases)?
+        && compare::<L, 3>(p, i, o, c, cases)?
+        && compare::<L, 4>(p, i, o, c, cases)?;
+    Ok(if same { Ok(()) } else { Err(case) })
+}
+
+/// A palette for [`check_lane_loop`] (as many matrices as `palette` holds): identities, the
+/// [`EXTREME`] ones and random ones (linear entries in [−0.6, 0.6), translations in
+/// [−1.9, 1.9)); each must [fit](Lane::fits) the lane.
+fn check_palette<L: Lane>(rng: &mut Rng, palette: &mut [Affine<L>]) -> Result<(), Error> {
+    for (index, m) in palette.iter_mut().enumerate() {
+        let rows = match index % 8 {
+            1 => Affine::<f32>::IDENTITY.rows,
+            2 | 5 => EXTREME[index % 2],
+            _ => [0; 3].map(|_| {
+                let t = 1.9 * rng.signed();
+                [
+                    0.6 * rng.signed(),
+                    0.6 * rng.signed(),
+                    0.6 * rng.signed(),
+                    t,
+                ]
+            }),
+        };
+        let overflow = Error::Overflow {
+            what: Quantity::Palette,
+            index,
+            format: L::NAME,
+        };
+        for (o, r) in m.rows.iter_mut().flatten().zip(rows.iter().flatten()) {
+            *o = L::from_f32(*r).map_err(|_| overflow)?;
+        }
+        if !L::fits(m) {
+            return Err(overflow);
+        }
+    }
+    Ok(())
+}
+
+/// Positions, normals, bones and weights for [`check_lane_loop`] over a palette of `bones`.
+fn check_inputs<L: Lane>(
+    rng: &mut Rng,
+    bones: usize,
+    inputs: &mut CheckInputs<L>,
+) -> Result<(), Error> {
+    const Q: f32 = 1.0 / 16384.0;
+    const MAX: f32 = 32767.0 * Q;
+    for v in 0..CHECK_VERTICES {
+        let position = match v % 11 {
+            0 => [-2.0, MAX, -2.0],
+            1 => [MAX, -2.0, MAX],
+            _ => [rng.signed(), rng.signed(), rng.signed()],
+        };
+        let normal = match v % 13 {
+            3 => [0.0; 3],
+            4 => [9459.0 * Q, -9459.0 * Q, 9459.0 * Q],
+            5 => [-2.0; 3],
+            6 => [Q, 0.0, -Q],
+            7 => [MAX; 3],
+            8 => [-2.0, MAX, 0.0],
+            // Under the identity (below): squared lengths of 256 (the smallest kept) and 225
+            // in the fixed lane, and in `f32` exactly `f32::MIN_POSITIVE` (2⁻⁶³ squared, the
+            // largest collapsed; 0 in the fixed lane).
+            9 => [16.0 * Q, 0.0, 0.0],
+            10 => [0.0, 0.0, -15.0 * Q],
+            11 => [1.0 / (1u64 << 63) as f32, 0.0, 0.0],
+            _ => unit_vector(rng),
+        };
+        let conv = |p: [f32; 3], what| {
+            let mut out = [L::default(); 3];
+            for (o, c) in out.iter_mut().zip(p) {
+                *o = L::from_f32(c).map_err(|_| Error::Overflow {
+                    what,
+                    index: v,
+                    format: L::NAME,
+                })?;
+            }
+            Ok(out)
+        };
+        inputs.positions[v] = conv(position, Quantity::Position)?;
+        inputs.normals[v] = conv(normal, Quantity::Normal)?;
+        let top = bones as u32 - 1;
+        inputs.bones[v] = match (v % 13, v % 5) {
+            // Matrix 1 is the identity.
+            (9..=11, _) if bones > 1 => [1; 4],
+            (_, 0) => [top, 0, top, 0].map(|b| b as u8),
+            _ => [0; 4].map(|_| rng.below(bones as u32) as u8),
+        };
+        inputs.weights[v] = match v % 12 {
+            // A weight of exactly 1 in each slot (the others 0).
+            0 => [0; 3],
+            1 => [0x8000, 0, 0],
+            2 => [0, 0x8000, 0],
+            3 => [0, 0, 0x8000],
+            // The largest stored weights below 1, a lead weight of 0, w0 near 0.
+            4 => [0x7fff, 1, 0],
+            5 => [0x4000, 0x4000, 0],
+            6 => [0x2aaa, 0x2aaa, 0x2aab],
+            7 => [0x2000, 0x2000, 0x3fff],
+            _ => [0; 3].map(|_| (rng.next_u32() % 10923) as u16),
+        };
+    }
+    Ok(())
+}
+
+/// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
+/// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
+/// difference.
+#[inline(never)]
+fn compare<L: Lane, const K: usize>(
+    palette: &[Affine<L>],
+    inputs: &CheckInputs<L>,
+    out: &mut CheckOutputs<L>,
+    case: &mut Mismatch,
+    cases: &mut u32,
+) -> Result<bool, Error> {
+    // The weights of slots K and beyond are dropped (the mesh accepts none there).
+    let mut influences = [Influence::<L>::default(); CHECK_VERTICES];
+    for (v, inf) in influences.iter_mut().enumerate() {
+        let mut w = [L::Weight::default(); 3];
+        for (k, (w, &bits)) in w.iter_mut().zip(&inputs.weights[v]).enumerate() {
+            if k + 1 < K {
+                *w =
+                    L::weight_from_f32(f32::from(bits) / 32768.0).map_err(|_| Error::Overflow {
+                        what: Quantity::Weight,
+                        index: v,
+                        format: L::NAME,
+                    })?;
+            }
+        }
+        *inf = Influence::from_stored(inputs.bones[v], w).ok_or(Error::WeightSum {
+            vertex: v,
+            sum: 2.0,
+        })?;
+    }
+    case.influences = K;
+    for len in [0, 1, 7, CHECK_VERTICES] {
+        case.len = len;
+        let mesh = SkinnedMesh::<L, K>::new(&inputs.positions[..len], &influences[..len])?;
+        let normals = &inputs.normals[..len];
+        case.normals = true;
+        mesh.skin_with_normals(palette, normals, &mut out.a[..len], &mut out.na[..len])?;
+        mesh.skin_with_normals_generic(palette, normals, &mut out.b[..len], &mut out.nb[..len])?;
+        *cases += 1;
+        if out.a != out.b || out.na != out.nb {
+            return Ok(false);
+        }
+        case.normals = false;
+        mesh.skin(palette, &mut out.a[..len])?;
+        mesh.skin_generic(palette, &mut out.b[..len])?;
+        *cases += 1;
+        if out.a != out.b {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

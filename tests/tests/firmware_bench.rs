@@ -34,6 +34,12 @@ fn host_checksums<L: Lane>() -> HashMap<&'static str, u32> {
         .collect()
 }
 
+/// The cases [`synthetic::check_lane_loop`] compares: rounds × palettes × `K` in 1..=4 ×
+/// four vertex counts × (with and without normals).
+fn expected_cases() -> u32 {
+    synthetic::CHECK_ROUNDS * synthetic::CHECK_PALETTES.len() as u32 * 4 * 4 * 2
+}
+
 /// Builds and runs `board` in `lane`; returns the decoded log.
 fn run_firmware(board: &str, lane: &str) -> String {
     let out = script(&["kernels", board, lane]);
@@ -61,6 +67,18 @@ fn check_board(test: &str, board: &str, core: &str, ticks_per_2m: u64) {
         let log = run_firmware(board, lane);
         let ctx = format!("{board}/{lane}:\n{log}");
         assert!(log.contains("CHECK rest-pose ok"), "{ctx}");
+        // The lane's own LBS loop (the fixed lane's assembly kernels on the M0 and the M4F)
+        // gave the generic loop's bits on the device, on every adversarial case.
+        let check = log
+            .lines()
+            .find(|l| l.contains("CHECK lane-loop"))
+            .unwrap_or_else(|| panic!("no lane-loop check: {ctx}"));
+        assert!(check.contains("CHECK lane-loop ok"), "{ctx}");
+        assert_eq!(
+            fields(check)["cases"],
+            expected_cases().to_string(),
+            "{ctx}"
+        );
         assert!(log.contains("DONE ok"), "{ctx}");
 
         let cal = log
@@ -164,4 +182,18 @@ fn firmware_checksums_depend_on_the_pose() {
         let other = synthetic::run(k, moved.as_slice(), &mut chunk, 1, &mut ()).unwrap();
         assert_ne!(other.0, base[k.name()], "{}", k.name());
     }
+}
+
+#[test]
+fn lane_loops_match_the_generic_loop_on_this_host() {
+    // The same check the firmware runs on the device, here on the host's own loops (the
+    // `f32` lane's four-wide SSE2 loop on x86-64).
+    assert_eq!(
+        synthetic::check_lane_loop::<Q14>().unwrap(),
+        Ok(expected_cases())
+    );
+    assert_eq!(
+        synthetic::check_lane_loop::<f32>().unwrap(),
+        Ok(expected_cases())
+    );
 }

@@ -5,9 +5,6 @@ use crate::affine::Affine;
 use crate::num::{Fx, NumError};
 use crate::skin::{Batch, Normals};
 
-mod biased;
-mod pairs;
-
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
 
@@ -96,26 +93,31 @@ impl Lane for Q14 {
     fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
         linear(r.map(bits), n.map(bits))
     }
-    /// Four influences on cores with the DSP extension (Cortex-M4/M7/M33): the paired
-    /// loop ([`pairs`]: two palette entries per load, one `SMLA<x><y>` per weighted term);
-    /// on ARMv6-M (Cortex-M0/M0+/M1, no `LDRSH` with an immediate offset): the biased loop
-    /// ([`biased`]: unsigned palette copy, no sign extensions). Elsewhere, and for fewer
-    /// influences, the generic loop. All give the same bits (tested), and each is only used
-    /// where it measured faster (`docs/BENCHMARKS.md`). ARMv6-M is recognised by its lack of
-    /// 32-bit atomic read-modify-write (a stable `cfg`); the DSP extension by
-    /// `target_feature = "dsp"`, which stable compilers do not report for ARM yet (the
-    /// firmware's build-std builds do): there the generic loop runs, with the same bits.
+    /// Four influences on Cortex-M: hand-scheduled assembly ([`super::asm`], the crate's only
+    /// `unsafe` code), on cores with the DSP extension (ARMv7E-M: Cortex-M4/M7; one
+    /// `SMLA<x><y>` per weighted term) and on ARMv6-M (Cortex-M0/M0+; a per-call palette
+    /// copy that makes the blend's rounding free). Elsewhere, and for fewer influences, the
+    /// generic loop. Both give the generic loop's bits (checked on the device by the firmware
+    /// benchmark), and are only used where they measured faster (`docs/BENCHMARKS.md`).
+    /// ARMv6-M is recognised by its lack of 32-bit atomic read-modify-write (a stable `cfg`);
+    /// the DSP extension by `target_feature = "dsp"` and `"mclass"`, which stable compilers do
+    /// not report for ARM yet (the firmware's build-std builds do): there the generic loop
+    /// runs, with the same bits.
     #[inline]
     fn lbs<const K: usize>(
         batch: Batch<'_, Q14, K>,
         out: &mut [[Out16; 3]],
         normals: Normals<'_, Q14>,
     ) {
-        const DSP: bool = cfg!(target_feature = "dsp");
-        const V6M: bool = cfg!(all(target_arch = "arm", not(target_has_atomic = "32")));
         match batch.four() {
-            Some(four) if DSP => pairs::lbs4(four, out, normals),
-            Some(four) if V6M => biased::lbs4(four, out, normals),
+            #[cfg(all(
+                target_arch = "arm",
+                any(
+                    all(target_feature = "dsp", target_feature = "mclass"),
+                    not(target_has_atomic = "32")
+                )
+            ))]
+            Some(four) => super::asm::fixed_lbs4(four, out, normals),
             _ => crate::skin::lbs(batch, out, normals),
         }
     }
@@ -177,11 +179,11 @@ fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
 }
 
 /// Intervals of the inverse-square-root seed table over [¼, 1).
-const SEED_INTERVALS: usize = 96;
+pub(super) const SEED_INTERVALS: usize = 96;
 
 /// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
 /// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
-const SEED: [u16; SEED_INTERVALS] = {
+pub(super) const SEED: [u16; SEED_INTERVALS] = {
     let mut t = [0u16; SEED_INTERVALS];
     let mut i = 0;
     while i < SEED_INTERVALS {
@@ -248,91 +250,6 @@ fn fx_to_q14(v: Fx) -> Option<Q14> {
 mod tests {
     use super::*;
     use crate::lane::Weight15;
-    use crate::skin::SkinnedMesh;
-    use crate::vertex::Influence;
-
-    /// A fixed-lane LBS loop for four influences.
-    pub(super) type Loop =
-        for<'a, 'b> fn(Batch<'a, Q14, 4>, &'b mut [[Out16; 3]], Normals<'b, Q14>);
-
-    /// Deterministic values in [−1, 1).
-    fn values(seed: u32) -> impl FnMut() -> f32 {
-        let mut s = seed;
-        move || {
-            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (s >> 8) as f32 / (1u32 << 23) as f32 - 1.0
-        }
-    }
-
-    /// `lbs` gives the generic loop's bits, with and without normals: random weights,
-    /// weights of exactly 1 in any slot (from the stored form), w₀ near 0, the extreme
-    /// entries the lane accepts, zero and diagonal normals, and palettes of 9 and of 70
-    /// matrices (past the 64-slot bone table).
-    pub(super) fn check_against_generic(lbs: Loop) {
-        let mut r = values(11);
-        let identity = Q14::narrow(&Affine::<Fx>::IDENTITY).expect("fits the lane");
-        let mut palette = [identity; 70];
-        for (i, m) in palette
-            .iter_mut()
-            .enumerate()
-            .filter(|(i, _)| *i != 7 && *i != 8)
-        {
-            let mut f = Affine::<Fx>::IDENTITY;
-            for row in &mut f.rows {
-                // Rows of L1 norm below 2 (what `narrow` accepts), translations in (−2, 2).
-                *row = [0.6 * r(), 0.6 * r(), 0.6 * r(), 1.9 * r()].map(Fx::from_num);
-            }
-            *m = Q14::narrow(&f).unwrap_or_else(|| panic!("matrix {i} fits the lane"));
-        }
-        // Extreme entries: rows of L1 norm just below 2, translations at the limits.
-        let e = |v: i16| Q14::from_bits(v);
-        palette[7].rows = [
-            [e(16381), e(-16383), e(0), e(i16::MAX)],
-            [e(0), e(-16381), e(16383), e(i16::MIN)],
-            [e(-16000), e(16000), e(-1), e(-1)],
-        ];
-        const N: usize = 48;
-        let q = |v: f32| Q14::from_num(v);
-        let positions: [[Q14; 3]; N] = core::array::from_fn(|_| [q(r()), q(r()), q(r())]);
-        let mut normals: [[Q14; 3]; N] = core::array::from_fn(|_| [q(r()), q(r()), q(r())]);
-        normals[3] = [Q14::ZERO; 3];
-        normals[4] = [9459, -9459, 9459].map(Q14::from_bits);
-        let w = |v: u16| Weight15::from_bits(v);
-        for bones in [9, 70] {
-            let influences: [Influence<Q14>; N] = core::array::from_fn(|v| {
-                let b = [v, v + 2, v + 5, v * 7 + 3].map(|b| (b % bones) as u8);
-                let stored = match v % 8 {
-                    // A weight of exactly 1 in each slot (the others 0).
-                    0 => [w(0); 3],
-                    1 => [w(0x8000), w(0), w(0)],
-                    2 => [w(0), w(0x8000), w(0)],
-                    3 => [w(0), w(0), w(0x8000)],
-                    // The largest stored weights below 1, and w₀ near 0.
-                    4 => [w(0x7fff), w(1), w(0)],
-                    5 => [w(0x2aaa), w(0x2aaa), w(0x2aab)],
-                    _ => [0; 3].map(|_| w(((0.5 + 0.5 * r()) * 10922.0) as u16)),
-                };
-                Influence::from_stored(b, stored).expect("weights sum to at most 1")
-            });
-            let palette = &palette[..bones];
-            for len in [0, 1, 7, N] {
-                let mesh =
-                    SkinnedMesh::<Q14, 4>::new(&positions[..len], &influences[..len]).unwrap();
-                let batch = || mesh.batch_for_tests(palette);
-                let (mut fast, mut fast_n) = ([[Out16::ZERO; 3]; N], [[Q14::ZERO; 3]; N]);
-                let (mut slow, mut slow_n) = ([[Out16::MAX; 3]; N], [[Q14::MAX; 3]; N]);
-                let ns = &normals[..len];
-                lbs(batch(), &mut fast[..len], Some((ns, &mut fast_n[..len])));
-                crate::skin::lbs(batch(), &mut slow[..len], Some((ns, &mut slow_n[..len])));
-                let what = (len, bones);
-                assert_eq!(fast[..len], slow[..len], "positions, {what:?}");
-                assert_eq!(fast_n[..len], slow_n[..len], "normals, {what:?}");
-                let mut only = [[Out16::MIN; 3]; N];
-                lbs(batch(), &mut only[..len], None);
-                assert_eq!(only[..len], slow[..len], "positions only, {what:?}");
-            }
-        }
-    }
 
     #[test]
     fn rsqrt_is_accurate_over_the_range() {

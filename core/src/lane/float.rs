@@ -93,8 +93,10 @@ impl Lane for f32 {
         v.map(|c| c * y)
     }
     /// Four vertices at a time ([`quad`]) where `f32` has 4-wide SIMD (SSE2): over twice
-    /// the generic loop's speed on x86-64. Elsewhere (Cortex-M: one FPU register per value)
-    /// the generic loop, which gives the same bits (`docs/BENCHMARKS.md`).
+    /// the generic loop's speed on x86-64. On Cortex-M with a single-precision FPU and the
+    /// hard-float ABI, four influences in assembly ([`super::asm`]: whole matrices per
+    /// `VLDM`, the generic loop's operations in its order). Elsewhere the generic loop. All
+    /// give the same bits (`docs/BENCHMARKS.md`).
     #[inline]
     fn lbs<const K: usize>(
         batch: Batch<'_, f32, K>,
@@ -106,9 +108,27 @@ impl Lane for f32 {
             target_feature = "sse2"
         ))]
         quad::lbs(batch, out, normals);
-        #[cfg(not(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            target_feature = "sse2"
+        #[cfg(all(
+            target_arch = "arm",
+            target_feature = "mclass",
+            target_feature = "thumb2",
+            target_abi = "eabihf"
+        ))]
+        match batch.four() {
+            Some(four) => super::asm::float_lbs4(four, out, normals),
+            None => crate::skin::lbs(batch, out, normals),
+        }
+        #[cfg(not(any(
+            all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                target_feature = "sse2"
+            ),
+            all(
+                target_arch = "arm",
+                target_feature = "mclass",
+                target_feature = "thumb2",
+                target_abi = "eabihf"
+            )
         )))]
         crate::skin::lbs(batch, out, normals);
     }

@@ -40,6 +40,20 @@ use fixed::types::{I16F16, I2F14, U1F15};
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
 
+// The Cortex-M kernels in assembly: the crate's only `unsafe` code (see the module).
+#[cfg(all(
+    target_arch = "arm",
+    any(
+        all(target_feature = "dsp", target_feature = "mclass"),
+        not(target_has_atomic = "32"),
+        all(
+            target_feature = "mclass",
+            target_feature = "thumb2",
+            target_abi = "eabihf"
+        )
+    )
+))]
+mod asm;
 mod fixed_point;
 mod float;
 

@@ -1,0 +1,496 @@
+//! The kernels for ARMv6-M (Cortex-M0, M0+, M1; Thumb-1: eight low registers, 32 × 32 → 32
+//! multiply only, `LDRSH` only with a register offset).
+//!
+//! Each call first copies the palette into a table on the stack with every entry `e` stored
+//! as the 32-bit word `2e + 1` (48 bytes a matrix; at most [`MAX_BONES`] matrices, else the
+//! generic loop runs). As a vertex's weights sum to exactly 2¹⁵, `Σₖ wₖ(2eₖ + 1) = 2·Σₖ wₖeₖ
+//! + 2¹⁵`, so the blended entry `(Σₖ wₖeₖ + 2¹⁴) >> 15` is that sum's `ASR #16`: the rounding
+//! costs nothing per vertex and no entry needs a sign extension. The sum fits `i32`
+//! (`|Σₖ wₖeₖ| ≤ 2³⁰`, and `2·(2³⁰ − 2¹⁵) + 2¹⁵ < 2³¹`), each term is one `LDR` (immediate
+//! offset) + `MULS` + `ADDS`, and a weight of exactly 1 needs no special case.
+//!
+//! A row is blended bone by bone into four accumulators; the bones' (matrix, weight) pairs
+//! are pushed once per vertex and read back with `LDM` (two registers per instruction), which
+//! leaves the eight low registers to the accumulators, the product, the pair and the `LDM`
+//! pointer. The position and the normal are pushed too and multiplied from the stack; the
+//! rounding constants 2¹¹ and 2¹³ and the table's address live in high registers. The
+//! renormalisation is [`Lane::unit`]'s integer sequence (`MULS` and a carry test for the
+//! checked sum of squares, the four-step even normalisation of `normalise_even`).
+//!
+//! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
+//! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
+//! atomics) also admits ARMv4T and ARMv5TE targets; it is only tested on ARMv6-M.
+//!
+//! [`Lane::unit`]: crate::lane::Lane::unit
+
+use super::Job;
+
+/// The largest palette the kernels take (their table: 48 bytes a matrix, on the stack).
+pub(super) const MAX_BONES: usize = 64;
+
+/// Whether the kernels take a palette of `palette_len` matrices.
+#[inline(always)]
+pub(super) fn fits(palette_len: usize) -> bool {
+    palette_len <= MAX_BONES
+}
+
+extern "C" {
+    /// Skinned positions of `job.count` vertices.
+    ///
+    /// # Safety
+    ///
+    /// `job` must describe live arrays of at least `job.count` influences, positions and
+    /// output positions (the latter writable, 4-byte aligned and aliasing nothing the kernel
+    /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
+    /// every bone index of those influences; `job.seed` must point at `SEED`. The function
+    /// follows the AAPCS: it preserves r4–r11 and sp, and uses `48·palette_len + 112` bytes
+    /// of stack (the table and its frame) besides the arrays above.
+    #[link_name = "skin_core_q14_lbs4_v6m_positions"]
+    pub(super) fn lbs4_positions(job: &Job);
+
+    /// Skinned positions and renormalised normals of `job.count` vertices.
+    ///
+    /// # Safety
+    ///
+    /// As [`lbs4_positions`], and `job.normals` and `job.out_normals` must describe live
+    /// arrays of at least `job.count` elements (the latter writable, aliasing nothing read).
+    #[link_name = "skin_core_q14_lbs4_v6m_normals"]
+    pub(super) fn lbs4_normals(job: &Job);
+}
+
+// Job (see `Job`): +0 palette, +4 influences, +8 positions, +12 normals, +16 out,
+// +20 out_normals, +24 count, +28 palette_len, +32 seed.
+//
+// Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
+// matrix, at r10); the frame (40 bytes, at sp between vertices):
+//   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
+//   +20 the seed table - 64 bytes, +24 sp before the table (to restore), +28 V0, +32 V1.
+// Per vertex, below the frame: p0 p1 p2 (12 bytes), n0 n1 n2 (12, normals kernel), and the
+// (matrix, weight) pairs of bones 1, 2, 3, 0 (32 bytes).
+//
+// High registers: r8 = 2^11, r9 = 2^13, r10 = the table, r11 = the end of out,
+// r12 = 0xC000 (3 << 14), lr = 0x8000.
+core::arch::global_asm!(
+    r#"
+    .syntax unified
+    .thumb
+    .pushsection .text.skin_core_q14_lbs4_v6m, "ax", %progbits
+
+@ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
+@ makes the frame and the high registers. Returns at once (to \done, the epilogue's
+@ second half) for no vertices.
+    .macro SKIN_V6M_PROLOGUE done
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {{r4-r7}}
+    mov r4, sp
+    ldr r1, [r0, #24]
+    cmp r1, #0
+    bne 5f
+    b \done
+5:
+    @ The table: sp -= 48 * palette_len.
+    ldr r2, [r0, #28]
+    movs r3, #48
+    muls r3, r2, r3
+    subs r5, r4, r3
+    mov sp, r5
+    mov r10, r5
+    @ The frame.
+    sub sp, #40
+    str r4, [sp, #24]
+    ldr r3, [r0, #32]
+    subs r3, #64
+    str r3, [sp, #20]
+    @ out end = out + 12 * count.
+    ldr r3, [r0, #16]
+    movs r4, #12
+    muls r4, r1, r4
+    adds r4, r3, r4
+    mov r11, r4
+    @ Cursors.
+    ldr r3, [r0, #4]
+    str r3, [sp, #0]
+    ldr r3, [r0, #8]
+    str r3, [sp, #4]
+    ldr r3, [r0, #12]
+    str r3, [sp, #8]
+    ldr r3, [r0, #16]
+    str r3, [sp, #12]
+    ldr r3, [r0, #20]
+    str r3, [sp, #16]
+    @ Constants.
+    movs r3, #1
+    lsls r4, r3, #11
+    mov r8, r4
+    lsls r4, r3, #13
+    mov r9, r4
+    movs r4, #3
+    lsls r4, r4, #14
+    mov r12, r4
+    lsls r4, r3, #15
+    mov lr, r4
+    @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
+    ldr r7, [r0, #28]
+    ldr r0, [r0, #0]
+    mov r1, r10
+    movs r6, #1
+    lsls r2, r0, #30
+    bne 3f
+    @ Word-aligned palette: each word (e, e') becomes 2e + 1, 2e' + 1.
+1:  ldm r0!, {{r2, r4}}
+    asrs r3, r2, #15
+    orrs r3, r6
+    lsls r2, r2, #16
+    asrs r2, r2, #15
+    orrs r2, r6
+    asrs r5, r4, #15
+    orrs r5, r6
+    lsls r4, r4, #16
+    asrs r4, r4, #15
+    orrs r4, r6
+    stm r1!, {{r2-r5}}
+    ldm r0!, {{r2, r4}}
+    asrs r3, r2, #15
+    orrs r3, r6
+    lsls r2, r2, #16
+    asrs r2, r2, #15
+    orrs r2, r6
+    asrs r5, r4, #15
+    orrs r5, r6
+    lsls r4, r4, #16
+    asrs r4, r4, #15
+    orrs r4, r6
+    stm r1!, {{r2-r5}}
+    ldm r0!, {{r2, r4}}
+    asrs r3, r2, #15
+    orrs r3, r6
+    lsls r2, r2, #16
+    asrs r2, r2, #15
+    orrs r2, r6
+    asrs r5, r4, #15
+    orrs r5, r6
+    lsls r4, r4, #16
+    asrs r4, r4, #15
+    orrs r4, r6
+    stm r1!, {{r2-r5}}
+    subs r7, #1
+    bne 1b
+    b 4f
+    @ A palette only 2-byte aligned: entry by entry.
+3:  movs r3, #12
+    muls r7, r3, r7
+2:  ldrh r2, [r0]
+    adds r0, #2
+    lsls r2, r2, #16
+    asrs r2, r2, #15
+    orrs r2, r6
+    stm r1!, {{r2}}
+    subs r7, #1
+    bne 2b
+4:
+    .endm
+
+@ The epilogue: drops the table and the frame, restores the registers (from \saved on:
+@ sp at the saved registers), returns.
+    .macro SKIN_V6M_EPILOGUE saved
+    ldr r0, [sp, #24]
+    mov sp, r0
+\saved:
+    pop {{r4-r7}}
+    mov r8, r4
+    mov r9, r5
+    mov r10, r6
+    mov r11, r7
+    pop {{r4-r7}}
+    pop {{r3}}
+    bx r3
+    .endm
+
+@ Loads the vertex's position from the cursor at [sp, #\cur] and pushes p0 p1 p2; r5 = 2,
+@ r6 = 4, r7 = 0 on return.
+    .macro SKIN_V6M_PUSH_VECTOR cur
+    ldr r0, [sp, #\cur]
+    ldrsh r1, [r0, r7]
+    ldrsh r2, [r0, r5]
+    ldrsh r3, [r0, r6]
+    adds r0, #6
+    str r0, [sp, #\cur]
+    push {{r1-r3}}
+    .endm
+
+@ Loads the influence from the cursor at [sp, #\cur] and pushes the (matrix, weight) pairs
+@ of bones 1, 2, 3, 0 (matrices in the table: r10 + 48 * bone).
+    .macro SKIN_V6M_PUSH_INFLUENCE cur
+    ldr r7, [sp, #\cur]
+    movs r1, #48
+    ldrb r0, [r7, #1]
+    muls r0, r1, r0
+    add r0, r10
+    ldrb r2, [r7, #2]
+    muls r2, r1, r2
+    add r2, r10
+    ldrb r4, [r7, #3]
+    muls r4, r1, r4
+    add r4, r10
+    ldrb r6, [r7, #0]
+    muls r6, r1, r6
+    add r6, r10
+    ldrh r1, [r7, #4]
+    ldrh r3, [r7, #6]
+    ldrh r5, [r7, #8]
+    adds r7, #10
+    str r7, [sp, #\cur]
+    mov r7, lr
+    subs r7, r7, r1
+    subs r7, r7, r3
+    subs r7, r7, r5
+    push {{r0-r7}}
+    .endm
+
+@ One more bone's terms of a row: the pair from [r7]!, entries at \off.
+    .macro SKIN_V6M_TERMS off
+    ldm r7!, {{r5, r6}}
+    ldr r4, [r5, #\off]
+    muls r4, r6, r4
+    adds r0, r0, r4
+    ldr r4, [r5, #\off + 4]
+    muls r4, r6, r4
+    adds r1, r1, r4
+    ldr r4, [r5, #\off + 8]
+    muls r4, r6, r4
+    adds r2, r2, r4
+    ldr r4, [r5, #\off + 12]
+    muls r4, r6, r4
+    adds r3, r3, r4
+    .endm
+
+@ Row \off / 16 of the blended matrix into r0..r3 (the pairs at sp).
+    .macro SKIN_V6M_ROW off
+    mov r7, sp
+    ldm r7!, {{r5, r6}}
+    ldr r0, [r5, #\off]
+    muls r0, r6, r0
+    ldr r1, [r5, #\off + 4]
+    muls r1, r6, r1
+    ldr r2, [r5, #\off + 8]
+    muls r2, r6, r2
+    ldr r3, [r5, #\off + 12]
+    muls r3, r6, r3
+    SKIN_V6M_TERMS \off
+    SKIN_V6M_TERMS \off
+    SKIN_V6M_TERMS \off
+    asrs r0, r0, #16
+    asrs r1, r1, #16
+    asrs r2, r2, #16
+    asrs r3, r3, #16
+    .endm
+
+@ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p]) into out (its cursor at
+@ [sp, #\out]).
+    .macro SKIN_V6M_POINT row, p, out
+    ldr r4, [sp, #\p]
+    muls r4, r0, r4
+    ldr r5, [sp, #\p + 4]
+    muls r5, r1, r5
+    adds r4, r4, r5
+    ldr r5, [sp, #\p + 8]
+    muls r5, r2, r5
+    adds r4, r4, r5
+    lsls r5, r3, #14
+    adds r4, r4, r5
+    add r4, r8
+    asrs r4, r4, #12
+    ldr r5, [sp, #\out]
+    str r4, [r5, #4 * \row]
+    .endm
+
+@ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n]) into r5.
+    .macro SKIN_V6M_LINEAR n
+    ldr r5, [sp, #\n]
+    muls r5, r0, r5
+    ldr r6, [sp, #\n + 4]
+    muls r6, r1, r6
+    adds r5, r5, r6
+    ldr r6, [sp, #\n + 8]
+    muls r6, r2, r6
+    adds r5, r5, r6
+    add r5, r9
+    asrs r5, r5, #14
+    .endm
+
+@ ---------------------------------------------------------------------------------------
+@ skin_core_q14_lbs4_v6m_normals(job: &Job)
+    .p2align 2
+    .global skin_core_q14_lbs4_v6m_normals
+    .type skin_core_q14_lbs4_v6m_normals, %function
+    .thumb_func
+skin_core_q14_lbs4_v6m_normals:
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved
+.Lskin_v6m_n_vertex:
+    movs r5, #2
+    movs r6, #4
+    movs r7, #0
+    SKIN_V6M_PUSH_VECTOR 4
+    SKIN_V6M_PUSH_VECTOR 8 + 12
+    SKIN_V6M_PUSH_INFLUENCE 0 + 24
+    @ sp: pairs +0, n +32, p +44, frame +56.
+    SKIN_V6M_ROW 0
+    SKIN_V6M_POINT 0, 44, 56 + 12
+    SKIN_V6M_LINEAR 32
+    str r5, [sp, #56 + 28]
+    SKIN_V6M_ROW 16
+    SKIN_V6M_POINT 1, 44, 56 + 12
+    SKIN_V6M_LINEAR 32
+    str r5, [sp, #56 + 32]
+    SKIN_V6M_ROW 32
+    SKIN_V6M_POINT 2, 44, 56 + 12
+    SKIN_V6M_LINEAR 32
+    @ Renormalise v = (r0, r1, r2).
+    ldr r0, [sp, #56 + 28]
+    ldr r1, [sp, #56 + 32]
+    movs r2, r5
+    movs r3, r0
+    muls r3, r0, r3
+    movs r4, r1
+    muls r4, r1, r4
+    adds r3, r3, r4
+    bcs .Lskin_v6m_n_halve
+    movs r4, r2
+    muls r4, r2, r4
+    adds r3, r3, r4
+    bcs .Lskin_v6m_n_halve
+.Lskin_v6m_n_length:
+    @ len2 in r3; below 256: the zero vector.
+    lsrs r4, r3, #8
+    beq .Lskin_v6m_n_zero
+    @ Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift.
+    movs r4, #0
+    lsrs r5, r3, #16
+    bne 1f
+    lsls r3, r3, #16
+    adds r4, #16
+1:  lsrs r5, r3, #24
+    bne 1f
+    lsls r3, r3, #8
+    adds r4, #8
+1:  lsrs r5, r3, #28
+    bne 1f
+    lsls r3, r3, #4
+    adds r4, #4
+1:  lsrs r5, r3, #30
+    bne 1f
+    lsls r3, r3, #2
+    adds r4, #2
+1:  @ Seed y (r6), one Newton step.
+    ldr r5, [sp, #56 + 20]
+    lsrs r6, r3, #25
+    lsls r6, r6, #1
+    ldrh r6, [r5, r6]
+    lsrs r3, r3, #16
+    movs r5, r6
+    muls r5, r6, r5
+    lsrs r5, r5, #14
+    muls r5, r3, r5
+    lsrs r5, r5, #16
+    mov r3, r12
+    subs r3, r3, r5
+    muls r6, r3, r6
+    lsrs r6, r6, #15
+    @ Shift s = 16 - lz/2 (r3) and half = 2^(s-1) (r5).
+    lsrs r4, r4, #1
+    movs r3, #16
+    subs r3, r3, r4
+    mov r5, lr
+    lsrs r5, r4
+    muls r0, r6, r0
+    adds r0, r0, r5
+    asrs r0, r3
+    muls r1, r6, r1
+    adds r1, r1, r5
+    asrs r1, r3
+    muls r2, r6, r2
+    adds r2, r2, r5
+    asrs r2, r3
+.Lskin_v6m_n_store:
+    ldr r4, [sp, #56 + 16]
+    strh r0, [r4, #0]
+    strh r1, [r4, #2]
+    strh r2, [r4, #4]
+    adds r4, #6
+    str r4, [sp, #56 + 16]
+    ldr r3, [sp, #56 + 12]
+    adds r3, #12
+    str r3, [sp, #56 + 12]
+    add sp, #56
+    cmp r3, r11
+    beq .Lskin_v6m_n_return
+    b .Lskin_v6m_n_vertex
+.Lskin_v6m_n_halve:
+    @ |v|^2 >= 2^32 (a normal longer than 1): halve v, as `Lane::unit` does.
+    asrs r0, r0, #1
+    asrs r1, r1, #1
+    asrs r2, r2, #1
+    movs r3, r0
+    muls r3, r0, r3
+    movs r4, r1
+    muls r4, r1, r4
+    adds r3, r3, r4
+    movs r4, r2
+    muls r4, r2, r4
+    adds r3, r3, r4
+    b .Lskin_v6m_n_length
+.Lskin_v6m_n_zero:
+    movs r0, #0
+    movs r1, #0
+    movs r2, #0
+    b .Lskin_v6m_n_store
+.Lskin_v6m_n_return:
+    SKIN_V6M_EPILOGUE .Lskin_v6m_n_saved
+    .size skin_core_q14_lbs4_v6m_normals, . - skin_core_q14_lbs4_v6m_normals
+
+@ ---------------------------------------------------------------------------------------
+@ skin_core_q14_lbs4_v6m_positions(job: &Job)
+    .p2align 2
+    .global skin_core_q14_lbs4_v6m_positions
+    .type skin_core_q14_lbs4_v6m_positions, %function
+    .thumb_func
+skin_core_q14_lbs4_v6m_positions:
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved
+.Lskin_v6m_p_vertex:
+    movs r5, #2
+    movs r6, #4
+    movs r7, #0
+    SKIN_V6M_PUSH_VECTOR 4
+    SKIN_V6M_PUSH_INFLUENCE 0 + 12
+    @ sp: pairs +0, p +32, frame +44.
+    SKIN_V6M_ROW 0
+    SKIN_V6M_POINT 0, 32, 44 + 12
+    SKIN_V6M_ROW 16
+    SKIN_V6M_POINT 1, 32, 44 + 12
+    SKIN_V6M_ROW 32
+    SKIN_V6M_POINT 2, 32, 44 + 12
+    adds r5, #12
+    str r5, [sp, #44 + 12]
+    add sp, #44
+    cmp r5, r11
+    beq .Lskin_v6m_p_return
+    b .Lskin_v6m_p_vertex
+.Lskin_v6m_p_return:
+    SKIN_V6M_EPILOGUE .Lskin_v6m_p_saved
+    .size skin_core_q14_lbs4_v6m_positions, . - skin_core_q14_lbs4_v6m_positions
+
+    .purgem SKIN_V6M_PROLOGUE
+    .purgem SKIN_V6M_EPILOGUE
+    .purgem SKIN_V6M_PUSH_VECTOR
+    .purgem SKIN_V6M_PUSH_INFLUENCE
+    .purgem SKIN_V6M_TERMS
+    .purgem SKIN_V6M_ROW
+    .purgem SKIN_V6M_POINT
+    .purgem SKIN_V6M_LINEAR
+    .popsection
+"#
+);
