@@ -43,6 +43,23 @@ impl<'a> U16s<'a> {
             .chunks_exact(2)
             .map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
+    /// The values three at a time (triangles of an index list; a last incomplete triple is
+    /// left out).
+    ///
+    /// ```
+    /// use skin_core::asset::U16s;
+    /// let v = U16s::new(&[1, 0, 2, 0, 3, 1, 4, 0]);
+    /// assert_eq!(v.triangles().collect::<Vec<_>>(), [[1, 2, 259]]);
+    /// ```
+    pub fn triangles(&self) -> impl Iterator<Item = [u16; 3]> + 'a {
+        self.bytes.chunks_exact(6).map(|b| {
+            [
+                u16::from_le_bytes([b[0], b[1]]),
+                u16::from_le_bytes([b[2], b[3]]),
+                u16::from_le_bytes([b[4], b[5]]),
+            ]
+        })
+    }
 }
 
 /// Vertex positions or normals in lane `L`.

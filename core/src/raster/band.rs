@@ -12,9 +12,10 @@
 //!   counter-clockwise) and zero-area triangles are skipped.
 //! * **Depth**: a 16-bit z-buffer per band; a fragment is written when its depth is *less*
 //!   than the stored one (the first of equal-depth fragments wins). Depth is interpolated
-//!   linearly from the triangle's plane, whose gradients are computed once per triangle in
-//!   `i64` (three divisions), so a pixel's depth depends only on the triangle and the pixel,
-//!   never on the band it falls in.
+//!   from the vertices' with the pixel's barycentric weights (its edge functions over the
+//!   area, through a reciprocal of the area: module `depth`), so a pixel's depth depends
+//!   only on the triangle and the pixel, never on the band it falls in, and never leaves
+//!   the vertices' range.
 //! * **Shading**: flat, with the intensity of the triangle's first vertex (the *provoking
 //!   vertex*, as WebGPU's `@interpolate(flat)`), times the material colour.
 
@@ -23,7 +24,7 @@ use embedded_graphics_core::geometry::{Point, Size};
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use embedded_graphics_core::primitives::Rectangle;
 
-use super::depth::Plane;
+use super::depth::Depth;
 use super::{RasterError, ScreenVertex, SUBPIXEL};
 
 /// Depth a band is cleared to (farther than any fragment).
@@ -116,6 +117,16 @@ impl<'a> Band<'a> {
         indices: impl IntoIterator<Item = u16>,
         material: Rgb565,
     ) -> Result<(), RasterError> {
+        self.draw_shaded(vertices, indices, |shade| scale(material, shade))
+    }
+
+    /// [`Self::draw`], each triangle in `colour(its intensity)`.
+    pub(crate) fn draw_shaded(
+        &mut self,
+        vertices: &[ScreenVertex],
+        indices: impl IntoIterator<Item = u16>,
+        colour: impl Fn(u8) -> Rgb565,
+    ) -> Result<(), RasterError> {
         let mut it = indices.into_iter();
         let mut at = 0usize;
         loop {
@@ -124,7 +135,7 @@ impl<'a> Band<'a> {
                 return Err(RasterError::Indices { len: at + 1 });
             };
             if let Some(t) = Triangle::new(&fetch(vertices, [a, b, c], at)?) {
-                self.fill(&t, material);
+                self.fill_in(&t, colour(t.shade));
             }
             at += 3;
         }
@@ -132,61 +143,71 @@ impl<'a> Band<'a> {
 
     /// Rasterise one front-facing triangle (see the module docs for the rules).
     pub fn fill(&mut self, t: &Triangle, material: Rgb565) {
-        let band_end = i32::from(self.y0) + i32::from(self.rows);
+        self.fill_in(t, scale(material, t.shade));
+    }
+
+    /// [`Self::fill`] in `colour`, the material already scaled by the triangle's intensity.
+    #[inline(always)]
+    pub(crate) fn fill_in(&mut self, t: &Triangle, colour: Rgb565) {
+        let band = i32::from(self.y0);
         let (x0, x1) = (t.lo.0.max(0), t.hi.0.min(i32::from(self.width) - 1));
-        let (y0, y1) = (t.lo.1.max(i32::from(self.y0)), t.hi.1.min(band_end - 1));
+        let (y0, y1) = (
+            t.lo.1.max(band),
+            t.hi.1.min(band + i32::from(self.rows) - 1),
+        );
         if x0 > x1 || y0 > y1 {
             return;
         }
         let [p0, p1, p2] = t.p;
-
         // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive inside,
         // at the first candidate centre (cx, cy), and its steps per pixel right and down.
-        // Top-left edges keep centres with E = 0, the others need E ≥ 1.
+        // Top-left edges keep centres with E = 0, the others need E ≥ 1 (a bias of 1).
         let (cx, cy) = (x0 * SUBPIXEL + HALF, y0 * SUBPIXEL + HALF);
         let edge = |a: (i32, i32), b: (i32, i32)| {
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-            let top_left = dy < 0 || (dy == 0 && dx > 0);
-            let at = dx * (cy - a.1) - dy * (cx - a.0) - i32::from(!top_left);
-            (at, -dy * SUBPIXEL, dx * SUBPIXEL)
+            let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
+            let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
+            (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
         };
-        let edges = [edge(p1, p2), edge(p2, p0), edge(p0, p1)];
-        let mut row = edges.map(|(at, _, _)| at);
-        let step_x = edges.map(|(_, sx, _)| sx);
-        let step_y = edges.map(|(_, _, sy)| sy);
-
-        // The depth plane is anchored at the triangle's own first candidate pixel, not the
-        // band's, so a pixel's depth is the same whichever band draws it; it is evaluated
-        // once here and stepped (exactly: integers) along rows and columns.
-        let anchor = (t.lo.0 * SUBPIXEL + HALF, t.lo.1 * SUBPIXEL + HALF);
-        let depth = Plane::new(t.p, t.z, t.area, anchor);
-        let mut z_row = depth.at(x0 - t.lo.0, y0 - t.lo.1);
-        let colour = scale(material, t.shade);
+        let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
+        let depth = Depth::new(t.z, t.area as u32);
         let width = usize::from(self.width);
-        let (first, last) = (x0 as usize, x1 as usize);
-        for y in y0..=y1 {
-            let start = (y - i32::from(self.y0)) as usize * width;
-            let span = start + first..start + last + 1;
-            let (colours, depths) = (&mut self.colour[span.clone()], &mut self.depth[span]);
-            let mut e = row;
-            let mut z = z_row;
-            for (c, d) in colours.iter_mut().zip(depths.iter_mut()) {
-                if (e[0] | e[1] | e[2]) >= 0 {
-                    let z16 = depth.clamp(z);
-                    if z16 < *d {
-                        *d = z16;
-                        *c = colour;
-                    }
+        let len = (x1 - x0 + 1) as usize;
+        // The candidate pixels row by row as one run: at the end of a row the edge functions
+        // step down and back to its first column.
+        let back = len as i32;
+        let wrap = (ea.2 - ea.1 * back, eb.2 - eb.1 * back, ec.2 - ec.1 * back);
+        let (mut a, mut b, mut c) = (ea.0, eb.0, ec.0);
+        let first = (y0 - band) as usize * width + x0 as usize;
+        let last = (y1 - band) as usize * width + x1 as usize;
+        let (colours, depths) = (
+            &mut self.colour[first..=last],
+            &mut self.depth[first..=last],
+        );
+        let mut i = 0;
+        let mut column = 0;
+        while i < colours.len() && i < depths.len() {
+            if (a | b | c) >= 0 {
+                // The edge functions opposite the second and third vertices without their
+                // fill-rule bias: the barycentric numerators.
+                let z = depth.at(b + eb.3, c + ec.3);
+                if z < depths[i] {
+                    depths[i] = z;
+                    colours[i] = colour;
                 }
-                for k in 0..3 {
-                    e[k] += step_x[k];
-                }
-                z += depth.dx;
             }
-            for k in 0..3 {
-                row[k] += step_y[k];
+            a += ea.1;
+            b += eb.1;
+            c += ec.1;
+            i += 1;
+            column += 1;
+            if column == len {
+                column = 0;
+                i += width - len;
+                a += wrap.0;
+                b += wrap.1;
+                c += wrap.2;
             }
-            z_row += depth.dy;
         }
     }
 
@@ -201,22 +222,31 @@ impl<'a> Band<'a> {
 }
 
 /// The vertices `[a, b, c]` of a triangle whose first index is number `at` in its list.
+#[inline(always)]
 pub(crate) fn fetch(
     vertices: &[ScreenVertex],
     idx: [u16; 3],
     at: usize,
 ) -> Result<[ScreenVertex; 3], RasterError> {
-    let get = |k: usize| {
-        vertices
-            .get(usize::from(idx[k]))
-            .copied()
-            .ok_or(RasterError::Index {
-                at: at + k,
-                index: idx[k],
-                vertices: vertices.len(),
-            })
-    };
-    Ok([get(0)?, get(1)?, get(2)?])
+    let get = |k: usize| vertices.get(usize::from(idx[k]));
+    match (get(0), get(1), get(2)) {
+        (Some(a), Some(b), Some(c)) => Ok([*a, *b, *c]),
+        _ => Err(bad_index(vertices.len(), idx, at)),
+    }
+}
+
+/// The [`RasterError::Index`] of the first index of `idx` past `vertices`.
+#[cold]
+fn bad_index(vertices: usize, idx: [u16; 3], at: usize) -> RasterError {
+    let k = idx
+        .iter()
+        .position(|&i| usize::from(i) >= vertices)
+        .unwrap_or(0);
+    RasterError::Index {
+        at: at + k,
+        index: idx[k],
+        vertices,
+    }
 }
 
 /// A front-facing triangle ready to rasterise: vertices in subpixels wound so that the edge
@@ -248,6 +278,7 @@ pub struct Triangle {
 
 impl Triangle {
     /// `None` for back faces (clockwise as seen by the viewer) and zero-area triangles.
+    #[inline(always)]
     pub fn new(t: &[ScreenVertex; 3]) -> Option<Self> {
         let [p0, p1, p2] = t.map(|v| (i32::from(v.x), i32::from(v.y)));
         // Twice the signed area; with y down, front faces (counter-clockwise to the viewer)
@@ -272,8 +303,14 @@ impl Triangle {
         })
     }
 
+    /// The provoking vertex's intensity.
+    pub(crate) fn shade(&self) -> u8 {
+        self.shade
+    }
+
     /// The first and last rows of a `width × height` screen it may cover; `None` when its
     /// candidate pixels are all off the screen.
+    #[inline(always)]
     pub fn rows(&self, width: u16, height: u16) -> Option<(u16, u16)> {
         let on = |lo: i32, hi: i32, n: u16| lo.max(0) <= hi.min(i32::from(n) - 1);
         if !on(self.lo.0, self.hi.0, width) || !on(self.lo.1, self.hi.1, height) {
@@ -285,22 +322,90 @@ impl Triangle {
     }
 }
 
+/// The rows of a `width × height` screen that the triangle `[a, b, c]` may cover, when it
+/// faces the viewer and reaches the screen: `Triangle::new` and [`Triangle::rows`] in one,
+/// reading only the vertices' coordinates (binning tests every triangle of a frame).
+#[inline(always)]
+pub(crate) fn visible(
+    [a, b, c]: [&ScreenVertex; 3],
+    width: u16,
+    height: u16,
+) -> Option<(u16, u16)> {
+    let (ax, ay) = (i32::from(a.x), i32::from(a.y));
+    let (bx, by) = (i32::from(b.x), i32::from(b.y));
+    let (cx, cy) = (i32::from(c.x), i32::from(c.y));
+    if (bx - ax) * (cy - ay) - (cx - ax) * (by - ay) >= 0 {
+        return None;
+    }
+    let lo = |p: i32, q: i32, r: i32| (p.min(q).min(r) - HALF + SUBPIXEL - 1) >> 4;
+    let hi = |p: i32, q: i32, r: i32| (p.max(q).max(r) - HALF) >> 4;
+    if lo(ax, bx, cx).max(0) > hi(ax, bx, cx).min(i32::from(width) - 1) {
+        return None;
+    }
+    let (top, bottom) = (
+        lo(ay, by, cy).max(0),
+        hi(ay, by, cy).min(i32::from(height) - 1),
+    );
+    (top <= bottom).then_some((top as u16, bottom as u16))
+}
+
 /// `c · intensity / 255` per channel, rounded.
 pub fn scale(c: Rgb565, intensity: u8) -> Rgb565 {
-    let i = u32::from(intensity);
-    let f = |v: u8| div255(u32::from(v) * i + 127) as u8;
-    Rgb565::new(f(c.r()), f(c.g()), f(c.b()))
+    scale_channels([c.r(), c.g(), c.b()], intensity)
+}
+
+/// [`scale`] of the colour with RGB565 channels `rgb`, at compile time too.
+const fn scale_channels(rgb: [u8; 3], intensity: u8) -> Rgb565 {
+    let i = intensity as u32;
+    Rgb565::new(
+        div255(rgb[0] as u32 * i + 127) as u8,
+        div255(rgb[1] as u32 * i + 127) as u8,
+        div255(rgb[2] as u32 * i + 127) as u8,
+    )
+}
+
+/// The colour with RGB565 channels `rgb` [scaled](scale) by every intensity: a triangle's
+/// colour is one lookup.
+pub(crate) const fn shades(rgb: [u8; 3]) -> [Rgb565; 256] {
+    let mut t = [Rgb565::new(0, 0, 0); 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = scale_channels(rgb, i as u8);
+        i += 1;
+    }
+    t
 }
 
 /// `x / 255` for `x < 2^16` without a division (Cortex-M0 has none): `x · 32897 / 2^23`
 /// (checked for every such `x` by a test).
-fn div255(x: u32) -> u32 {
+const fn div255(x: u32) -> u32 {
     (x * 32897) >> 23
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn visibility_is_the_triangles(
+            p in proptest::array::uniform3((-400i16..400, -400i16..400)),
+            size in (1u16..40, 1u16..40),
+        ) {
+            let v = p.map(|(x, y)| ScreenVertex { x, y, z: 0, shade: 0 });
+            let want = Triangle::new(&v).and_then(|t| t.rows(size.0, size.1));
+            proptest::prop_assert_eq!(visible([&v[0], &v[1], &v[2]], size.0, size.1), want);
+        }
+    }
+
+    #[test]
+    fn shade_tables_are_scaled_colours() {
+        let rgb = [29, 52, 22];
+        let t = shades(rgb);
+        for i in 0..=255u8 {
+            assert_eq!(t[usize::from(i)], scale(Rgb565::new(29, 52, 22), i));
+        }
+    }
 
     #[test]
     fn div255_is_exact_below_2_16() {

@@ -1,23 +1,34 @@
-//! Binning: once a frame, the front-facing triangles that reach the screen and the rows
-//! each may cover, so that every band draws only its own triangles instead of testing all
-//! of them (a 240-row frame in 16-row bands otherwise sets up every triangle 15 times).
-//! Triangles keep their order, so a frame is the same bits binned or not.
+//! Binning: once a frame, the front-facing triangles that reach the screen, listed by the
+//! band where they start, so that each band draws only the triangles that reach it instead
+//! of testing all of them (a 240-row frame in 16-row bands otherwise sets up every
+//! triangle 15 times), without scanning the others either.
+//!
+//! Each band draws the triangles that start in it merged with those carried over from the
+//! band above (drawn there and reaching further down), both lists in triangle order, so
+//! every band draws its triangles in the asset's order and a frame is the same bits binned
+//! or not. The lists are linked through the spans themselves: one link per span serves its
+//! band's list and then the carried list, as a span is in one list at a time.
 
-use core::ops::Range;
-
-use super::band::{fetch, Triangle};
+use super::band::{fetch, visible, Triangle};
 use super::{Band, RasterError, ScreenVertex};
 use crate::asset::{AssetLane, PartView};
 use embedded_graphics_core::pixelcolor::Rgb565;
 
-/// A front-facing triangle that reaches the screen: its number among the asset's triangles
-/// (all parts, in order) and the first and last rows it may cover.
+/// A front-facing triangle that reaches the screen: its vertices (indices into the whole
+/// asset's projected vertices), the last row it may cover, and the next span of the list
+/// it is in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Span {
-    triangle: u32,
-    top: u16,
+    v: [u16; 3],
     bottom: u16,
+    next: u16,
 }
+
+/// The end of a list (and the most spans a frame may bin).
+const NONE: u16 = u16::MAX;
+
+/// The most bands a binned frame may have (more are drawn unbinned: the same picture).
+pub(crate) const MAX_BANDS: usize = 128;
 
 /// The projected vertices of `part`, or [`RasterError::Buffer`].
 pub(crate) fn part_vertices<'v, L: AssetLane>(
@@ -33,89 +44,166 @@ pub(crate) fn part_vertices<'v, L: AssetLane>(
         })
 }
 
-/// Triangle `k` of `part`, fetched from the part's `vertices`.
-fn triangle<L: AssetLane>(
-    part: &PartView<'_, L>,
-    vertices: &[ScreenVertex],
-    k: usize,
-) -> Result<[ScreenVertex; 3], RasterError> {
-    let idx = part.indices();
-    let at = 3 * k;
-    match (idx.get(at), idx.get(at + 1), idx.get(at + 2)) {
-        (Some(a), Some(b), Some(c)) => fetch(vertices, [a, b, c], at),
-        _ => Err(RasterError::Indices { len: idx.len() }),
-    }
+/// A frame's binned triangles: the first span of each band's list, and where drawing
+/// the bands has got to.
+#[derive(Clone, Debug)]
+pub(crate) struct Bins {
+    /// First span starting in each band.
+    heads: [u16; MAX_BANDS],
+    /// The next band to draw.
+    band: usize,
+    /// Spans drawn by the previous band that reach further down.
+    carried: u16,
 }
 
-/// Fills `spans` with the visible triangles of `parts` on a `width × height` screen;
-/// returns how many, or `None` when `spans` may be too short (it needs one entry per
-/// triangle: how many face the viewer is known only afterwards).
+/// Bins the triangles of `parts` on a `width × height` screen drawn in bands of `rows`
+/// rows into `spans`; `None` when they do not fit (more visible triangles than `spans`
+/// holds or 65535, vertices beyond 65536, more than [`MAX_BANDS`] bands, a screen taller
+/// than 1024 rows): the caller then draws unbinned.
 pub(crate) fn bin<'a, L: AssetLane + 'a>(
     parts: impl Iterator<Item = PartView<'a, L>>,
     vertices: &[ScreenVertex],
     total: usize,
-    (width, height): (u16, u16),
+    (width, height, rows): (u16, u16, u16),
     spans: &mut [Span],
-) -> Result<Option<usize>, RasterError> {
+) -> Result<Option<Bins>, RasterError> {
+    if rows == 0 || rows > 1024 || height > 1024 || usize::from(height.div_ceil(rows)) > MAX_BANDS {
+        return Ok(None);
+    }
+    let room = spans.len().min(usize::from(NONE));
+    let spans = &mut spans[..room];
+    let band_of = BandOf::new(rows);
+    let mut heads = [NONE; MAX_BANDS];
+    let mut tails = [NONE; MAX_BANDS];
     let mut n = 0;
-    let mut first = 0u32;
     for part in parts {
         let v = part_vertices(vertices, &part, total)?;
+        let base = part.vertex_range().start;
+        if base + v.len() > 1 << 16 {
+            return Ok(None);
+        }
         let idx = part.indices();
         if idx.len() % 3 != 0 {
             return Err(RasterError::Indices { len: idx.len() });
         }
-        let count = idx.len() / 3;
-        if spans.len() - n < count {
-            return Ok(None);
-        }
-        for k in 0..count {
-            let t = triangle(&part, v, k)?;
-            if let Some((top, bottom)) = Triangle::new(&t).and_then(|t| t.rows(width, height)) {
-                spans[n] = Span {
-                    triangle: first + k as u32,
-                    top,
-                    bottom,
-                };
-                n += 1;
+        for (k, tri) in idx.triangles().enumerate() {
+            let get = |i: u16| v.get(usize::from(i));
+            let (Some(a), Some(b), Some(c)) = (get(tri[0]), get(tri[1]), get(tri[2])) else {
+                return Err(fetch(v, tri, 3 * k)
+                    .err()
+                    .unwrap_or(RasterError::Indices { len: 0 }));
+            };
+            let Some((top, bottom)) = visible([a, b, c], width, height) else {
+                continue;
+            };
+            let Some(span) = spans.get_mut(n) else {
+                return Ok(None);
+            };
+            // In u16: the part's vertices end at 2^16 at most.
+            *span = Span {
+                v: tri.map(|i| (base + usize::from(i)) as u16),
+                bottom,
+                next: NONE,
+            };
+            let b = band_of.row(top);
+            match tails[b] {
+                NONE => heads[b] = n as u16,
+                tail => spans[usize::from(tail)].next = n as u16,
             }
+            tails[b] = n as u16;
+            n += 1;
         }
-        first += count as u32;
     }
-    Ok(Some(n))
+    Ok(Some(Bins {
+        heads,
+        band: 0,
+        carried: NONE,
+    }))
 }
 
-/// Draws the binned triangles (`spans`, from [`bin`] over the same `parts`) that reach
-/// `band`, in their order, in `material`.
-pub(crate) fn draw<'a, L: AssetLane + 'a>(
-    band: &mut Band<'_>,
-    mut parts: impl Iterator<Item = PartView<'a, L>>,
-    vertices: &[ScreenVertex],
-    total: usize,
-    spans: &[Span],
-    material: Rgb565,
-) -> Result<(), RasterError> {
-    let rows = band.y0()..band.y0() + band.rows();
-    // The part holding the current triangle, and its triangles' numbers.
-    let mut current: Option<(PartView<'a, L>, &[ScreenVertex])> = None;
-    let mut numbers: Range<u32> = 0..0;
-    for s in spans {
-        if s.bottom < rows.start || s.top >= rows.end {
-            continue;
+/// `row / rows` for rows below 1024 and bands of 1..=1024 rows without a division (a
+/// library call on ARMv6-M): `⌊row · ⌈2^21 / rows⌉ / 2^21⌋`, exact as `row · rows < 2^21`.
+#[derive(Clone, Copy, Debug)]
+struct BandOf {
+    inverse: u32,
+}
+
+impl BandOf {
+    /// For bands of `rows` rows (1..=1024).
+    fn new(rows: u16) -> Self {
+        Self {
+            inverse: (1u32 << 21).div_ceil(u32::from(rows.max(1))),
         }
-        while !numbers.contains(&s.triangle) {
-            let part = parts.next().ok_or(RasterError::Indices { len: 0 })?;
-            let count = (part.indices().len() / 3) as u32;
-            numbers = numbers.end..numbers.end + count;
-            let v = part_vertices(vertices, &part, total)?;
-            current = Some((part, v));
+    }
+
+    /// The band of row `row` (below 1024).
+    #[inline(always)]
+    fn row(self, row: u16) -> usize {
+        ((u32::from(row) * self.inverse) >> 21) as usize
+    }
+}
+
+impl Bins {
+    /// Draws, in `shades` (the material at each intensity), the binned triangles (`spans`,
+    /// from [`bin`]) that reach `band`, the next band of the frame (bands are drawn top to
+    /// bottom, each `rows` high as binned, the last maybe shorter), in triangle order.
+    pub(crate) fn draw(
+        &mut self,
+        band: &mut Band<'_>,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+        shades: &[Rgb565; 256],
+    ) -> Result<(), RasterError> {
+        let mut fresh = self.heads.get(self.band).copied().unwrap_or(NONE);
+        self.band += 1;
+        let below = band.y0() + band.rows();
+        let mut carried = self.carried;
+        // The spans that reach below this band, in order: the next band's carried list.
+        let (mut head, mut tail) = (NONE, NONE);
+        loop {
+            // The earlier of the two lists' heads (NONE is larger than any span).
+            let s = if carried < fresh {
+                let s = carried;
+                carried = spans[usize::from(s)].next;
+                s
+            } else if fresh != NONE {
+                let s = fresh;
+                fresh = spans[usize::from(s)].next;
+                s
+            } else {
+                break;
+            };
+            let span = spans[usize::from(s)];
+            if let Some(t) = Triangle::new(&fetch(vertices, span.v, 0)?) {
+                band.fill_in(&t, shades[usize::from(t.shade())]);
+            }
+            if span.bottom >= below {
+                match tail {
+                    NONE => head = s,
+                    t => spans[usize::from(t)].next = s,
+                }
+                tail = s;
+            }
         }
-        if let Some((part, v)) = &current {
-            let k = (s.triangle - numbers.start) as usize;
-            if let Some(t) = Triangle::new(&triangle(part, v, k)?) {
-                band.fill(&t, material);
+        if tail != NONE {
+            spans[usize::from(tail)].next = NONE;
+        }
+        self.carried = head;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands_of_rows_without_division() {
+        for rows in 1..=1024u16 {
+            let b = BandOf::new(rows);
+            for row in 0..1024u16 {
+                assert_eq!(b.row(row), usize::from(row / rows), "{row} / {rows}");
             }
         }
     }
-    Ok(())
 }

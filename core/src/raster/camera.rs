@@ -3,7 +3,7 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
-use super::wide::Factor;
+use super::wide::{self, Narrow};
 
 use super::{RasterError, ScreenVertex, SUBPIXEL};
 
@@ -75,10 +75,10 @@ impl Bounds {
 pub struct Camera {
     m: [[f32; 4]; 3],
     fixed: [[i64; 4]; 3],
-    /// The linear part of `fixed` when every entry fits 32 bits (always, for assets in the
-    /// fixed format, whose asset units keep models within a few units): the fixed lane
-    /// then projects with 32 × 32-bit products.
-    narrow: Option<[[Factor; 3]; 3]>,
+    /// `fixed` when every linear entry fits 32 bits (always, for assets in the fixed
+    /// format, whose asset units keep models within a few units): the fixed lane then
+    /// projects with 32 × 32-bit products (see [`Narrow`]).
+    narrow: Option<Narrow>,
 }
 
 impl Camera {
@@ -120,11 +120,7 @@ impl Camera {
         // Linear entries to Q16, translations to Q32 (positions are Q16: products are Q32).
         let q16 = |v: f32| libm::roundf(v * 65536.0) as i64;
         let fixed = m.map(|r| [q16(r[0]), q16(r[1]), q16(r[2]), q16(r[3]) << 16]);
-        let narrow = fixed
-            .iter()
-            .flat_map(|r| &r[..3])
-            .all(|&v| i32::try_from(v).is_ok())
-            .then(|| fixed.map(|r| [0, 1, 2].map(|k| Factor::new(r[k] as i32))));
+        let narrow = Narrow::new(&fixed);
         Some(Self { m, fixed, narrow })
     }
 
@@ -162,9 +158,11 @@ pub trait Project: Lane {
 }
 
 /// Checks the guard band and depth range and packs a vertex.
+#[inline(always)]
 fn check(s: [i32; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-    let inside = |v: i32| (-GUARD..=GUARD).contains(&v);
-    if inside(s[0]) && inside(s[1]) && (0..=0xFFFF).contains(&s[2]) {
+    // −GUARD ..= GUARD and 0 ..= 0xFFFF as single unsigned comparisons.
+    let inside = |v: i32| (v.wrapping_add(GUARD) as u32) <= 2 * GUARD as u32;
+    if inside(s[0]) && inside(s[1]) && (s[2] as u32) <= 0xFFFF {
         Ok(s)
     } else {
         Err(RasterError::OutOfView { vertex })
@@ -190,23 +188,18 @@ impl Project for f32 {
 
 impl Project for Q14 {
     fn project(cam: &Camera, p: &[Out16; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-        // Q16 entries × Q16 positions = Q32. Entries below 2^31 and positions below 2^29
-        // (8192 asset units) keep each product below 2^60 and the sum with the translation
-        // (below 1e9 · 2^32 < 2^62, as `frame` bounds the matrix) within `i64`; anything wider
-        // (a model far smaller than its asset unit, or a vertex thrown thousands of units
-        // away) takes 128 bits.
+        // Q16 entries × Q16 positions = Q32. Entries below 2^31 and positions below 2^19
+        // (8 asset units: skinned positions stay within 6) take 32 × 32-bit products
+        // ([`Narrow`]); anything wider (a model far smaller than its asset unit, or a vertex
+        // thrown far away) takes 128 bits.
         let bits = p.map(|v| v.to_bits());
-        let near = bits.iter().all(|b| b.unsigned_abs() < 1 << 29);
-        let s: [Option<i32>; 3] = match &cam.narrow {
-            Some(n) if near => core::array::from_fn(|r| {
-                let q32 = n[r][0].mul(bits[0]) + n[r][1].mul(bits[1]) + n[r][2].mul(bits[2]);
-                i32::try_from((q32 + cam.fixed[r][3] + (1 << 31)) >> 32).ok()
-            }),
-            _ => cam.fixed.map(|r| {
-                let q32: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(bits[k])).sum();
-                i32::try_from((q32 + i128::from(r[3]) + (1 << 31)) >> 32).ok()
-            }),
-        };
+        if let (Some(n), true) = (&cam.narrow, wide::near(bits)) {
+            return check(n.project(bits), vertex);
+        }
+        let s = cam.fixed.map(|r| {
+            let q32: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(bits[k])).sum();
+            i32::try_from((q32 + i128::from(r[3]) + (1 << 31)) >> 32).ok()
+        });
         match s {
             [Some(x), Some(y), Some(z)] => check([x, y, z], vertex),
             _ => Err(RasterError::OutOfView { vertex }),
@@ -273,7 +266,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn narrow_fixed_projection_is_the_wide_one(p in proptest::array::uniform3(-(1i32 << 29) + 1..(1 << 29))) {
+        fn narrow_fixed_projection_is_the_wide_one(p in proptest::array::uniform3(-wide::NEAR..wide::NEAR)) {
             let cam = cam();
             assert!(cam.narrow.is_some());
             let wide = Camera { narrow: None, ..cam };

@@ -1,107 +1,107 @@
-//! A triangle's depth as a plane over pixel steps: what every pixel's depth is, and how it
-//! is computed fast without changing a bit.
+//! A pixel's depth, interpolated from the triangle's vertices with its barycentric weights,
+//! in 32-bit integers without a division.
 //!
-//! The plane is anchored at the centre of the triangle's first candidate pixel (its own,
-//! not the band's, so a pixel's depth does not depend on the band) and stepped per pixel.
-//! Its three values are floor divisions by twice the triangle's area (Cramer's rule), in
-//! Q16 depth units: the definition is [`Plane::exact`], in `i64`. [`Plane::new`] gets the
-//! same values with 32-bit products and a reciprocal of the area (see [`super::wide`])
-//! whenever the vertices lie in the guard band and the area is below 2^24 — every
-//! triangle of a projected mesh on a screen up to 1024 pixels — and falls back to the
-//! definition otherwise.
+//! At a covered pixel centre the edge functions opposite the second and third vertices,
+//! `e1` and `e2`, are non-negative and at most the triangle's doubled area `a`, and
+//! `e1 / a`, `e2 / a` are the barycentric weights of those vertices. The depth is
+//!
+//! ```text
+//! z = z0 + round((w1·(z1 − z0) + w2·(z2 − z0)) / 2^15),   wᵢ = ⌊(eᵢ >> s) · r / 2^15⌋
+//! ```
+//!
+//! with `a >> s` below 2^15 and `r ≤ 2^30 / (a >> s)` its reciprocal ([`Depth::new`]): the
+//! weights are Q15 and never sum past one, so `z` is a convex combination of the vertices'
+//! depths, rounded: it never leaves their range, and every product fits 32 bits. ARMv6-M
+//! has no divide instruction (a library division costs a Cortex-M0 well over a hundred
+//! instructions) and no 32 × 32 → 64-bit multiply: the reciprocal comes from a 256-entry
+//! table and one Newton step, once per triangle, and a pixel takes four 32-bit multiplies.
+//! A depth depends only on the triangle and the pixel (its exact edge functions), never on
+//! the band that draws it.
+//!
+//! Accuracy: a depth is within `1/2 + 2^-12·max|zᵢ − z0|` units of the exact barycentric
+//! interpolation (the weights are within about 2^-13 of `e / a`): within a unit for depth
+//! spans up to 1024 units, as a triangle's usually are, and 16 units at worst (GPUs
+//! interpolate in `f32`; see docs/VALIDATION.md). [`Depth::exact`] (tests only) is the
+//! definition it is checked against.
 
-use super::camera::GUARD;
-use super::wide::{Divisor, Factor};
-use super::SUBPIXEL;
+/// The weights' fractional bits.
+const W: u32 = 15;
 
-/// A triangle's depth as a plane over pixel steps, in Q16 depth units.
+/// A triangle's depth interpolation: its first vertex's depth, the differences of the
+/// others', and the area's normalising shift and reciprocal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Plane {
-    /// Depth at the anchor pixel's centre.
-    origin: i64,
-    /// Per pixel to the right.
-    pub(crate) dx: i64,
-    /// Per pixel down.
-    pub(crate) dy: i64,
-    /// The vertices' depth range (interpolation never leaves it).
-    range: (u16, u16),
+pub(crate) struct Depth {
+    z0: i32,
+    dz: [i32; 2],
+    /// `a >> shift` is below 2^15.
+    shift: u32,
+    /// At most `2^30 / (a >> shift)`, within 2^-14 of it.
+    r: u32,
 }
 
-/// `log2` of [`SUBPIXEL`] · 2^16: a per-subpixel gradient in Q16 to a per-pixel one.
-const PIXEL_Q16: u32 = 20;
-const _: () = assert!(SUBPIXEL << 16 == 1 << PIXEL_Q16);
-
-impl Plane {
-    /// Through `p` (subpixels) at depths `z`; `area` is twice the (positive) area; `at` the
-    /// anchor pixel's centre. The same values as [`Self::exact`].
-    pub(crate) fn new(p: [(i32, i32); 3], z: [u16; 3], area: i32, at: (i32, i32)) -> Self {
-        Self::fast(p, z, area, at).unwrap_or_else(|| Self::exact(p, z, area, at))
+/// `⌊2^30 / (2^14 + 2^6·(i + 1))⌋` for `i` in `0..256`: the reciprocal of each 2^6-wide
+/// mantissa interval's upper end, so never above the mantissa's own.
+const TABLE: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut i = 0;
+    while i < 256 {
+        let end = (1u32 << 14) + ((i as u32) + 1) * 64;
+        t[i] = ((1u32 << 30) / end) as u16;
+        i += 1;
     }
+    t
+};
 
-    /// The definition: Cramer's rule for ∂z/∂x and ∂z/∂y per subpixel, numerators over
-    /// `area`, floor-divided in `i64`.
-    pub(crate) fn exact(p: [(i32, i32); 3], z: [u16; 3], area: i32, at: (i32, i32)) -> Self {
-        let (dx1, dy1) = (i64::from(p[1].0 - p[0].0), i64::from(p[1].1 - p[0].1));
-        let (dx2, dy2) = (i64::from(p[2].0 - p[0].0), i64::from(p[2].1 - p[0].1));
-        let (z0, z1, z2) = (i64::from(z[0]), i64::from(z[1]), i64::from(z[2]));
-        let (dz1, dz2) = (z1 - z0, z2 - z0);
-        let na = dz1 * dy2 - dz2 * dy1;
-        let nb = dx1 * dz2 - dx2 * dz1;
-        let area = i64::from(area);
-        let origin_num = na * i64::from(at.0 - p[0].0) + nb * i64::from(at.1 - p[0].1);
-        Self {
-            origin: (z0 << 16) + (origin_num << 16).div_euclid(area),
-            dx: (na << PIXEL_Q16).div_euclid(area),
-            dy: (nb << PIXEL_Q16).div_euclid(area),
-            range: range(z),
-        }
-    }
-
-    /// [`Self::exact`] with 32-bit products and the area's reciprocal; `None` outside the
-    /// guard band or for an area of 2^24 or more.
-    fn fast(p: [(i32, i32); 3], z: [u16; 3], area: i32, at: (i32, i32)) -> Option<Self> {
-        let div = Divisor::new(area)?;
-        let inside = |v: i32| (-GUARD..=GUARD).contains(&v);
-        if !p.iter().all(|&(x, y)| inside(x) && inside(y)) {
-            return None;
-        }
-        // Coordinate differences are at most 2^14 and depth differences below 2^16, so
-        // each product is below 2^30 and the numerators below 2^31: `i32` holds them.
-        let (dx1, dy1) = (p[1].0 - p[0].0, p[1].1 - p[0].1);
-        let (dx2, dy2) = (p[2].0 - p[0].0, p[2].1 - p[0].1);
+impl Depth {
+    /// For depths `z` at vertices whose doubled area is `a` (in `1..2^30`).
+    #[inline(always)]
+    pub(crate) fn new(z: [u16; 3], a: u32) -> Self {
         let z0 = i32::from(z[0]);
-        let (dz1, dz2) = (i32::from(z[1]) - z0, i32::from(z[2]) - z0);
-        let na = dz1 * dy2 - dz2 * dy1;
-        let nb = dx1 * dz2 - dx2 * dz1;
-        // The anchor is within a pixel of the bounding box: |at − p0| ≤ 2^14 + 16, so the
-        // origin's numerator stays below 2^46 (and below 2^62 in Q16).
-        let origin_num = Factor::new(na).mul(at.0 - p[0].0) + Factor::new(nb).mul(at.1 - p[0].1);
-        let floor = |n: i64| div.floor_divmod(n).0;
-        Some(Self {
-            origin: (i64::from(z0) << 16) + floor(origin_num << 16),
-            dx: floor(i64::from(na) << PIXEL_Q16),
-            dy: floor(i64::from(nb) << PIXEL_Q16),
-            range: range(z),
-        })
+        // a = m · 2^(shift − up), m in [2^14, 2^15), by a binary search (no CLZ on ARMv6-M).
+        let (mut m, mut shift, mut up) = (a, 0, 0);
+        if m >= 1 << 15 {
+            for k in [8, 4, 2, 1] {
+                if m >= 1 << (14 + k) {
+                    m >>= k;
+                    shift += k;
+                }
+            }
+        } else {
+            for k in [8, 4, 2, 1] {
+                if m < 1 << (15 - k) {
+                    m <<= k;
+                    up += k;
+                }
+            }
+        }
+        // One Newton step from below stays below: r + r·(2^30 − m·r) / 2^30, the error
+        // term (below 2^23) pre-shifted so that the product fits 32 bits.
+        let t = u32::from(TABLE[((m >> 6) & 0xFF) as usize]);
+        let err = (1 << 30) - m * t;
+        let r = (t + ((t * (err >> 9)) >> 21)) << up;
+        Self {
+            z0,
+            dz: [i32::from(z[1]) - z0, i32::from(z[2]) - z0],
+            shift,
+            r,
+        }
     }
 
-    /// Depth (Q16) at the pixel `(i, j)` pixels right of and below the anchor (usually
-    /// `(0, 0)` or a row or two down: a 64-bit product is a library call on a Cortex-M0).
-    pub(crate) fn at(&self, i: i32, j: i32) -> i64 {
-        let step = |d: i64, n: i32| if n == 0 { 0 } else { d * i64::from(n) };
-        self.origin + step(self.dx, i) + step(self.dy, j)
+    /// The depth where the edge functions opposite the second and third vertices are `e1`
+    /// and `e2` (non-negative, with `e1 + e2` at most the doubled area: a covered pixel).
+    #[inline(always)]
+    pub(crate) fn at(&self, e1: i32, e2: i32) -> u16 {
+        let w = |e: i32| ((e as u32 >> self.shift) * self.r) >> W;
+        let sum = w(e1) as i32 * self.dz[0] + w(e2) as i32 * self.dz[1];
+        (self.z0 + ((sum + (1 << (W - 1))) >> W)) as u16
     }
 
-    /// A Q16 depth rounded to a pixel's depth within the triangle's range.
-    pub(crate) fn clamp(&self, z: i64) -> u16 {
-        let d = (z + (1 << 15)) >> 16;
-        d.clamp(i64::from(self.range.0), i64::from(self.range.1)) as u16
+    /// The definition (tests only): `z0 + (e1·(z1 − z0) + e2·(z2 − z0)) / a`, unrounded.
+    #[cfg(test)]
+    fn exact(z: [u16; 3], a: u32, e1: i32, e2: i32) -> f64 {
+        let z = z.map(f64::from);
+        z[0] + (f64::from(e1) * (z[1] - z[0]) + f64::from(e2) * (z[2] - z[0])) / f64::from(a)
     }
-}
-
-/// The smallest and largest of three depths.
-fn range(z: [u16; 3]) -> (u16, u16) {
-    (z[0].min(z[1]).min(z[2]), z[0].max(z[1]).max(z[2]))
 }
 
 #[cfg(test)]
@@ -109,60 +109,66 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Vertices, depths and an anchor.
-    type Case = ([(i32, i32); 3], [u16; 3], (i32, i32));
-
-    /// A triangle in the guard band, and an anchor within a pixel of its bounding box.
-    fn triangle() -> impl Strategy<Value = Case> {
-        let c = -GUARD..=GUARD;
-        (
-            [
-                (c.clone(), c.clone()),
-                (c.clone(), c.clone()),
-                (c.clone(), c),
-            ],
-            any::<[u16; 3]>(),
-            (0i32..=16, 0i32..=16),
-        )
-            .prop_map(|(p, z, (ax, ay))| {
-                let min = |f: fn(&(i32, i32)) -> i32| p.iter().map(f).min().unwrap_or(0);
-                (p, z, (min(|v| v.0) + ax, min(|v| v.1) + ay))
-            })
-    }
-
-    fn area(p: &[(i32, i32); 3]) -> i64 {
-        let [a, b, c] = p.map(|(x, y)| (i64::from(x), i64::from(y)));
-        (b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)
+    /// A doubled area and two edge functions of a point inside.
+    fn inside() -> impl Strategy<Value = (u32, i32, i32)> {
+        (1u32..1 << 30)
+            .prop_flat_map(|a| (Just(a), 0..=a))
+            .prop_flat_map(|(a, e1)| (Just(a), Just(e1), 0..=a - e1))
+            .prop_map(|(a, e1, e2)| (a, e1 as i32, e2 as i32))
     }
 
     proptest! {
         #[test]
-        fn fast_planes_are_the_exact_ones((p, z, at) in triangle()) {
-            let a = area(&p).abs();
-            prop_assume!(a > 0 && a < 1 << 24);
-            let a = a as i32;
-            prop_assert_eq!(Plane::fast(p, z, a, at), Some(Plane::exact(p, z, a, at)));
+        fn reciprocals_are_below_and_close(a in 1u32..1 << 30) {
+            let d = Depth::new([0; 3], a);
+            let m = u64::from(a >> d.shift);
+            prop_assert!(m < 1 << 15);
+            let r = u64::from(d.r);
+            prop_assert!(m * r <= 1 << 30, "{a}: {m} · {r}");
+            prop_assert!((m * r) as f64 >= (1u64 << 30) as f64 * (1.0 - 1.0 / 16384.0), "{a}: {m} · {r}");
         }
 
+        /// Within the documented bound of the exact interpolation, and within the vertices'
+        /// range.
         #[test]
-        fn small_triangles_too((x, y) in (-GUARD..GUARD - 64, -GUARD..GUARD - 64), d in any::<[(u8, u8); 2]>(), z in any::<[u16; 3]>()) {
-            let p = [(x, y), (x + i32::from(d[0].0 % 64), y + i32::from(d[0].1 % 64)), (x + i32::from(d[1].0 % 64), y + i32::from(d[1].1 % 64))];
-            let a = area(&p).abs() as i32;
-            prop_assume!(a > 0);
-            prop_assert_eq!(Plane::new(p, z, a, (x + 8, y + 8)), Plane::exact(p, z, a, (x + 8, y + 8)));
+        fn depths_are_the_interpolation((a, e1, e2) in inside(), z in any::<[u16; 3]>()) {
+            let got = Depth::new(z, a).at(e1, e2);
+            let want = Depth::exact(z, a, e1, e2);
+            let span = z.iter().map(|&v| (f64::from(v) - f64::from(z[0])).abs()).fold(0.0, f64::max);
+            prop_assert!((f64::from(got) - want).abs() <= 0.5 + span / 4096.0, "{got} vs {want}");
+            let (lo, hi) = (z.iter().min().copied(), z.iter().max().copied());
+            prop_assert!(Some(got) >= lo && Some(got) <= hi);
+        }
+
+        /// Small triangles (the usual ones): within a unit.
+        #[test]
+        fn small_spans_within_a_unit((a, e1, e2) in inside(), base in 0u16..63000, d in any::<[i16; 2]>()) {
+            let z = [base + 1024, (base + 1024).wrapping_add_signed(d[0] / 32), (base + 1024).wrapping_add_signed(d[1] / 32)];
+            let got = Depth::new(z, a).at(e1, e2);
+            prop_assert!((f64::from(got) - Depth::exact(z, a, e1, e2)).abs() <= 1.0);
         }
     }
 
     #[test]
-    fn outside_the_guard_band_or_huge_uses_the_definition() {
-        let p = [(0, 0), (GUARD + 16, 0), (0, 40)];
-        assert!(Plane::fast(p, [0, 100, 200], 40 * (GUARD + 16), (8, 8)).is_none());
-        let big = [(-GUARD, -GUARD), (GUARD, -GUARD), (-GUARD, GUARD)];
-        let a = area(&big).abs() as i32;
-        assert!(Plane::fast(big, [0, 65535, 30000], a, (0, 0)).is_none());
-        assert_eq!(
-            Plane::new(big, [0, 65535, 30000], a, (0, 0)),
-            Plane::exact(big, [0, 65535, 30000], a, (0, 0))
-        );
+    fn corners_are_the_vertices() {
+        for a in [
+            1,
+            2,
+            3,
+            255,
+            16384,
+            32767,
+            32768,
+            65535,
+            (1 << 29) + 7,
+            (1 << 30) - 1,
+        ] {
+            let z = [100, 65535, 0];
+            let d = Depth::new(z, a);
+            assert_eq!(d.at(0, 0), 100, "{a}");
+            // At the other corners the weights fall short of one by at most 2^-13.
+            assert!(d.at(a as i32, 0) >= 65535 - 8, "{a}: {}", d.at(a as i32, 0));
+            assert!(d.at(0, a as i32) <= 8, "{a}: {}", d.at(0, a as i32));
+        }
     }
 }

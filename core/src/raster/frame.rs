@@ -68,16 +68,14 @@ pub fn bands<E>(
     depth: &mut [u16],
     mut each: impl FnMut(Band<'_>) -> Result<(), FrameError<E>>,
 ) -> Result<(), FrameError<E>> {
-    let per_row = usize::from(width).max(1);
-    let rows = (colour.len().min(depth.len()) / per_row).min(usize::from(height));
+    let rows = band_rows(width, height, colour.len().min(depth.len()));
     if rows == 0 {
         return Err(RasterError::Buffer {
-            needed: per_row,
+            needed: usize::from(width).max(1),
             len: colour.len().min(depth.len()),
         }
         .into());
     }
-    let rows = rows as u16;
     let mut y0 = 0;
     while y0 < height {
         let n = rows.min(height - y0);
@@ -85,6 +83,11 @@ pub fn bands<E>(
         y0 += n;
     }
     Ok(())
+}
+
+/// Rows in each band of [`bands`] for buffers of `len` entries (0: not one row).
+pub(crate) fn band_rows(width: u16, height: u16, len: usize) -> u16 {
+    (len / usize::from(width).max(1)).min(usize::from(height)) as u16
 }
 
 /// A `DrawTarget` over a row-major slice of `width × height` pixels.

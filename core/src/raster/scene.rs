@@ -5,8 +5,9 @@
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::Rgb565;
 
+use super::band::shades;
 use super::bins::{self, Span};
-use super::frame::bands;
+use super::frame::{band_rows, bands};
 use super::{Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
 use crate::affine::Affine;
 use crate::asset::{Asset, AssetLane, ClipView};
@@ -18,8 +19,14 @@ use crate::skin::SkinnedMesh;
 use crate::transform::Transform;
 use crate::vertex::Influence;
 
+/// The material's RGB565 channels.
+const CLAY: [u8; 3] = [29, 52, 22];
+
 /// The material colour (a light clay), scaled by each triangle's intensity.
-pub const MATERIAL: Rgb565 = Rgb565::new(29, 52, 22);
+pub const MATERIAL: Rgb565 = Rgb565::new(CLAY[0], CLAY[1], CLAY[2]);
+
+/// [`MATERIAL`] at every intensity.
+static SHADES: [Rgb565; 256] = shades(CLAY);
 
 /// The background colour (a dark slate).
 pub const BACKGROUND: Rgb565 = Rgb565::new(3, 8, 8);
@@ -241,10 +248,20 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
                 len: out.len(),
             });
         }
+        let cam = &self.camera;
         self.skin(world, palette, scratch, stages, |base, p, n| {
-            for (k, (o, p)) in out[base..base + p.len()].iter_mut().zip(p).enumerate() {
-                let normal = n.map(|n| &n[k]);
-                *o = ScreenVertex::project::<L>(&self.camera, p, normal, base + k)?;
+            let out = out[base..base + p.len()].iter_mut().zip(p);
+            match n {
+                Some(n) => {
+                    for (k, ((o, p), n)) in out.zip(n).enumerate() {
+                        *o = ScreenVertex::project::<L>(cam, p, Some(n), base + k)?;
+                    }
+                }
+                None => {
+                    for (k, (o, p)) in out.enumerate() {
+                        *o = ScreenVertex::project::<L>(cam, p, None, base + k)?;
+                    }
+                }
             }
             Ok(())
         })
@@ -342,7 +359,8 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         Ok(())
     }
 
-    /// Triangles in the asset (all parts): the spans [`Self::render_binned`] needs.
+    /// Triangles in the asset (all parts): spans enough for [`Self::render_binned`] to bin
+    /// any frame (it needs one per front-facing triangle on the screen).
     pub fn triangles(&self) -> usize {
         self.asset.indices().len() / 3
     }
@@ -351,7 +369,7 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
     pub fn draw(&self, band: &mut Band<'_>, vertices: &[ScreenVertex]) -> Result<(), RasterError> {
         for part in self.asset.parts() {
             let v = bins::part_vertices(vertices, &part, self.vertices())?;
-            band.draw(v, part.indices().iter(), MATERIAL)?;
+            band.draw_shaded(v, part.indices().iter(), |s| SHADES[usize::from(s)])?;
         }
         Ok(())
     }
@@ -371,8 +389,9 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
     }
 
     /// [`Self::render`], binning the triangles first when `spans` holds one entry per
-    /// triangle ([`Self::triangles`]), so that each band draws only the triangles that
-    /// reach it; the same frame either way. Binning counts as [`Stage::Raster`].
+    /// front-facing triangle on the screen (at most [`Self::triangles`]), so that each band
+    /// draws only the triangles that reach it; the same frame either way (unbinned when
+    /// they do not fit). Binning counts as [`Stage::Raster`].
     pub fn render_binned<D: DrawTarget<Color = Rgb565>>(
         &self,
         vertices: &[ScreenVertex],
@@ -382,24 +401,23 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         depth: &mut [u16],
         stages: &mut impl Stages,
     ) -> Result<(), FrameError<D::Error>> {
-        let screen = (self.width, self.height);
+        let (width, height) = (self.width, self.height);
+        let rows = band_rows(width, height, colour.len().min(depth.len()));
         let total = self.vertices();
-        let binned = stages.time(Stage::Raster, || {
-            bins::bin(self.asset.parts(), vertices, total, screen, spans)
+        let mut binned = stages.time(Stage::Raster, || {
+            bins::bin(
+                self.asset.parts(),
+                vertices,
+                total,
+                (width, height, rows),
+                spans,
+            )
         })?;
-        let spans = &spans[..binned.unwrap_or(0)];
-        bands(self.width, self.height, colour, depth, |mut band| {
+        bands(width, height, colour, depth, |mut band| {
             stages.time(Stage::Raster, || {
                 band.clear(BACKGROUND);
-                match binned {
-                    Some(_) => bins::draw(
-                        &mut band,
-                        self.asset.parts(),
-                        vertices,
-                        total,
-                        spans,
-                        MATERIAL,
-                    ),
+                match &mut binned {
+                    Some(bins) => bins.draw(&mut band, vertices, spans, &SHADES),
                     None => self.draw(&mut band, vertices),
                 }
             })?;

@@ -1,12 +1,13 @@
-//! Exact integer arithmetic for the rasteriser's hot paths, fast on cores without a long
-//! multiply or a divider (Cortex-M0): 32 × 32 → 64-bit products, and division by a
-//! divisor that stays the same for many numerators (a triangle's area) through a
-//! reciprocal, digit by digit.
+//! The fixed lane's projection, exact and fast on cores without a long multiply.
 //!
-//! ARMv6-M (Cortex-M0/M0+) has neither a 32 × 32 → 64-bit multiply nor a divide
-//! instruction: the compiler calls library routines for `i64` products (`__aeabi_lmul`) and
-//! divisions (`__aeabi_ldivmod`, hundreds of instructions). Its target is recognised by
-//! the one configuration flag that tells it apart from ARMv7-M: no 32-bit atomics.
+//! A screen coordinate is `⌊(Σₖ mₖ·pₖ + t + 2^31) / 2^32⌋`: Q16 matrix entries `mₖ` times
+//! Q16 positions `pₖ`, plus a Q32 translation, rounded to nearest. ARMv6-M (Cortex-M0/M0+)
+//! has no 32 × 32 → 64-bit multiply (an `i64` product is a call to `__aeabi_lmul`), so
+//! there each product is built from 16-bit halves of the entry and the position, and the
+//! halves' products are summed per column before they meet in 64 bits: twelve 16 × 16-bit
+//! multiplies a row and a few 64-bit additions. Elsewhere the products are `i64`. Its
+//! target is recognised by the one configuration flag that tells it apart from ARMv7-M: no
+//! 32-bit atomics.
 
 /// ARMv6-M: no long multiply (see the module docs).
 macro_rules! v6m {
@@ -17,160 +18,147 @@ macro_rules! not_v6m {
     ($($item:item)*) => { $(#[cfg(not(all(target_arch = "arm", not(target_has_atomic = "32"))))] $item)* };
 }
 
-/// A 32-bit factor used many times, kept with its 16-bit halves: products by it take four
-/// 16 × 16-bit multiplies on ARMv6-M (the halves are stored, not recomputed, so that the
-/// compiler cannot fold the product back into a library call) and one long multiply
-/// elsewhere.
+/// Positions in `−NEAR..NEAR` (in bits: 2^19 is 8 asset units, beyond the skinned
+/// positions' bound of 6) take [`Narrow::project`].
+pub(crate) const NEAR: i32 = 1 << 19;
+
+/// Whether every coordinate is in `−NEAR..NEAR`: `p >> 16` in `−8..8`.
+#[inline(always)]
+pub(crate) fn near(p: [i32; 3]) -> bool {
+    const H: i32 = NEAR >> 16;
+    let high = |v: i32| ((v >> 16) + H) as u32;
+    (high(p[0]) | high(p[1]) | high(p[2])) < 2 * H as u32
+}
+
+/// A matrix entry that fits 32 bits, with its 16-bit halves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Factor {
+struct Entry {
     whole: i32,
     /// `whole >> 16` (signed) and `whole & 0xFFFF`.
     hi: i32,
-    lo: i32,
+    lo: u32,
 }
 
-impl Factor {
-    pub(crate) const fn new(whole: i32) -> Self {
+impl Entry {
+    fn new(v: i64) -> Option<Self> {
+        let whole = i32::try_from(v).ok()?;
+        Some(Self {
+            whole,
+            hi: whole >> 16,
+            lo: (whole & 0xFFFF) as u32,
+        })
+    }
+}
+
+/// A position coordinate `p = hi·2^16 + lo` (`lo` in `[0, 2^16)`, `hi` in `−8..8` when
+/// [`near`]).
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    whole: i32,
+    hi: i32,
+    lo: u32,
+}
+
+impl Split {
+    #[inline(always)]
+    fn new(whole: i32) -> Self {
         Self {
             whole,
             hi: whole >> 16,
-            lo: whole & 0xFFFF,
+            lo: (whole & 0xFFFF) as u32,
         }
-    }
-
-    /// `self · b` exactly.
-    #[inline(always)]
-    pub(crate) fn mul(self, b: i32) -> i64 {
-        v6m! {
-            fn pick(f: Factor, b: i32) -> i64 {
-                f.mul_halves(b)
-            }
-        }
-        not_v6m! {
-            fn pick(f: Factor, b: i32) -> i64 {
-                i64::from(f.whole) * i64::from(b)
-            }
-        }
-        pick(self, b)
-    }
-
-    /// `self · b` from four 16 × 16-bit products (each fits 32 bits).
-    #[cfg_attr(
-        not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
-        allow(dead_code)
-    )]
-    #[inline(always)]
-    fn mul_halves(self, b: i32) -> i64 {
-        // b = bh·2^16 + bl with bl in [0, 2^16) and bh in [-2^15, 2^15); likewise self.
-        let (bl, bh) = (b & 0xFFFF, b >> 16);
-        let low = (self.lo as u32) * (bl as u32);
-        // |lo·bh|, |hi·bl| < 2^31 and |hi·bh| ≤ 2^30.
-        let mid = i64::from(self.lo * bh) + i64::from(self.hi * bl);
-        (i64::from(self.hi * bh) << 32) + (mid << 16) + i64::from(low)
-    }
-
-    /// The high word of `self · t` for a non-negative `self`.
-    #[inline(always)]
-    fn mulhi_unsigned(self, t: u32) -> u32 {
-        v6m! {
-            fn pick(f: Factor, t: u32) -> u32 {
-                f.mulhi_halves(t)
-            }
-        }
-        not_v6m! {
-            fn pick(f: Factor, t: u32) -> u32 {
-                ((u64::from(f.whole as u32) * u64::from(t)) >> 32) as u32
-            }
-        }
-        pick(self, t)
-    }
-
-    /// [`Self::mulhi_unsigned`] from four 16 × 16-bit products.
-    #[cfg_attr(
-        not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
-        allow(dead_code)
-    )]
-    #[inline(always)]
-    fn mulhi_halves(self, t: u32) -> u32 {
-        let (al, ah) = (self.lo as u32, (self.whole as u32) >> 16);
-        let (bl, bh) = (t & 0xFFFF, t >> 16);
-        let (ll, lh, hl, hh) = (al * bl, al * bh, ah * bl, ah * bh);
-        // The carries into the high word from the middle column (below 3 · 2^16).
-        let mid = (ll >> 16) + (lh & 0xFFFF) + (hl & 0xFFFF);
-        hh + (lh >> 16) + (hl >> 16) + (mid >> 16)
     }
 }
 
-/// A divisor `d` in `1..2^24` with its reciprocal, for exact floor divisions of many
-/// numerators by the same `d` without a divide instruction.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Divisor {
-    d: u32,
-    /// `⌊(2^32 − 1) / d⌋`, below 2^31 (as `d ≥ 2` when it is used; `d = 1` divides
-    /// directly).
-    inv: Factor,
+/// The camera's projection matrix (Q16 linear entries, Q32 translations) when its linear
+/// entries fit 32 bits and it turns about the vertical axis only, as [`super::Camera`]
+/// does: screen x and depth depend on the position's x and z, screen y on its y alone, so
+/// a vertex takes five products, not nine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Narrow {
+    /// Screen x: the entries for the position's x and z.
+    x: [Entry; 2],
+    /// Screen y: the entry for the position's y.
+    y: Entry,
+    /// Depth: the entries for the position's x and z.
+    z: [Entry; 2],
+    /// The translations plus 2^31 (rounding to nearest).
+    round: [i64; 3],
 }
 
-impl Divisor {
-    /// `None` unless `0 < d < 2^24` (so that a remainder shifted by a byte fits 32 bits).
-    pub(crate) fn new(d: i32) -> Option<Self> {
-        let d = u32::try_from(d).ok().filter(|&d| d > 0 && d < 1 << 24)?;
+impl Narrow {
+    /// `None` when a linear entry does not fit 32 bits, the matrix has other non-zero
+    /// entries than a turn about the vertical gives, or a translation is beyond 2^62.
+    pub(crate) fn new(fixed: &[[i64; 4]; 3]) -> Option<Self> {
+        let zeros = [fixed[0][1], fixed[1][0], fixed[1][2], fixed[2][1]];
+        if zeros.iter().any(|&v| v != 0) || fixed.iter().any(|r| r[3].unsigned_abs() >= 1 << 62) {
+            return None;
+        }
         Some(Self {
-            d,
-            inv: Factor::new((u32::MAX / d.max(2)) as i32),
+            x: [Entry::new(fixed[0][0])?, Entry::new(fixed[0][2])?],
+            y: Entry::new(fixed[1][1])?,
+            z: [Entry::new(fixed[2][0])?, Entry::new(fixed[2][2])?],
+            round: fixed.map(|r| r[3] + (1 << 31)),
         })
     }
 
-    /// `(t / d, t % d)`. The estimate `t · inv / 2^32` is at most the quotient and less
-    /// than 2 below it (`inv > 2^32/d − 1 − 1/d`), so at most two corrections follow.
+    /// `⌊(Σₖ mₖ·pₖ + t + 2^31) / 2^32⌋` for each row, for positions in `−NEAR..NEAR`
+    /// ([`near`]): each sum is then at most 2^51 + 2^62 in magnitude, so each quotient fits
+    /// `i32`.
     #[inline(always)]
-    fn divmod(&self, t: u32) -> (u32, u32) {
-        if self.d == 1 {
-            return (t, 0);
-        }
-        let mut q = self.inv.mulhi_unsigned(t);
-        let mut r = t - q * self.d;
-        while r >= self.d {
-            q += 1;
-            r -= self.d;
-        }
-        (q, r)
-    }
-
-    /// `⌊n / d⌋` and `n − d·⌊n / d⌋` (in `0..d`), as `i64::div_euclid` and `rem_euclid`.
-    pub(crate) fn floor_divmod(&self, n: i64) -> (i64, u32) {
-        let m = n.unsigned_abs();
-        let (hi, lo) = ((m >> 32) as u32, m as u32);
-        let (q, r) = if hi == 0 {
-            let (q, r) = self.divmod(lo);
-            (u64::from(q), r)
-        } else if self.d < 1 << 16 {
-            // Long division: the high word, then the low word in two 16-bit digits (the
-            // remainder stays below 2^16, so remainder · 2^16 + digit fits 32 bits and each
-            // quotient digit below 2^16).
-            let (qh, r) = self.divmod(hi);
-            let (q1, r) = self.divmod((r << 16) | (lo >> 16));
-            let (q0, r) = self.divmod((r << 16) | (lo & 0xFFFF));
-            ((u64::from(qh) << 32) | u64::from((q1 << 16) | q0), r)
-        } else {
-            // The same a byte at a time: the remainder stays below 2^24.
-            let (qh, mut r) = self.divmod(hi);
-            let mut ql = 0u32;
-            for shift in [24, 16, 8, 0] {
-                let (qd, rd) = self.divmod((r << 8) | ((lo >> shift) & 0xFF));
-                ql = (ql << 8) | qd;
-                r = rd;
+    pub(crate) fn project(&self, p: [i32; 3]) -> [i32; 3] {
+        v6m! {
+            fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
+                [
+                    halves(&n.x, [p[0], p[2]], n.round[0]),
+                    halves(&[n.y], [p[1]], n.round[1]),
+                    halves(&n.z, [p[0], p[2]], n.round[2]),
+                ]
             }
-            ((u64::from(qh) << 32) | u64::from(ql), r)
-        };
-        if n >= 0 {
-            (q as i64, r)
-        } else if r == 0 {
-            (-(q as i64), 0)
-        } else {
-            (-(q as i64) - 1, self.d - r)
         }
+        not_v6m! {
+            fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
+                [
+                    long(&n.x, [p[0], p[2]], n.round[0]),
+                    long(&[n.y], [p[1]], n.round[1]),
+                    long(&n.z, [p[0], p[2]], n.round[2]),
+                ]
+            }
+        }
+        pick(self, p.map(Split::new))
     }
+}
+
+/// One row, `⌊(Σ mₖ·pₖ + round) / 2^32⌋`, with `i64` products.
+#[cfg_attr(
+    all(not(test), target_arch = "arm", not(target_has_atomic = "32")),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn long<const N: usize>(m: &[Entry; N], p: [Split; N], round: i64) -> i32 {
+    let s: i64 = (0..N)
+        .map(|k| i64::from(m[k].whole) * i64::from(p[k].whole))
+        .sum();
+    ((s + round) >> 32) as i32
+}
+
+/// [`long`] from 16 × 16-bit products: `Σ m·p = 2^32·Σ mh·ph + 2^16·Σ (mh·pl + ml·ph) +
+/// Σ ml·pl`, where each `mh·pl` fits `i32` and each `ml·pl` fits `u32`.
+#[cfg_attr(
+    not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn halves<const N: usize>(m: &[Entry; N], p: [Split; N], round: i64) -> i32 {
+    let (mut high, mut small, mut mid, mut low) = (0i32, 0i32, 0i64, 0u64);
+    for k in 0..N {
+        high += m[k].hi * p[k].hi;
+        small += m[k].lo as i32 * p[k].hi;
+        mid += i64::from(m[k].hi * p[k].lo as i32);
+        low += u64::from(m[k].lo * p[k].lo);
+    }
+    let mid = mid + i64::from(small);
+    (((i64::from(high) << 32) + (mid << 16) + low as i64 + round) >> 32) as i32
 }
 
 #[cfg(test)]
@@ -178,75 +166,74 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The definition, in `i128`.
+    fn exact(fixed: &[[i64; 4]; 3], p: [i32; 3]) -> [i32; 3] {
+        fixed.map(|r| {
+            let s: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(p[k])).sum();
+            i32::try_from((s + i128::from(r[3]) + (1 << 31)) >> 32).unwrap()
+        })
+    }
+
+    /// A matrix turning about the vertical.
+    fn yaw(m: [i32; 5], t: [i64; 3]) -> [[i64; 4]; 3] {
+        let m = m.map(i64::from);
+        [
+            [m[0], 0, m[1], t[0]],
+            [0, m[2], 0, t[1]],
+            [m[3], 0, m[4], t[2]],
+        ]
+    }
+
+    fn both(n: &Narrow, p: [i32; 3]) -> ([i32; 3], [i32; 3]) {
+        let s = p.map(Split::new);
+        let h = [
+            halves(&n.x, [s[0], s[2]], n.round[0]),
+            halves(&[n.y], [s[1]], n.round[1]),
+            halves(&n.z, [s[0], s[2]], n.round[2]),
+        ];
+        let l = [
+            long(&n.x, [s[0], s[2]], n.round[0]),
+            long(&[n.y], [s[1]], n.round[1]),
+            long(&n.z, [s[0], s[2]], n.round[2]),
+        ];
+        (h, l)
+    }
+
     proptest! {
         #[test]
-        fn halves_multiply_exactly(a: i32, b: i32, c in 0..=i32::MAX, d: u32) {
-            prop_assert_eq!(Factor::new(a).mul_halves(b), i64::from(a) * i64::from(b));
-            prop_assert_eq!(Factor::new(a).mul(b), i64::from(a) * i64::from(b));
-            let hi = ((u64::from(c as u32) * u64::from(d)) >> 32) as u32;
-            prop_assert_eq!(Factor::new(c).mulhi_halves(d), hi);
-            prop_assert_eq!(Factor::new(c).mulhi_unsigned(d), hi);
-        }
-
-        #[test]
-        fn floor_division_is_euclid(n in -(1i64 << 62)..(1i64 << 62), d in 1i32..(1 << 24)) {
-            let div = Divisor::new(d).unwrap();
-            let (q, r) = div.floor_divmod(n);
-            prop_assert_eq!(q, n.div_euclid(i64::from(d)));
-            prop_assert_eq!(i64::from(r), n.rem_euclid(i64::from(d)));
-        }
-
-        #[test]
-        fn small_divisors_too(n in -(1i64 << 62)..(1i64 << 62), d in 1i32..(1 << 16)) {
-            let (q, r) = Divisor::new(d).unwrap().floor_divmod(n);
-            prop_assert_eq!(q, n.div_euclid(i64::from(d)));
-            prop_assert_eq!(i64::from(r), n.rem_euclid(i64::from(d)));
-        }
-
-        #[test]
-        fn small_numerators_too(n in -(1i64 << 33)..(1i64 << 33), d in 1i32..300) {
-            let (q, _) = Divisor::new(d).unwrap().floor_divmod(n);
-            prop_assert_eq!(q, n.div_euclid(i64::from(d)));
+        fn halves_and_long_products_are_exact(
+            m in proptest::array::uniform5(any::<i32>()),
+            t in proptest::array::uniform3(-(1i64 << 61)..(1i64 << 61)),
+            p in proptest::array::uniform3(-NEAR..NEAR),
+        ) {
+            prop_assert!(near(p));
+            let fixed = yaw(m, t);
+            let n = Narrow::new(&fixed).unwrap();
+            let (h, l) = both(&n, p);
+            prop_assert_eq!(h, exact(&fixed, p));
+            prop_assert_eq!(l, exact(&fixed, p));
+            prop_assert_eq!(n.project(p), exact(&fixed, p));
         }
     }
 
     #[test]
-    fn edge_values() {
-        for d in [1, 2, 3, 255, 256, 65535, 65536, (1 << 24) - 1] {
-            let div = Divisor::new(d).unwrap();
-            for n in [
-                0,
-                1,
-                -1,
-                i64::from(d),
-                -i64::from(d),
-                (1 << 62) - 1,
-                -(1 << 62),
-                u32::MAX.into(),
-            ] {
-                assert_eq!(
-                    div.floor_divmod(n).0,
-                    n.div_euclid(i64::from(d)),
-                    "{n} / {d}"
-                );
+    fn extremes() {
+        let lim = NEAR - 1;
+        for m in [i32::MIN, i32::MAX, -1, 0xFFFF, -0x10000] {
+            for p in [lim, -lim, 0xFFFF, -0x10000, 0] {
+                let fixed = yaw([m; 5], [(1 << 61) - 1; 3]);
+                let n = Narrow::new(&fixed).unwrap();
+                assert_eq!(both(&n, [p; 3]).0, exact(&fixed, [p; 3]), "{m} {p}");
             }
         }
-        for (a, b) in [
-            (i32::MIN, i32::MIN),
-            (i32::MAX, i32::MIN),
-            (-1, -1),
-            (0xFFFF, -0x8000),
-        ] {
-            assert_eq!(Factor::new(a).mul_halves(b), i64::from(a) * i64::from(b));
-        }
-        assert_eq!(
-            Factor::new(i32::MAX).mulhi_halves(u32::MAX),
-            (i32::MAX as u32) - 1
-        );
-        assert!(
-            Divisor::new(0).is_none()
-                && Divisor::new(1 << 24).is_none()
-                && Divisor::new(-5).is_none()
-        );
+        assert!(Narrow::new(&yaw([1, 1, 1, 1, 1], [0; 3])).is_some());
+        assert!(Narrow::new(&[[1 << 31, 0, 0, 0], [0; 4], [0; 4]]).is_none());
+        assert!(Narrow::new(&[[0, 0, 0, 1 << 62], [0; 4], [0; 4]]).is_none());
+        assert!(Narrow::new(&[[0, 1, 0, 0], [0; 4], [0; 4]]).is_none());
+        let n = NEAR;
+        assert!(near([n - 1, -n, 0]) && !near([n, 0, 0]) && !near([0, 0, -n - 1]));
+        let fixed = yaw([i32::MIN; 5], [0; 3]);
+        let at = Narrow::new(&fixed).unwrap();
+        assert_eq!(both(&at, [-n; 3]).0, exact(&fixed, [-n; 3]));
     }
 }
