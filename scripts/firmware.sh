@@ -200,7 +200,7 @@ case "${1:-}" in
     for b in "${boards[@]}"; do
       for l in "${lanes[@]}"; do
         cargo_build "$b" "$(feature "$b"),$l,bench" "$l-bench"
-        qemu "$b" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|DONE'
+        qemu "$b" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|MEMORY|DONE'
         echo "SIZE board=$b lane=$l $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
       done
     done

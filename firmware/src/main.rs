@@ -76,13 +76,21 @@ fn main() -> ! {
 /// The kernel benchmark.
 #[cfg(feature = "bench")]
 fn program(clock: &mut clock::Clock) -> bool {
-    match bench::run::<Lane>(clock) {
+    let ok = match bench::run::<Lane>(clock) {
         Ok(ok) => ok,
         Err(e) => {
             defmt::error!("error: {}", e);
             false
         }
-    }
+    };
+    // The benchmark's buffers all live on the stack: its high-water mark is its RAM.
+    defmt::info!(
+        "MEMORY static_ram={=u32} stack_used={=u32} stack_room={=u32}",
+        stack::static_bytes(),
+        stack::used(),
+        stack::room()
+    );
+    ok
 }
 
 /// The frame loop, into frame files.

@@ -11,9 +11,9 @@
 //!
 //! | kernel | core | Rust loop | assembly | issue's target |
 //! |---|---|---:|---:|---:|
-//! | fixed ([`thumbv7em`]) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 171.5 | ≤ 200 |
-//! | fixed ([`thumbv6m`]) | Cortex-M0 (ARMv6-M) | 466.3 | 353.0 | ≤ 400 |
-//! | `f32` ([`thumbv7em_f32`]) | Cortex-M4F (FPv4-SP) | 233.3 | see the benchmarks | ≤ 110 |
+//! | fixed ([`thumbv7em`]) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 171.6 | ≤ 200 |
+//! | fixed ([`thumbv6m`]) | Cortex-M0 (ARMv6-M) | 466.3 | 353.1 | ≤ 400 |
+//! | `f32` ([`thumbv7em_f32`]) | Cortex-M4F (FPv4-SP) | 233.3 | 163.6 | ≤ 110 |
 //!
 //! **What the kernels compute.** Exactly the generic loop's arithmetic (`crate::skin::lbs`
 //! over the lane's primitives), operation for operation: in the fixed lane every blended
@@ -26,12 +26,14 @@
 //! (`check_lane_loop` in `firmware/src/synthetic.rs`), and the host test compares the
 //! output checksums with skin-core on the host.
 //!
-//! **Interface.** Each kernel is an AAPCS function defined with `global_asm!` that takes one
-//! pointer to a [`Job`]: raw pointers to the palette, the influences, the input and output
-//! arrays, and the vertex count. It saves and restores the callee-saved registers, keeps its
-//! own frame on the stack, and reads and writes nothing outside the arrays the `Job`
-//! describes and that frame. The safe wrappers below make a `Job` only from a [`Batch`]
-//! (whose bone indices are checked against its palette) and the output slices.
+//! **Interface.** Each kernel takes one pointer to a [`Job`]: raw pointers to the palette,
+//! the influences, the input and output arrays, and the vertex count. The ARMv6-M kernels
+//! are AAPCS functions defined with `global_asm!`; the others are `asm!` blocks in
+//! functions, since module assembly does not see the target's DSP and FPU features. Each
+//! saves and restores the callee-saved registers, keeps its own frame on the stack, and
+//! reads and writes nothing outside the arrays the `Job` describes and that frame. The
+//! safe wrappers below make a `Job` only from a [`Batch`] (whose bone indices are checked
+//! against its palette) and the output slices.
 //!
 //! [`Lane::settle`]: crate::lane::Lane::settle
 //! [`Lane::point`]: crate::lane::Lane::point
