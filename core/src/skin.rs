@@ -80,24 +80,7 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
     /// Skinned positions: `out[v] = M[bone[v]] · p[v]`.
     pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        #[inline(always)]
-        fn stitch<'p, L: Lane>(
-            get: impl Fn(u8) -> &'p Affine<L>,
-            positions: &[[L; 3]],
-            bones: &[u8],
-            out: &mut [[L::Out; 3]],
-        ) {
-            for ((p, &b), o) in positions.iter().zip(bones).zip(out) {
-                let m = get(b);
-                // Row by row from the palette (not `rows.map`, which copies all twelve
-                // entries first: on a Cortex-M0 that spills them).
-                for (o, r) in o.iter_mut().zip(&m.rows) {
-                    *o = L::point(r, p);
-                }
-            }
-        }
-        let (positions, bones) = (self.positions, self.bones);
-        stitch(|b| &palette[usize::from(b)], positions, bones, out);
+        L::stitch(self.rigid(palette), out, None);
         Ok(())
     }
 
@@ -112,23 +95,25 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
         self.check(palette, out.len())?;
         check_len(self.len(), normals.len())?;
         check_len(self.len(), out_normals.len())?;
-        #[inline(always)]
-        fn stitch<'p, L: Lane>(
-            get: impl Fn(u8) -> &'p Affine<L>,
-            (positions, bones, normals): (&[[L; 3]], &[u8], &[[L; 3]]),
-            out: &mut [[L::Out; 3]],
-            out_normals: &mut [[L; 3]],
-        ) {
-            let verts = positions.iter().zip(bones).zip(normals);
-            for (((p, &b), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
-                let m = get(b);
-                *o = m.rows.map(|r| L::point(&r, p));
-                *on = L::normal(m, n);
-            }
-        }
-        let inputs = (self.positions, self.bones, normals);
-        stitch(|b| &palette[usize::from(b)], inputs, out, out_normals);
+        L::stitch(self.rigid(palette), out, Some((normals, out_normals)));
         Ok(())
+    }
+
+    /// A checked [`Rigid`] for the lanes' own tests.
+    #[cfg(test)]
+    pub(crate) fn rigid_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Rigid<'b, L> {
+        self.check(palette, self.len())
+            .expect("a palette that holds the mesh's bones");
+        self.rigid(palette)
+    }
+
+    /// The vertices with a palette that [`Self::check`] accepted.
+    fn rigid<'b>(&'b self, palette: &'b [Affine<L>]) -> Rigid<'b, L> {
+        Rigid {
+            palette,
+            positions: self.positions,
+            bones: self.bones,
+        }
     }
 
     fn check(&self, palette: &[Affine<L>], out: usize) -> Result<(), Error> {
@@ -294,6 +279,34 @@ impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
     }
 }
 
+/// The input of [`Lane::stitch`]: a [`RigidMesh`]'s vertices and a palette that holds every
+/// bone they use. Only [`RigidMesh::skin`] and [`RigidMesh::skin_with_normals`] make one,
+/// after checking the palette and the slice lengths.
+#[derive(Clone, Copy, Debug)]
+pub struct Rigid<'a, L: Lane> {
+    palette: &'a [Affine<L>],
+    positions: &'a [[L; 3]],
+    bones: &'a [u8],
+}
+
+impl<'a, L: Lane> Rigid<'a, L> {
+    /// The palette, positions and bones.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn parts(&self) -> (&'a [Affine<L>], &'a [[L; 3]], &'a [u8]) {
+        (self.palette, self.positions, self.bones)
+    }
+
+    /// The vertices from `start` on (for a loop that skins the ones before itself).
+    #[allow(dead_code)] // used by the `f32` lane's four-wide loop where it exists
+    pub(crate) fn tail(&self, start: usize) -> Self {
+        Self {
+            palette: self.palette,
+            positions: &self.positions[start..],
+            bones: &self.bones[start..],
+        }
+    }
+}
+
 /// The optional normals of [`Lane::lbs`]: the input normals and where the skinned ones go.
 pub type Normals<'n, L> = Option<(&'n [[L; 3]], &'n mut [[L; 3]])>;
 
@@ -309,6 +322,37 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
     let (palette, positions, influences) = batch.parts();
     let vertices = (positions, influences);
     with_bones!(palette, |get| lbs_with::<L, K>(get, vertices, out, normals))
+}
+
+/// The generic stitching loop over [`Lane`]'s primitives (see [`Lane::stitch`]):
+/// `out[v] = M[bone[v]] · p[v]` and the normal through the same matrix, renormalised.
+#[inline(always)]
+pub(crate) fn stitch<L: Lane>(
+    rigid: Rigid<'_, L>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    let (palette, positions, bones) = rigid.parts();
+    let get = |b: u8| &palette[usize::from(b)];
+    match normals {
+        None => {
+            for ((p, &b), o) in positions.iter().zip(bones).zip(out) {
+                // Row by row from the palette (not `rows.map`, which copies all twelve
+                // entries first: on a Cortex-M0 that spills them).
+                for (o, r) in o.iter_mut().zip(&get(b).rows) {
+                    *o = L::point(r, p);
+                }
+            }
+        }
+        Some((normals, out_normals)) => {
+            let verts = positions.iter().zip(bones).zip(normals);
+            for (((p, &b), n), (o, on)) in verts.zip(out.iter_mut().zip(out_normals)) {
+                let m = get(b);
+                *o = m.rows.map(|r| L::point(&r, p));
+                *on = L::normal(m, n);
+            }
+        }
+    }
 }
 
 /// [`lbs`] with a lookup from bone index to palette matrix.

@@ -135,4 +135,16 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     ) {
         crate::skin::lbs(batch, out, normals);
     }
+
+    /// The stitching loop of [`RigidMesh`](crate::skin::RigidMesh), as [`Lane::lbs`] for one
+    /// bone per vertex: the default is the generic loop, the `f32` lane skins four vertices
+    /// at a time on x86.
+    #[inline(always)]
+    fn stitch(
+        rigid: crate::skin::Rigid<'_, Self>,
+        out: &mut [[Self::Out; 3]],
+        normals: crate::skin::Normals<'_, Self>,
+    ) {
+        crate::skin::stitch(rigid, out, normals);
+    }
 }

@@ -27,7 +27,7 @@ use safe_arch::{
 };
 
 use crate::affine::Affine;
-use crate::skin::{Batch, Normals};
+use crate::skin::{Batch, Normals, Rigid};
 use crate::vertex::Influence;
 
 /// One palette matrix: three rows and a padding row, 64 bytes, so that a bone's table
@@ -275,10 +275,57 @@ fn lbs_with<const N: usize, const K: usize>(
     }
 }
 
+/// The palette matrices of a group's four rigid vertices, transposed as in [`blend4`]; rows
+/// are read straight from the palette (unaligned loads), which costs less than filling a
+/// [`Table`] for the one matrix a vertex reads.
+#[inline(always)]
+fn rigid4(palette: &[Affine<f32>], bones: &[u8]) -> [[m128; 4]; 3] {
+    let m: [&Affine<f32>; 4] = core::array::from_fn(|v| &palette[usize::from(bones[v])]);
+    let mut t = [[m128::default(); 4]; 3];
+    for (r, t) in t.iter_mut().enumerate() {
+        let row = |v: usize| m128::from(m[v].rows[r]);
+        let (mut a, mut b, mut c, mut d) = (row(0), row(1), row(2), row(3));
+        transpose_four_m128(&mut a, &mut b, &mut c, &mut d);
+        *t = [a, b, c, d];
+    }
+    t
+}
+
+/// The `f32` lane's `Lane::stitch`: [`points`] and [`normals`] on four vertices at a time,
+/// the last 1–3 through the generic loop.
+pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: Normals<'_, f32>) {
+    let (palette, positions, bones) = rigid.parts();
+    let whole = positions.len() & !3;
+    let p4 = positions.chunks_exact(4);
+    let b4 = bones.chunks_exact(4);
+    let (o4, o1) = out.split_at_mut(whole);
+    let o4 = o4.chunks_exact_mut(4);
+    match normals_io {
+        None => {
+            for ((p, b), o) in p4.zip(b4).zip(o4) {
+                points(&rigid4(palette, b), p, o);
+            }
+            crate::skin::stitch(rigid.tail(whole), o1, None);
+        }
+        Some((n, on)) => {
+            let n4 = n.chunks_exact(4);
+            let (on4, on1) = on.split_at_mut(whole);
+            let on4 = on4.chunks_exact_mut(4);
+            let quads = p4.zip(b4).zip(n4).zip(o4.zip(on4));
+            for (((p, b), n), (o, on)) in quads {
+                let t = rigid4(palette, b);
+                points(&t, p, o);
+                normals(&t, n, on);
+            }
+            crate::skin::stitch(rigid.tail(whole), o1, Some((&n[whole..], on1)));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skin::SkinnedMesh;
+    use crate::skin::{RigidMesh, SkinnedMesh};
 
     /// Deterministic values in [−1, 1).
     fn values(seed: u32) -> impl FnMut() -> f32 {
@@ -379,6 +426,54 @@ mod tests {
                     let len2 = fast_n[7].iter().map(|c| c * c).sum::<f32>();
                     assert!((len2 - 1.0).abs() < 1e-5, "{len2}");
                 }
+            }
+        }
+    }
+
+    /// The four-wide stitching loop gives the generic loop's bits for every mesh length, with
+    /// and without normals, including zero-length normals and large palettes.
+    #[test]
+    fn quad_stitching_matches_generic_loop_bit_for_bit() {
+        let mut r = values(5);
+        let mut palette = [Affine::<f32>::IDENTITY; 300];
+        for m in &mut palette[1..] {
+            m.rows = [[0.0; 4]; 3].map(|row| row.map(|_| 3.0 * r()));
+        }
+        palette[4].rows = [[0.0, 0.0, 0.0, 0.5]; 3];
+        const N: usize = 23;
+        let positions: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
+        let mut normals: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
+        normals[5] = [0.0; 3];
+        let mut bones: [u8; N] = core::array::from_fn(|v| ((v * 37 + 11) % 256) as u8);
+        bones[6] = 4;
+        let bits = |a: &[[f32; 3]]| {
+            a.iter()
+                .flatten()
+                .map(|v| v.to_bits())
+                .collect::<heapless::Vec<u32, 69>>()
+        };
+        for len in 0..=N {
+            let mesh = RigidMesh::new(&positions[..len], &bones[..len]).unwrap();
+            let rigid = || mesh.rigid_for_tests(&palette);
+            let (mut fast, mut fast_n) = ([[9.0; 3]; N], [[9.0; 3]; N]);
+            let (mut slow, mut slow_n) = ([[8.0; 3]; N], [[8.0; 3]; N]);
+            let (n, fo, fn_) = (&normals[..len], &mut fast[..len], &mut fast_n[..len]);
+            stitch(rigid(), fo, Some((n, fn_)));
+            let (so, sn) = (&mut slow[..len], &mut slow_n[..len]);
+            crate::skin::stitch(rigid(), so, Some((n, sn)));
+            assert_eq!(bits(&fast[..len]), bits(&slow[..len]), "positions, {len}");
+            assert_eq!(bits(&fast_n[..len]), bits(&slow_n[..len]), "normals, {len}");
+            let mut only = [[7.0; 3]; N];
+            stitch(rigid(), &mut only[..len], None);
+            assert_eq!(
+                bits(&only[..len]),
+                bits(&slow[..len]),
+                "positions only, {len}"
+            );
+            if len == N {
+                assert_eq!(fast_n[5], [0.0; 3]);
+                assert_eq!(fast_n[6], [0.0; 3]);
+                assert_ne!(fast[7], positions[7], "a moving bone moved the vertex");
             }
         }
     }
