@@ -93,8 +93,7 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
         out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        check_len(self.len(), normals.len())?;
-        check_len(self.len(), out_normals.len())?;
+        check_normals(self.len(), normals, out_normals)?;
         L::stitch(self.rigid(palette), out, Some((normals, out_normals)));
         Ok(())
     }
@@ -183,8 +182,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        check_len(self.len(), normals.len())?;
-        check_len(self.len(), out_normals.len())?;
+        check_normals(self.len(), normals, out_normals)?;
         L::lbs(self.batch(palette), out, Some((normals, out_normals)));
         Ok(())
     }
@@ -211,8 +209,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
         self.check(palette, out.len())?;
-        check_len(self.len(), normals.len())?;
-        check_len(self.len(), out_normals.len())?;
+        check_normals(self.len(), normals, out_normals)?;
         lbs(self.batch(palette), out, Some((normals, out_normals)));
         Ok(())
     }
@@ -461,6 +458,12 @@ pub(crate) fn blend_row<L: Lane, const K: usize>(
         }
         L::settle(L::weigh(acc, w[0], m[0].rows[r][c]))
     })
+}
+
+/// The input and output normals must match the mesh's length.
+fn check_normals<L: Lane>(len: usize, normals: &[[L; 3]], out: &[[L; 3]]) -> Result<(), Error> {
+    check_len(len, normals.len())?;
+    check_len(len, out.len())
 }
 
 fn check_len(expected: usize, actual: usize) -> Result<(), Error> {
