@@ -8,7 +8,7 @@ use embedded_graphics_core::pixelcolor::Rgb565;
 use super::band::shades;
 use super::bins::{self, Span};
 use super::frame::{band_rows, bands};
-use super::{Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
+use super::{camera, Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
 use crate::affine::Affine;
 use crate::asset::{Asset, AssetLane, ClipView, Stored};
 use crate::bind::BindPose;
@@ -253,20 +253,7 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         }
         let cam = &self.camera;
         self.skin(world, palette, scratch, stages, |base, p, n| {
-            let out = out[base..base + p.len()].iter_mut().zip(p);
-            match n {
-                Some(n) => {
-                    for (k, ((o, p), n)) in out.zip(n).enumerate() {
-                        *o = ScreenVertex::project::<L>(cam, p, Some(n), base + k)?;
-                    }
-                }
-                None => {
-                    for (k, (o, p)) in out.enumerate() {
-                        *o = ScreenVertex::project::<L>(cam, p, None, base + k)?;
-                    }
-                }
-            }
-            Ok(())
+            camera::vertices::<L>(cam, p, n, &mut out[base..base + p.len()], base)
         })
     }
 
