@@ -174,7 +174,7 @@ impl Bins {
                 break;
             };
             let span = spans[usize::from(s)];
-            if let Some(t) = Triangle::new(&fetch(vertices, span.v, 0)?) {
+            if let Some(t) = Triangle::of(fetch(vertices, span.v, 0)?) {
                 band.fill_in(&t, shades[usize::from(t.shade())]);
             }
             if span.bottom >= below {
