@@ -181,7 +181,7 @@ impl Real for Fx {
         if b.iter().any(|v| v.unsigned_abs() > 2 << Fx::FRAC_NBITS) {
             return None;
         }
-        let len2: i64 = b.iter().map(|&v| i64::from(v) * i64::from(v)).sum();
+        let len2: i64 = b.iter().map(|&v| wide_mul(v, v)).sum();
         let one = 1i64 << (2 * Fx::FRAC_NBITS);
         ((len2 - one).abs() <= one >> 20).then(|| b.map(Fx::from_bits))
     }
