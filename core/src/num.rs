@@ -90,6 +90,12 @@ pub trait Real:
     }
     /// Conversion to `f32` (exact for `Fx` up to 24 significant bits).
     fn to_f32(self) -> f32;
+    /// `self · o`, the same value as `*`. `Fx` forms the product from 16-bit halves on
+    /// ARMv6-M, where the `*` of the fixed crate is a call to the 64-bit multiply routine.
+    #[inline(always)]
+    fn times(self, o: Self) -> Self {
+        self * o
+    }
     /// `a·b + c·d + e·f + g`, or `None` when the result is not finite or exceeds
     /// [`Real::LIMIT`]. Fixed point computes it exactly in 64 bits and rounds once.
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self>;
@@ -187,6 +193,13 @@ impl Real for Fx {
     }
     fn to_f32(self) -> f32 {
         self.to_num()
+    }
+    #[inline(always)]
+    fn times(self, o: Self) -> Self {
+        // The fixed crate's product: the exact one shifted down (rounded towards −∞),
+        // wrapping (its `*` checks overflow only with debug assertions; the crate's maths
+        // keeps products in range).
+        Fx::from_bits((wide_mul(self.to_bits(), o.to_bits()) >> Fx::FRAC_NBITS) as i32)
     }
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
@@ -328,6 +341,22 @@ mod tests {
                 prop_assert!((f64::from(f.to_bits()) - exact).abs() <= bound, "{:?}", unit);
             }
             prop_assert!(Fx::unit_quat(q.map(|v| v * 1.01)).is_none() || (len - 1.0 / 1.01).abs() < 1e-6);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn times_is_the_fixed_crates_product(a: i32, b: i32) {
+            let (a, b) = (Fx::from_bits(a), Fx::from_bits(b));
+            if let Some(want) = a.checked_mul(b) {
+                prop_assert_eq!(Real::times(a, b), want);
+            }
+        }
+
+        #[test]
+        fn times_of_small_values(a in -0x0400_0000i32..0x0400_0000, b in -0x0400_0000i32..0x0400_0000) {
+            let (a, b) = (Fx::from_bits(a), Fx::from_bits(b));
+            prop_assert_eq!(Real::times(a, b), a * b);
         }
     }
 

@@ -81,15 +81,15 @@ impl<R: Real> Quat<R> {
 
     /// 4-D dot product.
     pub fn dot(self, o: Self) -> R {
-        self.x * o.x + self.y * o.y + self.z * o.z + self.w * o.w
+        self.x.times(o.x) + self.y.times(o.y) + self.z.times(o.z) + self.w.times(o.w)
     }
 
     fn scale(self, s: R) -> Self {
         Self {
-            x: self.x * s,
-            y: self.y * s,
-            z: self.z * s,
-            w: self.w * s,
+            x: self.x.times(s),
+            y: self.y.times(s),
+            z: self.z.times(s),
+            w: self.w.times(s),
         }
     }
 
@@ -148,15 +148,16 @@ impl<R: Real> Quat<R> {
     /// The 3×3 rotation matrix of a unit quaternion, row-major.
     pub fn to_matrix(self) -> [[R; 3]; 3] {
         let Self { x, y, z, w } = self;
-        let two = R::ONE + R::ONE;
-        let (xx, yy, zz) = (x * x, y * y, z * z);
-        let (xy, xz, yz) = (x * y, x * z, y * z);
-        let (wx, wy, wz) = (w * x, w * y, w * z);
+        // 2·v as v + v: the same value, without a multiplication.
+        let two = |v: R| v + v;
+        let (xx, yy, zz) = (x.times(x), y.times(y), z.times(z));
+        let (xy, xz, yz) = (x.times(y), x.times(z), y.times(z));
+        let (wx, wy, wz) = (w.times(x), w.times(y), w.times(z));
         let one = R::ONE;
         [
-            [one - two * (yy + zz), two * (xy - wz), two * (xz + wy)],
-            [two * (xy + wz), one - two * (xx + zz), two * (yz - wx)],
-            [two * (xz - wy), two * (yz + wx), one - two * (xx + yy)],
+            [one - two(yy + zz), two(xy - wz), two(xz + wy)],
+            [two(xy + wz), one - two(xx + zz), two(yz - wx)],
+            [two(xz - wy), two(yz + wx), one - two(xx + yy)],
         ]
     }
 }

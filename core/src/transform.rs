@@ -92,7 +92,14 @@ impl<R: Real> Transform<R> {
         let s = self.scale;
         let t = self.translation;
         Affine {
-            rows: core::array::from_fn(|i| [r[i][0] * s[0], r[i][1] * s[1], r[i][2] * s[2], t[i]]),
+            rows: core::array::from_fn(|i| {
+                [
+                    r[i][0].times(s[0]),
+                    r[i][1].times(s[1]),
+                    r[i][2].times(s[2]),
+                    t[i],
+                ]
+            }),
         }
     }
 }

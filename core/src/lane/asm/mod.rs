@@ -202,7 +202,7 @@ pub(super) fn fixed_lbs4_stored(
     };
     let bones = palette.len();
     // The `Batch` invariant, checked here: every bone byte (the first four of a record).
-    let in_palette = |r: &[u8]| usize::from(r[0].max(r[1]).max(r[2].max(r[3]))) < bones;
+    let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
     if bones == 0
         || !fixed_kernel::fits(bones)
         || !influences.chunks_exact(INFLUENCE).all(in_palette)
