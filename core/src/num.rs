@@ -90,6 +90,9 @@ pub trait Real:
     }
     /// Conversion to `f32` (exact for `Fx` up to 24 significant bits).
     fn to_f32(self) -> f32;
+    /// Whether the value is finite: always, in fixed point (no conversion to `f32` needed
+    /// to tell).
+    fn is_finite(self) -> bool;
     /// `self · o`, the same value as `*`. `Fx` forms the product from 16-bit halves on
     /// ARMv6-M, where the `*` of the fixed crate is a call to the 64-bit multiply routine.
     #[inline(always)]
@@ -140,6 +143,9 @@ impl Real for f32 {
     }
     fn to_f32(self) -> f32 {
         self
+    }
+    fn is_finite(self) -> bool {
+        f32::is_finite(self)
     }
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
@@ -193,6 +199,9 @@ impl Real for Fx {
     }
     fn to_f32(self) -> f32 {
         self.to_num()
+    }
+    fn is_finite(self) -> bool {
+        true
     }
     #[inline(always)]
     fn times(self, o: Self) -> Self {

@@ -140,8 +140,8 @@ impl<R: Real> Quat<R> {
         }
         let theta = d.acos();
         let inverse = one / theta.sin();
-        let wa = ((one - t) * theta).sin() * inverse;
-        let wb = (t * theta).sin() * inverse;
+        let wa = (one - t).times(theta).sin().times(inverse);
+        let wb = t.times(theta).sin().times(inverse);
         self.scale(wa).add(b.scale(wb)).normalize()
     }
 

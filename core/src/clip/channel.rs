@@ -234,7 +234,7 @@ impl<K: Keys> Channel<K> {
                     let a = to_real::<R>(self.vector(k, 1)).map_err(conv)?;
                     let b = to_real::<R>(self.vector(lo, 1)).map_err(conv)?;
                     // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow.
-                    core::array::from_fn(|i| a[i] * (R::ONE - u) + b[i] * u)
+                    core::array::from_fn(|i| a[i].times(R::ONE - u) + b[i].times(u))
                 }
             }
         };
