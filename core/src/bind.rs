@@ -43,7 +43,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
             len: joints.len(),
             capacity: J,
         };
-        let finite = |m: &Affine<R>| m.rows.iter().flatten().all(|v| v.to_f32().is_finite());
+        let finite = |m: &Affine<R>| m.rows.iter().flatten().all(|v| v.is_finite());
         if let Some(index) = inverse_binds.iter().position(|m| !finite(m)) {
             return Err(Error::NotFinite {
                 what: Quantity::InverseBind,

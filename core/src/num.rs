@@ -80,8 +80,25 @@ pub trait Real:
 
     /// Checked conversion from `f32`.
     fn from_f32(v: f32) -> Result<Self, NumError>;
+    /// The components of a quaternion `q` that is already of unit length (within 2⁻²⁰ in
+    /// its squared length), converted as they are, or `None` (then
+    /// [`crate::quat::Quat::from_f32`] normalises in `f32` first). The default is always
+    /// `None`: normalising is cheap with a floating-point unit.
+    fn unit_quat(q: [f32; 4]) -> Option<[Self; 4]> {
+        let _ = q;
+        None
+    }
     /// Conversion to `f32` (exact for `Fx` up to 24 significant bits).
     fn to_f32(self) -> f32;
+    /// Whether the value is finite: always, in fixed point (no conversion to `f32` needed
+    /// to tell).
+    fn is_finite(self) -> bool;
+    /// `self · o`, the same value as `*`. `Fx` forms the product from 16-bit halves on
+    /// ARMv6-M, where the `*` of the fixed crate is a call to the 64-bit multiply routine.
+    #[inline(always)]
+    fn times(self, o: Self) -> Self {
+        self * o
+    }
     /// `a·b + c·d + e·f + g`, or `None` when the result is not finite or exceeds
     /// [`Real::LIMIT`]. Fixed point computes it exactly in 64 bits and rounds once.
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self>;
@@ -127,6 +144,9 @@ impl Real for f32 {
     fn to_f32(self) -> f32 {
         self
     }
+    fn is_finite(self) -> bool {
+        f32::is_finite(self)
+    }
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
         let r = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + g;
@@ -159,17 +179,43 @@ impl Real for Fx {
         if !v.is_finite() {
             return Err(NumError::NotFinite);
         }
-        Fx::checked_from_num(v).ok_or(NumError::OutOfRange)
+        fx_bits(v).map(Fx::from_bits).ok_or(NumError::OutOfRange)
+    }
+    fn unit_quat(q: [f32; 4]) -> Option<[Self; 4]> {
+        let b = [
+            fx_bits(q[0])?,
+            fx_bits(q[1])?,
+            fx_bits(q[2])?,
+            fx_bits(q[3])?,
+        ];
+        // The squared length in Q48, each square below 2^62 for components within ±2: the
+        // sum of four fits i64 when they are (anything larger is not unit length).
+        if b.iter().any(|v| v.unsigned_abs() > 2 << Fx::FRAC_NBITS) {
+            return None;
+        }
+        let len2: i64 = b.iter().map(|&v| wide_mul(v, v)).sum();
+        let one = 1i64 << (2 * Fx::FRAC_NBITS);
+        ((len2 - one).abs() <= one >> 20).then(|| b.map(Fx::from_bits))
     }
     fn to_f32(self) -> f32 {
         self.to_num()
+    }
+    fn is_finite(self) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn times(self, o: Self) -> Self {
+        // The fixed crate's product: the exact one shifted down (rounded towards −∞),
+        // wrapping (its `*` checks overflow only with debug assertions; the crate's maths
+        // keeps products in range).
+        Fx::from_bits((wide_mul(self.to_bits(), o.to_bits()) >> Fx::FRAC_NBITS) as i32)
     }
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
         // Exact 48-fractional-bit sum, one rounding: more precise than three rounded products.
         // Each product is below 2^62, but three of them can exceed i64: checked sums, and an
         // overflow is a result far beyond LIMIT anyway.
-        let wide = |x: Fx, y: Fx| i64::from(x.to_bits()) * i64::from(y.to_bits());
+        let wide = |x: Fx, y: Fx| wide_mul(x.to_bits(), y.to_bits());
         let sum = wide(a[0], b[0])
             .checked_add(wide(a[1], b[1]))?
             .checked_add(wide(a[2], b[2]))?
@@ -200,9 +246,166 @@ impl Real for Fx {
     }
 }
 
+/// `a · b` exactly. On ARMv6-M (no 32 × 32 → 64-bit multiply; an `i64` product is a
+/// library call there) from four 16 × 16-bit products, each of which fits 32 bits.
+#[inline(always)]
+fn wide_mul(a: i32, b: i32) -> i64 {
+    #[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))]
+    {
+        halves_mul(a, b)
+    }
+    #[cfg(not(all(target_arch = "arm", not(target_has_atomic = "32"))))]
+    {
+        i64::from(a) * i64::from(b)
+    }
+}
+
+/// [`wide_mul`] from 16-bit halves: `a = ah·2^16 + al`, `b = bh·2^16 + bl` with `al`, `bl`
+/// in `[0, 2^16)`.
+#[cfg_attr(
+    not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
+    allow(dead_code)
+)]
+#[inline(always)]
+fn halves_mul(a: i32, b: i32) -> i64 {
+    let (ah, al) = (a >> 16, (a & 0xFFFF) as u32);
+    let (bh, bl) = (b >> 16, (b & 0xFFFF) as u32);
+    // |al·bh|, |ah·bl| < 2^31; |ah·bh| ≤ 2^30; al·bl < 2^32.
+    let mid = i64::from(al as i32 * bh) + i64::from(ah * bl as i32);
+    (i64::from(ah * bh) << 32) + (mid << 16) + i64::from(al * bl)
+}
+
+/// `v` in `I8F24` bits, rounded to nearest with ties to even (as the `fixed` crate's
+/// conversion), or `None` when out of range or not finite: from the float's bits, without
+/// the generic conversion's work (the fixed lane converts every key it samples).
+fn fx_bits(v: f32) -> Option<i32> {
+    let bits = v.to_bits();
+    let exponent = ((bits >> 23) & 0xFF) as i32;
+    if exponent == 0xFF {
+        return None;
+    }
+    // |v| = m · 2^(e − 150) (normal) or m · 2^−149 (subnormal); in Q24, m · 2^shift.
+    let fraction = bits & 0x7F_FFFF;
+    let (m, shift) = match exponent {
+        0 => (fraction, -125),
+        e => (fraction | 0x80_0000, e - 126),
+    };
+    let magnitude = if shift >= 0 {
+        // m < 2^24: beyond 2^32 when shifted by more than 8 (2^31 is −128's magnitude).
+        if shift > 8 {
+            return None;
+        }
+        u64::from(m) << shift
+    } else {
+        let right = (-shift).min(26) as u32;
+        let (q, rest) = (m >> right, m & ((1 << right) - 1));
+        let half = 1 << (right - 1);
+        u64::from(q + u32::from(rest > half || (rest == half && q & 1 == 1)))
+    };
+    if bits >> 31 == 0 {
+        i32::try_from(magnitude).ok()
+    } else {
+        (magnitude <= 1 << 31).then(|| (magnitude as i64).wrapping_neg() as i32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn halves_multiply_exactly(a: i32, b: i32) {
+            prop_assert_eq!(halves_mul(a, b), i64::from(a) * i64::from(b));
+            prop_assert_eq!(wide_mul(a, b), i64::from(a) * i64::from(b));
+        }
+
+        #[test]
+        fn fast_conversion_is_the_fixed_crates(bits: u32) {
+            let v = f32::from_bits(bits);
+            let want = if v.is_finite() { Fx::checked_from_num(v).map(Fx::to_bits) } else { None };
+            prop_assert_eq!(fx_bits(v), want, "{}", v);
+        }
+
+        #[test]
+        fn fast_conversion_near_the_range(v in -130.0f32..130.0) {
+            prop_assert_eq!(fx_bits(v), Fx::checked_from_num(v).map(Fx::to_bits), "{}", v);
+        }
+
+        /// Unit quaternions convert as they are: within half a step of `I8F24` plus their
+        /// distance from unit length (|len² − 1| / 2) of the exactly normalised quaternion.
+        #[test]
+        fn unit_quaternions_skip_normalising(q in proptest::array::uniform4(-1.0f32..1.0)) {
+            let len = libm::sqrtf(q.iter().map(|v| v * v).sum());
+            prop_assume!(len > 0.1);
+            let unit = q.map(|v| v / len);
+            let fast = Fx::unit_quat(unit);
+            prop_assert!(fast.is_some(), "{:?}", unit);
+            let len2: f64 = unit.iter().map(|&v| f64::from(v) * f64::from(v)).sum();
+            let step = f64::from(1u32 << Fx::FRAC_NBITS);
+            let bound = 0.5 + (len2 - 1.0).abs() / 2.0 * step + 1e-6;
+            for (f, u) in fast.unwrap().iter().zip(unit) {
+                let exact = f64::from(u) / len2.sqrt() * step;
+                prop_assert!((f64::from(f.to_bits()) - exact).abs() <= bound, "{:?}", unit);
+            }
+            prop_assert!(Fx::unit_quat(q.map(|v| v * 1.01)).is_none() || (len - 1.0 / 1.01).abs() < 1e-6);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn times_is_the_fixed_crates_product(a: i32, b: i32) {
+            let (a, b) = (Fx::from_bits(a), Fx::from_bits(b));
+            if let Some(want) = a.checked_mul(b) {
+                prop_assert_eq!(Real::times(a, b), want);
+            }
+        }
+
+        #[test]
+        fn times_of_small_values(a in -0x0400_0000i32..0x0400_0000, b in -0x0400_0000i32..0x0400_0000) {
+            let (a, b) = (Fx::from_bits(a), Fx::from_bits(b));
+            prop_assert_eq!(Real::times(a, b), a * b);
+        }
+    }
+
+    #[test]
+    fn halves_at_the_extremes() {
+        for a in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
+            for b in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
+                assert_eq!(halves_mul(a, b), i64::from(a) * i64::from(b), "{a} · {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn fast_conversion_edges() {
+        for v in [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            127.99999,
+            -128.0,
+            128.0,
+            -128.00002,
+            0.5 / 16777216.0,
+            1.5 / 16777216.0,
+            2.5 / 16777216.0,
+            -1.5 / 16777216.0,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::MAX,
+            f32::NAN,
+        ] {
+            let want = if v.is_finite() {
+                Fx::checked_from_num(v).map(Fx::to_bits)
+            } else {
+                None
+            };
+            assert_eq!(fx_bits(v), want, "{v}");
+        }
+    }
 
     #[test]
     fn fx_conversions_are_checked() {

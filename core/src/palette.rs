@@ -60,7 +60,7 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
     /// entries, [`Error::Overflow`] when it does not fit the lane.
     pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
         let index = self.matrices.len();
-        if !m.rows.iter().flatten().all(|v| v.to_f32().is_finite()) {
+        if !m.rows.iter().flatten().all(|v| v.is_finite()) {
             return Err(Error::NotFinite {
                 what: Quantity::Palette,
                 index,

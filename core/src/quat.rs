@@ -41,8 +41,15 @@ impl<R: Real> Quat<R> {
 
     /// Checked conversion from glTF order `[x, y, z, w]`, normalised (in `f32`, before the
     /// conversion, so that any finite input works in fixed point). A zero quaternion has no
-    /// direction: [`NumError::OutOfRange`].
+    /// direction: [`NumError::OutOfRange`]. A quaternion of unit length already (as glTF
+    /// requires and bakers write) may be converted as it is ([`Real::unit_quat`]: fixed
+    /// point, where `f32` division is a long library call on a Cortex-M0): within half a
+    /// step of `I8F24` plus its distance from unit length (at most 2⁻²¹) of the exactly
+    /// normalised one.
     pub fn from_f32(q: [f32; 4]) -> Result<Self, NumError> {
+        if let Some([x, y, z, w]) = R::unit_quat(q) {
+            return Ok(Self { x, y, z, w });
+        }
         if q.iter().any(|v| !v.is_finite()) {
             return Err(NumError::NotFinite);
         }
@@ -74,15 +81,15 @@ impl<R: Real> Quat<R> {
 
     /// 4-D dot product.
     pub fn dot(self, o: Self) -> R {
-        self.x * o.x + self.y * o.y + self.z * o.z + self.w * o.w
+        self.x.times(o.x) + self.y.times(o.y) + self.z.times(o.z) + self.w.times(o.w)
     }
 
     fn scale(self, s: R) -> Self {
         Self {
-            x: self.x * s,
-            y: self.y * s,
-            z: self.z * s,
-            w: self.w * s,
+            x: self.x.times(s),
+            y: self.y.times(s),
+            z: self.z.times(s),
+            w: self.w.times(s),
         }
     }
 
@@ -97,18 +104,15 @@ impl<R: Real> Quat<R> {
 
     /// This quaternion scaled to unit length (identity if its length is below
     /// [`Real::EPSILON`]). Components must be at most 2 in magnitude (true of blends of unit
-    /// quaternions) so that the squares fit fixed point.
+    /// quaternions) so that the squares fit fixed point. One division (for the length's
+    /// reciprocal) and four products: a fixed-point division is a long library call on a
+    /// Cortex-M0.
     pub fn normalize(self) -> Self {
         let len = self.dot(self).sqrt();
         if len < R::EPSILON {
             Self::IDENTITY
         } else {
-            Self {
-                x: self.x / len,
-                y: self.y / len,
-                z: self.z / len,
-                w: self.w / len,
-            }
+            self.scale(R::ONE / len)
         }
     }
 
@@ -135,24 +139,25 @@ impl<R: Real> Quat<R> {
             return self.scale(one - t).add(b.scale(t)).normalize();
         }
         let theta = d.acos();
-        let sin_theta = theta.sin();
-        let wa = ((one - t) * theta).sin() / sin_theta;
-        let wb = (t * theta).sin() / sin_theta;
+        let inverse = one / theta.sin();
+        let wa = (one - t).times(theta).sin().times(inverse);
+        let wb = t.times(theta).sin().times(inverse);
         self.scale(wa).add(b.scale(wb)).normalize()
     }
 
     /// The 3×3 rotation matrix of a unit quaternion, row-major.
     pub fn to_matrix(self) -> [[R; 3]; 3] {
         let Self { x, y, z, w } = self;
-        let two = R::ONE + R::ONE;
-        let (xx, yy, zz) = (x * x, y * y, z * z);
-        let (xy, xz, yz) = (x * y, x * z, y * z);
-        let (wx, wy, wz) = (w * x, w * y, w * z);
+        // 2·v as v + v: the same value, without a multiplication.
+        let two = |v: R| v + v;
+        let (xx, yy, zz) = (x.times(x), y.times(y), z.times(z));
+        let (xy, xz, yz) = (x.times(y), x.times(z), y.times(z));
+        let (wx, wy, wz) = (w.times(x), w.times(y), w.times(z));
         let one = R::ONE;
         [
-            [one - two * (yy + zz), two * (xy - wz), two * (xz + wy)],
-            [two * (xy + wz), one - two * (xx + zz), two * (yz - wx)],
-            [two * (xz - wy), two * (yz + wx), one - two * (xx + yy)],
+            [one - two(yy + zz), two(xy - wz), two(xz + wy)],
+            [two(xy + wz), one - two(xx + zz), two(yz - wx)],
+            [two(xz - wy), two(yz + wx), one - two(xx + yy)],
         ]
     }
 }

@@ -73,8 +73,12 @@ impl<R: Real> Transform<R> {
     /// since the fields are public).
     pub fn is_valid(&self) -> bool {
         let q = self.rotation;
-        let within = |v: R| v.to_f32().abs() <= R::LIMIT;
-        let unitish = |v: R| v.to_f32().abs() <= 1.0 + 1.0e-3;
+        // Compared in `R`: no conversion per component.
+        let (Ok(limit), Ok(unit)) = (R::from_f32(R::LIMIT), R::from_f32(1.0 + 1.0e-3)) else {
+            return false;
+        };
+        let within = |v: R| v.abs() <= limit;
+        let unitish = |v: R| v.abs() <= unit;
         self.translation
             .iter()
             .chain(&self.scale)
@@ -88,7 +92,14 @@ impl<R: Real> Transform<R> {
         let s = self.scale;
         let t = self.translation;
         Affine {
-            rows: core::array::from_fn(|i| [r[i][0] * s[0], r[i][1] * s[1], r[i][2] * s[2], t[i]]),
+            rows: core::array::from_fn(|i| {
+                [
+                    r[i][0].times(s[0]),
+                    r[i][1].times(s[1]),
+                    r[i][2].times(s[2]),
+                    t[i],
+                ]
+            }),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! How each lane's vertex values and weights are stored: little-endian, no padding.
 
-use crate::lane::{Lane, Weight15, Q14};
+use super::views::{Influences, Vectors};
+use crate::affine::Affine;
+use crate::lane::{Lane, Out16, Weight15, Q14};
 
 /// A [`Lane`] that a baked asset can store: its code in the header and the byte encoding
 /// of its values and weights.
@@ -23,6 +25,30 @@ pub trait AssetLane: Lane {
     fn valid(self) -> bool;
     /// Whether a stored weight is usable: in [0, 1].
     fn valid_weight(w: Self::Weight) -> bool;
+    /// LBS-4 of `out.len()` vertices (positions, and normals into `normals.1`) read
+    /// straight from an asset's stored arrays, without copying them out first, when the
+    /// lane has a loop that reads the stored layout as it is (the fixed lane's Cortex-M
+    /// kernels, with the bits of [`Lane::lbs`]). `false`, having written nothing, when it
+    /// has none or cannot take these arrays: the caller copies them and skins.
+    fn skin_stored(
+        palette: &[Affine<Self>],
+        stored: Stored<'_, Self>,
+        normals: Option<(Vectors<'_, Self>, &mut [[Self; 3]])>,
+        out: &mut [[Self::Out; 3]],
+    ) -> bool {
+        let _ = (palette, stored, normals, out);
+        false
+    }
+}
+
+/// A run of an asset's stored vertices: positions and influences (see
+/// [`AssetLane::skin_stored`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Stored<'a, L> {
+    /// Positions.
+    pub positions: Vectors<'a, L>,
+    /// Influences, as many.
+    pub influences: Influences<'a, L>,
 }
 
 /// The name of the lane with header code `code`, for errors.
@@ -83,5 +109,15 @@ impl AssetLane for Q14 {
     }
     fn valid_weight(w: Weight15) -> bool {
         w <= Weight15::ONE
+    }
+    fn skin_stored(
+        palette: &[Affine<Q14>],
+        stored: Stored<'_, Q14>,
+        normals: Option<(Vectors<'_, Q14>, &mut [[Q14; 3]])>,
+        out: &mut [[Out16; 3]],
+    ) -> bool {
+        let normals = normals.map(|(v, out)| (v.bytes(), out));
+        let (positions, influences) = (stored.positions.bytes(), stored.influences.bytes());
+        crate::lane::lbs4_stored(palette, positions, influences, normals, out)
     }
 }

@@ -78,7 +78,7 @@ mod write;
 pub use clips::ClipView;
 pub use error::{AssetError, Field};
 pub use header::{checksum, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
-pub use lane::AssetLane;
+pub use lane::{AssetLane, Stored};
 pub use part::{PartView, MAX_PART_BONES};
 pub use parts::{AssetParts, ClipParts, Part};
 pub use read::Asset;

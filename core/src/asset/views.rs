@@ -100,6 +100,10 @@ impl<'a, L: AssetLane> Vectors<'a, L> {
         let end = start.checked_add(len)?.checked_mul(n)?;
         Some(Self::new(self.bytes.get(start * n..end)?))
     }
+    /// The stored bytes.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
     /// Copy into `out` (at most `out.len()` vectors); returns how many were copied.
     pub fn copy_to(&self, out: &mut [[L; 3]]) -> usize {
         out.iter_mut().zip(self.iter()).map(|(o, v)| *o = v).count()
@@ -161,6 +165,10 @@ impl<'a, L: AssetLane> Influences<'a, L> {
     pub fn slice(&self, start: usize, len: usize) -> Option<Self> {
         let end = start.checked_add(len)?.checked_mul(Self::LEN)?;
         Some(Self::new(self.bytes.get(start * Self::LEN..end)?))
+    }
+    /// The stored bytes.
+    pub(crate) fn bytes(&self) -> &'a [u8] {
+        self.bytes
     }
     /// Copy into `out` (at most `out.len()` influences); returns how many were copied.
     pub fn copy_to(&self, out: &mut [Influence<L>]) -> usize {

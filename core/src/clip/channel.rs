@@ -175,11 +175,13 @@ impl<K: Keys> Channel<K> {
     ) -> Result<(), Error> {
         let conv = |e| num_error(e, Quantity::Channel, index, R::NAME);
         let keys = self.times.len();
-        // The number of keys at or before t: the interval is [n − 1, n].
+        // The number of keys at or before t: the interval is [n − 1, n]. Compared as
+        // ordered integers: a float comparison is a library call without an FPU.
+        let at_or_before = ordered(t);
         let (mut lo, mut hi) = (0, keys);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if self.times.at(mid) <= t {
+            if ordered(self.times.at(mid)) <= at_or_before {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -232,7 +234,7 @@ impl<K: Keys> Channel<K> {
                     let a = to_real::<R>(self.vector(k, 1)).map_err(conv)?;
                     let b = to_real::<R>(self.vector(lo, 1)).map_err(conv)?;
                     // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow.
-                    core::array::from_fn(|i| a[i] * (R::ONE - u) + b[i] * u)
+                    core::array::from_fn(|i| a[i].times(R::ONE - u) + b[i].times(u))
                 }
             }
         };
@@ -250,6 +252,19 @@ impl<K: Keys> Channel<K> {
             }
         }
         Ok(())
+    }
+}
+
+/// An integer that orders finite floats as `<=` does (−0 and +0 alike): the bits with the
+/// sign flipped for positive values and all flipped for negative ones.
+fn ordered(v: f32) -> u32 {
+    let bits = v.to_bits();
+    if bits << 1 == 0 {
+        1 << 31
+    } else if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
     }
 }
 
@@ -306,4 +321,24 @@ fn to_real<R: Real>(v: [f32; 4]) -> Result<[R; 4], crate::num::NumError> {
         R::from_f32(v[2])?,
         R::from_f32(v[3])?,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordered;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn ordered_integers_compare_as_floats(a: f32, b: f32) {
+            prop_assume!(a.is_finite() && b.is_finite());
+            prop_assert_eq!(ordered(a) <= ordered(b), a <= b);
+        }
+    }
+
+    #[test]
+    fn zeros_are_equal() {
+        assert_eq!(ordered(0.0), ordered(-0.0));
+        assert!(ordered(-1e-45) < ordered(0.0) && ordered(0.0) < ordered(1e-45));
+    }
 }

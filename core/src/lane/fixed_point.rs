@@ -150,6 +150,41 @@ impl Lane for Q14 {
     }
 }
 
+/// LBS-4 of `out.len()` vertices straight from a baked asset's stored records (see
+/// [`crate::asset::AssetLane::skin_stored`]): the assembly kernels of [`Lane::lbs`] where
+/// they exist, which read that layout as it is; `false` (nothing written) elsewhere or when
+/// they cannot take these arrays.
+#[inline]
+pub(crate) fn lbs4_stored(
+    palette: &[Affine<Q14>],
+    positions: &[u8],
+    influences: &[u8],
+    normals: Option<(&[u8], &mut [[Q14; 3]])>,
+    out: &mut [[Out16; 3]],
+) -> bool {
+    #[cfg(all(
+        target_arch = "arm",
+        any(
+            all(target_feature = "dsp", target_feature = "mclass"),
+            not(target_has_atomic = "32")
+        )
+    ))]
+    {
+        super::asm::fixed_lbs4_stored(palette, positions, influences, normals, out)
+    }
+    #[cfg(not(all(
+        target_arch = "arm",
+        any(
+            all(target_feature = "dsp", target_feature = "mclass"),
+            not(target_has_atomic = "32")
+        )
+    )))]
+    {
+        let _ = (palette, positions, influences, normals, out);
+        false
+    }
+}
+
 /// A `Q14` as `i32`.
 #[inline(always)]
 fn bits(v: Q14) -> i32 {

@@ -57,6 +57,8 @@ mod asm;
 mod fixed_point;
 mod float;
 
+pub(crate) use fixed_point::lbs4_stored;
+
 /// Fixed-point lane value: `I2F14`.
 pub type Q14 = I2F14;
 /// Fixed-point weight: `U1F15`; the weights of one vertex sum to exactly `1.0` (0x8000).

@@ -103,8 +103,8 @@ impl<'a> Band<'a> {
 
     /// Fill with `background` and reset depth to [`FAR`].
     pub fn clear(&mut self, background: Rgb565) {
-        self.colour.fill(background);
-        self.depth.fill(FAR);
+        fill(self.colour, background);
+        fill(self.depth, FAR);
     }
 
     /// Draw the triangles `indices` (three per triangle, into `vertices`) in `material`
@@ -134,7 +134,7 @@ impl<'a> Band<'a> {
             let (Some(b), Some(c)) = (it.next(), it.next()) else {
                 return Err(RasterError::Indices { len: at + 1 });
             };
-            if let Some(t) = Triangle::new(&fetch(vertices, [a, b, c], at)?) {
+            if let Some(t) = Triangle::of(fetch(vertices, [a, b, c], at)?) {
                 self.fill_in(&t, colour(t.shade));
             }
             at += 3;
@@ -170,44 +170,48 @@ impl<'a> Band<'a> {
             (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
         };
         let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
-        let depth = Depth::new(t.z, t.area as u32);
         let width = usize::from(self.width);
         let len = (x1 - x0 + 1) as usize;
         // The candidate pixels row by row as one run: at the end of a row the edge functions
         // step down and back to its first column.
         let back = len as i32;
-        let wrap = (ea.2 - ea.1 * back, eb.2 - eb.1 * back, ec.2 - ec.1 * back);
-        let (mut a, mut b, mut c) = (ea.0, eb.0, ec.0);
+        let mut run = Run {
+            e: [ea.0, eb.0, ec.0],
+            right: [ea.1, eb.1, ec.1],
+            wrap: [ea.2 - ea.1 * back, eb.2 - eb.1 * back, ec.2 - ec.1 * back],
+            i: 0,
+            end: len,
+            skip: width - len,
+            width,
+        };
         let first = (y0 - band) as usize * width + x0 as usize;
         let last = (y1 - band) as usize * width + x1 as usize;
         let (colours, depths) = (
             &mut self.colour[first..=last],
             &mut self.depth[first..=last],
         );
-        let mut i = 0;
-        let mut column = 0;
-        while i < colours.len() && i < depths.len() {
-            if (a | b | c) >= 0 {
+        let n = colours.len().min(depths.len());
+        // Up to the first covered centre: a small triangle's candidates are mostly outside
+        // it, and many cover no centre in a band at all; the depth set-up waits for one.
+        while !run.covered() {
+            run.step();
+            if run.i >= n {
+                return;
+            }
+        }
+        let depth = Depth::new(t.z, t.area as u32);
+        while run.i < colours.len() && run.i < depths.len() {
+            if run.covered() {
                 // The edge functions opposite the second and third vertices without their
                 // fill-rule bias: the barycentric numerators.
-                let z = depth.at(b + eb.3, c + ec.3);
+                let z = depth.at(run.e[1] + eb.3, run.e[2] + ec.3);
+                let i = run.i;
                 if z < depths[i] {
                     depths[i] = z;
                     colours[i] = colour;
                 }
             }
-            a += ea.1;
-            b += eb.1;
-            c += ec.1;
-            i += 1;
-            column += 1;
-            if column == len {
-                column = 0;
-                i += width - len;
-                a += wrap.0;
-                b += wrap.1;
-                c += wrap.2;
-            }
+            run.step();
         }
     }
 
@@ -222,15 +226,69 @@ impl<'a> Band<'a> {
 }
 
 /// The vertices `[a, b, c]` of a triangle whose first index is number `at` in its list.
+/// A triangle's candidate pixels in a band, row by row as one run: the edge functions at
+/// the current pixel (`i`, from the run's first), their steps one pixel right and, at the
+/// end of a row (`end`, one row of the band, `width`, further each time), down and back
+/// to its first column (`wrap`, as `skip` pixels of the band's row are passed over).
+struct Run {
+    e: [i32; 3],
+    right: [i32; 3],
+    wrap: [i32; 3],
+    i: usize,
+    end: usize,
+    skip: usize,
+    width: usize,
+}
+
+impl Run {
+    /// Whether the current pixel's centre is covered (every edge function non-negative).
+    #[inline(always)]
+    fn covered(&self) -> bool {
+        (self.e[0] | self.e[1] | self.e[2]) >= 0
+    }
+
+    /// On to the next candidate pixel.
+    #[inline(always)]
+    fn step(&mut self) {
+        for k in 0..3 {
+            self.e[k] += self.right[k];
+        }
+        self.i += 1;
+        if self.i == self.end {
+            self.end += self.width;
+            self.i += self.skip;
+            for k in 0..3 {
+                self.e[k] += self.wrap[k];
+            }
+        }
+    }
+}
+
+/// `slice.fill(value)` eight elements a step: on a Cortex-M0 the library fill of 16-bit
+/// values stores one word (two values) in four instructions a step; eight stores and three
+/// loop instructions do eight values.
+#[inline(always)]
+fn fill<T: Copy>(slice: &mut [T], value: T) {
+    let mut chunks = slice.chunks_exact_mut(8);
+    for chunk in &mut chunks {
+        for v in chunk {
+            *v = value;
+        }
+    }
+    for v in chunks.into_remainder() {
+        *v = value;
+    }
+}
+
 #[inline(always)]
 pub(crate) fn fetch(
     vertices: &[ScreenVertex],
     idx: [u16; 3],
     at: usize,
-) -> Result<[ScreenVertex; 3], RasterError> {
+) -> Result<[&ScreenVertex; 3], RasterError> {
     let get = |k: usize| vertices.get(usize::from(idx[k]));
     match (get(0), get(1), get(2)) {
-        (Some(a), Some(b), Some(c)) => Ok([*a, *b, *c]),
+        (Some(a), Some(b), Some(c)) => Ok([a, b, c]),
         _ => Err(bad_index(vertices.len(), idx, at)),
     }
 }
@@ -280,6 +338,13 @@ impl Triangle {
     /// `None` for back faces (clockwise as seen by the viewer) and zero-area triangles.
     #[inline(always)]
     pub fn new(t: &[ScreenVertex; 3]) -> Option<Self> {
+        Self::of([&t[0], &t[1], &t[2]])
+    }
+
+    /// [`Triangle::new`] from references (each field read where it is needed, not the
+    /// vertices copied first).
+    #[inline(always)]
+    pub(crate) fn of(t: [&ScreenVertex; 3]) -> Option<Self> {
         let [p0, p1, p2] = t.map(|v| (i32::from(v.x), i32::from(v.y)));
         // Twice the signed area; with y down, front faces (counter-clockwise to the viewer)
         // have a negative area. Swap two vertices so the edge functions are positive inside.

@@ -187,6 +187,7 @@ impl Project for f32 {
 }
 
 impl Project for Q14 {
+    #[inline(always)]
     fn project(cam: &Camera, p: &[Out16; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
         // Q16 entries × Q16 positions = Q32. Entries below 2^31 and positions below 2^19
         // (8 asset units: skinned positions stay within 6) take 32 × 32-bit products
@@ -219,7 +220,36 @@ impl Project for Q14 {
     }
 }
 
+/// Projects and shades the skinned positions `p` (and normals `n`) of vertices `base..`
+/// into `out` (as long as the shorter of `p` and `out`). One call a chunk, not inlined, with
+/// the projection inlined into its loop: the camera's entries are loaded once a chunk, not
+/// once a vertex.
+#[inline(never)]
+pub(crate) fn vertices<L: Project>(
+    cam: &Camera,
+    p: &[[L::Out; 3]],
+    n: Option<&[[L; 3]]>,
+    out: &mut [ScreenVertex],
+    base: usize,
+) -> Result<(), RasterError> {
+    let out = out.iter_mut().zip(p).enumerate();
+    match n {
+        Some(n) => {
+            for ((k, (o, p)), n) in out.zip(n) {
+                *o = vertex::<L>(cam, p, Some(n), base + k)?;
+            }
+        }
+        None => {
+            for (k, (o, p)) in out {
+                *o = vertex::<L>(cam, p, None, base + k)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Projects and shades one vertex.
+#[inline(always)]
 pub(crate) fn vertex<L: Project>(
     cam: &Camera,
     p: &[L::Out; 3],

@@ -8,9 +8,9 @@ use embedded_graphics_core::pixelcolor::Rgb565;
 use super::band::shades;
 use super::bins::{self, Span};
 use super::frame::{band_rows, bands};
-use super::{Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
+use super::{camera, Band, Bounds, Camera, FrameError, Project, RasterError, ScreenVertex};
 use crate::affine::Affine;
-use crate::asset::{Asset, AssetLane, ClipView};
+use crate::asset::{Asset, AssetLane, ClipView, Stored};
 use crate::bind::BindPose;
 use crate::clip::Wrap;
 use crate::palette::Palette;
@@ -38,7 +38,9 @@ pub enum Stage {
     Sample,
     /// Palette matrices of every part.
     Palette,
-    /// Copying vertices in and skinning them (positions and normals).
+    /// Skinning the vertices (positions and normals), read straight from the asset where
+    /// the lane has a kernel for its stored layout ([`AssetLane::skin_stored`]), else
+    /// copied in first.
     Skin,
     /// Projection and shading.
     Project,
@@ -60,8 +62,9 @@ impl Stages for () {
     }
 }
 
-/// Vertices copied from the asset and skinned `C` at a time (the only per-vertex RAM
-/// besides the projected vertices).
+/// Vertices skinned `C` at a time (the only per-vertex RAM besides the projected
+/// vertices): the skinned outputs, and the inputs copied from the asset where the lane
+/// cannot skin them where they are stored ([`AssetLane::skin_stored`]).
 #[derive(Clone, Debug)]
 pub struct Scratch<L: Project, const C: usize> {
     positions: [[L; 3]; C],
@@ -250,20 +253,7 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
         }
         let cam = &self.camera;
         self.skin(world, palette, scratch, stages, |base, p, n| {
-            let out = out[base..base + p.len()].iter_mut().zip(p);
-            match n {
-                Some(n) => {
-                    for (k, ((o, p), n)) in out.zip(n).enumerate() {
-                        *o = ScreenVertex::project::<L>(cam, p, Some(n), base + k)?;
-                    }
-                }
-                None => {
-                    for (k, (o, p)) in out.enumerate() {
-                        *o = ScreenVertex::project::<L>(cam, p, None, base + k)?;
-                    }
-                }
-            }
-            Ok(())
+            camera::vertices::<L>(cam, p, n, &mut out[base..base + p.len()], base)
         })
     }
 
@@ -331,11 +321,20 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
                         capacity: self.vertices(),
                     };
                     let p = positions.slice(start, n).ok_or(missing)?;
-                    p.copy_to(&mut s.positions[..n]);
                     let i = influences.slice(start, n).ok_or(missing)?;
+                    let v = normals.and_then(|v| v.slice(start, n));
+                    let stored = Stored {
+                        positions: p,
+                        influences: i,
+                    };
+                    let lit = v.map(|v| (v, &mut s.out_normals[..n]));
+                    if L::skin_stored(palette.as_slice(), stored, lit, &mut s.out[..n]) {
+                        return Ok(());
+                    }
+                    p.copy_to(&mut s.positions[..n]);
                     i.copy_to(&mut s.influences[..n]);
                     let mesh = SkinnedMesh::<L, 4>::new(&s.positions[..n], &s.influences[..n])?;
-                    match normals.and_then(|v| v.slice(start, n)) {
+                    match v {
                         Some(v) => {
                             v.copy_to(&mut s.normals[..n]);
                             mesh.skin_with_normals(

@@ -169,6 +169,86 @@ pub(super) fn fixed_lbs4(
     }
 }
 
+/// [`fixed_lbs4`] for `out.len()` vertices read straight from a baked asset's stored
+/// arrays (`positions` and `normals`: `[Q14; 3]` records, `influences`: `Influence<Q14>`
+/// records, all little-endian without padding: the very layout the kernels read), so that
+/// nothing is copied out of flash first. `false`, having written nothing, when the kernel
+/// cannot take them: arrays too short or not 2-byte aligned, a palette the kernel does not
+/// take, or a bone index beyond the palette (the caller then copies and skins, which
+/// reports the error).
+#[cfg(any(
+    all(target_feature = "dsp", target_feature = "mclass"),
+    not(target_has_atomic = "32")
+))]
+pub(super) fn fixed_lbs4_stored(
+    palette: &[Affine<Q14>],
+    positions: &[u8],
+    influences: &[u8],
+    normals: Option<(&[u8], &mut [[Q14; 3]])>,
+    out: &mut [[Out16; 3]],
+) -> bool {
+    const VECTOR: usize = core::mem::size_of::<[Q14; 3]>();
+    const INFLUENCE: usize = core::mem::size_of::<Influence<Q14>>();
+    let count = out.len();
+    /// The first `count` records of `size` bytes, if there are as many and they are 2-byte
+    /// aligned.
+    fn records(b: &[u8], count: usize, size: usize) -> Option<&[u8]> {
+        b.get(..count * size)
+            .filter(|b| b.as_ptr() as usize % 2 == 0)
+    }
+    let stored = |b, size| records(b, count, size);
+    let (Some(positions), Some(influences)) =
+        (stored(positions, VECTOR), stored(influences, INFLUENCE))
+    else {
+        return false;
+    };
+    let bones = palette.len();
+    // The `Batch` invariant, checked here: every bone byte (the first four of a record).
+    let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
+    if bones == 0
+        || !fixed_kernel::fits(bones)
+        || !influences.chunks_exact(INFLUENCE).all(in_palette)
+    {
+        return false;
+    }
+    let mut job = Job {
+        palette: palette.as_ptr().cast(),
+        influences: influences.as_ptr(),
+        positions: positions.as_ptr(),
+        normals: core::ptr::null(),
+        out: out.as_mut_ptr().cast(),
+        out_normals: core::ptr::null_mut(),
+        count,
+        palette_len: bones,
+        seed: SEED_TABLE.as_ptr(),
+    };
+    match normals {
+        None => {
+            // SAFETY: `job` describes live arrays: `count` influence and position records
+            // (the byte slices hold `count` records each, 2-byte aligned, in the layout of
+            // `Influence<Q14>` and `[Q14; 3]` on this little-endian target), `count`
+            // elements of `out` (4-byte aligned, borrowed mutably: it aliases nothing the
+            // kernel reads), `bones` matrices (at least one, within `fits`) that hold every
+            // bone byte of those records (checked above), and the `SEED_TABLE`.
+            unsafe { fixed_kernel::lbs4_positions(&job) }
+        }
+        Some((normals, out_normals)) => {
+            let Some(normals) = stored(normals, VECTOR) else {
+                return false;
+            };
+            let Some(out_normals) = out_normals.get_mut(..count) else {
+                return false;
+            };
+            job.normals = normals.as_ptr();
+            job.out_normals = out_normals.as_mut_ptr().cast();
+            // SAFETY: as above, and `count` normal records (2-byte aligned) and `count`
+            // elements of `out_normals` (borrowed mutably, aliasing nothing read).
+            unsafe { fixed_kernel::lbs4_normals(&job) }
+        }
+    }
+    true
+}
+
 /// The `f32` lane's `Lane::lbs` for four influences, in assembly (Cortex-M with a
 /// single-precision FPU and the hard-float ABI).
 ///
