@@ -58,7 +58,7 @@ mod cap {
     pub const BONES: usize = 64;
     pub const VERTICES: usize = 4096;
     pub const TRIANGLES: usize = 8192;
-    pub const ROWS: usize = 16;
+    pub const ROWS: usize = 24;
     pub const CHUNK: usize = 128;
 }
 pub use cap::{BONES, CHUNK, ROWS, TRIANGLES, VERTICES};

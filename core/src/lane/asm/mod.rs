@@ -204,11 +204,7 @@ pub(super) fn fixed_lbs4_stored(
     };
     let bones = palette.len();
     // The `Batch` invariant, checked here: every bone byte (the first four of a record).
-    let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
-    if bones == 0
-        || !fixed_kernel::fits(bones)
-        || !influences.chunks_exact(INFLUENCE).all(in_palette)
-    {
+    if bones == 0 || !fixed_kernel::fits(bones) || !bones_below(influences, bones) {
         return false;
     }
     let mut job = Job {
@@ -247,6 +243,40 @@ pub(super) fn fixed_lbs4_stored(
         }
     }
     true
+}
+
+/// Whether every bone byte of the 2-byte aligned `Influence<Q14>` records `influences`
+/// (the first four bytes of each) is below `bones` (at least 1).
+///
+/// For up to 128 bones (the Cortex-M0 kernels take 64), four bytes at once (SWAR): a
+/// record's bone bytes are read as two aligned halfwords, and a byte `b` is below `bones`
+/// exactly when neither `b` nor `b + 128 - bones` has its top bit set (`b + 128 - bones`
+/// stays below 256 for `b` below 128, so no byte carries into the next one unless the
+/// first test already fails). The tests of all records are gathered with `|` and judged
+/// once at the end.
+#[cfg(any(
+    all(target_feature = "dsp", target_feature = "mclass"),
+    not(target_has_atomic = "32")
+))]
+fn bones_below(influences: &[u8], bones: usize) -> bool {
+    const HALVES: usize = core::mem::size_of::<Influence<Q14>>() / 2;
+    const TOPS: u32 = 0x8080_8080;
+    if bones > 128 {
+        let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
+        return influences.chunks_exact(HALVES * 2).all(in_palette);
+    }
+    // SAFETY: every bit pattern is a valid `u16`; `align_to` only reinterprets the aligned
+    // middle of the slice, whose bytes stay borrowed immutably.
+    let (head, halves, tail) = unsafe { influences.align_to::<u16>() };
+    if !head.is_empty() || !tail.is_empty() {
+        return false;
+    }
+    let add = (128 - bones as u32) * 0x0101_0101;
+    let tops = halves.chunks_exact(HALVES).fold(0, |tops, r| {
+        let b = u32::from(u16::from_le(r[0])) | u32::from(u16::from_le(r[1])) << 16;
+        tops | b | b.wrapping_add(add)
+    });
+    tops & TOPS == 0
 }
 
 /// The `f32` lane's `Lane::lbs` for four influences, in assembly (Cortex-M with a
