@@ -185,6 +185,22 @@ pub(crate) fn lbs4_stored(
     }
 }
 
+/// The top bit of each byte of a word.
+#[cfg_attr(not(any(test, target_arch = "arm")), allow(dead_code))]
+pub(super) const BONE_TOPS: u32 = 0x8080_8080;
+
+/// Four bone bytes (a little-endian word) tested against `bones` (1 to 128) at once: the
+/// result has a bit of [`BONE_TOPS`] set exactly where a byte is not below `bones` — or,
+/// once some byte is 128 or more, at least one such bit. A byte `b` below 128 is below
+/// `bones` exactly when `b + 128 − bones` (below 256: no carry into the next byte) has its
+/// top bit clear. Results of several words may be gathered with `|` and judged once.
+#[inline(always)]
+#[cfg_attr(not(any(test, target_arch = "arm")), allow(dead_code))]
+pub(super) fn bone_tops(word: u32, bones: usize) -> u32 {
+    let add = (128 - bones as u32) * 0x0101_0101;
+    word | word.wrapping_add(add)
+}
+
 /// A `Q14` as `i32`.
 #[inline(always)]
 fn bits(v: Q14) -> i32 {
@@ -284,6 +300,39 @@ fn fx_to_q14(v: Fx) -> Option<Q14> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`bone_tops`] flags a word exactly when one of its bytes is not below `bones`, for
+    /// every palette size it takes, on words built around the boundary and at random.
+    #[test]
+    fn bone_tops_flags_exactly_the_bytes_out_of_range() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed
+        };
+        for bones in 1..=128usize {
+            let edges = [0, bones - 1, bones, bones.min(127), 127, 128, 200, 255].map(|b| b as u8);
+            let mut words = heapless::Vec::<[u8; 4], 600>::new();
+            for &a in &edges {
+                for &b in &edges {
+                    for k in 0..4 {
+                        let mut w = [(bones - 1) as u8; 4];
+                        w[k] = a;
+                        w[(k + 1) % 4] = b;
+                        words.push(w).unwrap();
+                    }
+                }
+            }
+            for _ in 0..300 {
+                words.push(next().to_le_bytes()).unwrap();
+            }
+            for w in words {
+                let all_below = w.iter().all(|&b| usize::from(b) < bones);
+                let flagged = bone_tops(u32::from_le_bytes(w), bones) & BONE_TOPS != 0;
+                assert_eq!(flagged, !all_below, "bytes {w:?}, {bones} bones");
+            }
+        }
+    }
     use crate::lane::Weight15;
 
     #[test]

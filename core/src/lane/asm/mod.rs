@@ -260,7 +260,7 @@ pub(super) fn fixed_lbs4_stored(
 ))]
 fn bones_below(influences: &[u8], bones: usize) -> bool {
     const HALVES: usize = core::mem::size_of::<Influence<Q14>>() / 2;
-    const TOPS: u32 = 0x8080_8080;
+    const TOPS: u32 = super::fixed_point::BONE_TOPS;
     if bones > 128 {
         let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
         return influences.chunks_exact(HALVES * 2).all(in_palette);
@@ -271,10 +271,9 @@ fn bones_below(influences: &[u8], bones: usize) -> bool {
     if !head.is_empty() || !tail.is_empty() {
         return false;
     }
-    let add = (128 - bones as u32) * 0x0101_0101;
     let tops = halves.chunks_exact(HALVES).fold(0, |tops, r| {
         let b = u32::from(u16::from_le(r[0])) | u32::from(u16::from_le(r[1])) << 16;
-        tops | b | b.wrapping_add(add)
+        tops | super::fixed_point::bone_tops(b, bones)
     });
     tops & TOPS == 0
 }
