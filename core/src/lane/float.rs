@@ -3,7 +3,7 @@
 use super::Lane;
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
-use crate::skin::{Batch, Normals, Rigid};
+use crate::skin::{Batch, Normals};
 
 #[cfg(all(
     any(target_arch = "x86", target_arch = "x86_64"),
@@ -92,11 +92,11 @@ impl Lane for f32 {
         let y = inv_len(len2);
         v.map(|c| c * y)
     }
-    /// Four vertices at a time ([`quad`]) where `f32` has 4-wide SIMD (SSE2): over twice
-    /// the generic loop's speed on x86-64. On Cortex-M with a single-precision FPU and the
-    /// hard-float ABI, four influences in assembly ([`super::asm`]: whole matrices per
-    /// `VLDM`, the generic loop's operations in its order). Elsewhere the generic loop. All
-    /// give the same bits (`docs/BENCHMARKS.md`).
+    /// Four vertices at a time (`core/src/lane/float/quad.rs`) where `f32` has 4-wide SIMD
+    /// (SSE2): over twice the generic loop's speed on x86-64. On Cortex-M with a
+    /// single-precision FPU and the hard-float ABI, four influences in assembly
+    /// (`core/src/lane/asm/`: whole matrices per `VLDM`, the generic loop's operations in its
+    /// order). Elsewhere the generic loop. All give the same bits (`docs/BENCHMARKS.md`).
     #[inline]
     fn lbs<const K: usize>(
         batch: Batch<'_, f32, K>,
@@ -133,19 +133,14 @@ impl Lane for f32 {
         crate::skin::lbs(batch, out, normals);
     }
 
-    /// Four vertices at a time ([`quad`]) where `f32` has 4-wide SIMD (SSE2); elsewhere the
-    /// generic loop. Both give the same bits.
+    /// Four vertices at a time (`core/src/lane/float/quad.rs`) where `f32` has 4-wide SIMD (SSE2); elsewhere the
+    /// trait's generic loop. Both give the same bits.
+    #[cfg(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        target_feature = "sse2"
+    ))]
     #[inline]
-    fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, f32>) {
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            target_feature = "sse2"
-        ))]
+    fn stitch(rigid: crate::skin::Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, f32>) {
         quad::stitch(rigid, out, normals);
-        #[cfg(not(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            target_feature = "sse2"
-        )))]
-        crate::skin::stitch(rigid, out, normals);
     }
 }

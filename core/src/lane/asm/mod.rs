@@ -248,12 +248,10 @@ pub(super) fn fixed_lbs4_stored(
 /// Whether every bone byte of the 2-byte aligned `Influence<Q14>` records `influences`
 /// (the first four bytes of each) is below `bones` (at least 1).
 ///
-/// For up to 128 bones (the Cortex-M0 kernels take 64), four bytes at once (SWAR): a
-/// record's bone bytes are read as two aligned halfwords, and a byte `b` is below `bones`
-/// exactly when neither `b` nor `b + 128 - bones` has its top bit set (`b + 128 - bones`
-/// stays below 256 for `b` below 128, so no byte carries into the next one unless the
-/// first test already fails). The tests of all records are gathered with `|` and judged
-/// once at the end.
+/// For up to 128 bones (the Cortex-M0 kernels take 64), four bytes at once: a record's
+/// bone bytes are read as two aligned halfwords and tested by
+/// [`bone_tops`](super::fixed_point::bone_tops), whose results for all records are gathered
+/// with `|` and judged once at the end.
 #[cfg(any(
     all(target_feature = "dsp", target_feature = "mclass"),
     not(target_has_atomic = "32")
