@@ -11,6 +11,13 @@ use crate::skin::{Batch, Normals};
 ))]
 mod quad;
 
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
+#[allow(unsafe_code)] // entering the AVX2 loop after run-time detection (see the module)
+mod avx2;
+
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
 /// ~3.4e-2), then two Newton steps (each squares the error: ~1.7e-3, then ~5e-6, near f32
 /// rounding).
@@ -92,11 +99,13 @@ impl Lane for f32 {
         let y = inv_len(len2);
         v.map(|c| c * y)
     }
-    /// Four vertices at a time (`core/src/lane/float/quad.rs`) where `f32` has 4-wide SIMD
-    /// (SSE2): over twice the generic loop's speed on x86-64. On Cortex-M with a
-    /// single-precision FPU and the hard-float ABI, four influences in assembly
-    /// (`core/src/lane/asm/`: whole matrices per `VLDM`, the generic loop's operations in its
-    /// order). Elsewhere the generic loop. All give the same bits (`docs/BENCHMARKS.md`).
+    /// On x86, eight vertices at a time in AVX2 where the processor has it (chosen at run
+    /// time, `core/src/lane/float/avx2.rs`), else four at a time in SSE2
+    /// (`core/src/lane/float/quad.rs`): about 2.5 and 2 times the generic loop's speed. On
+    /// Cortex-M with a single-precision FPU and the hard-float ABI, four influences in
+    /// assembly (`core/src/lane/asm/`: whole matrices per `VLDM`, the generic loop's
+    /// operations in its order). Elsewhere the generic loop. All give the same bits
+    /// (`docs/BENCHMARKS.md`).
     #[inline]
     fn lbs<const K: usize>(
         batch: Batch<'_, f32, K>,
@@ -107,7 +116,7 @@ impl Lane for f32 {
             any(target_arch = "x86", target_arch = "x86_64"),
             target_feature = "sse2"
         ))]
-        quad::lbs(batch, out, normals);
+        avx2::lbs(batch, out, normals);
         #[cfg(all(
             target_arch = "arm",
             target_feature = "mclass",

@@ -1,5 +1,6 @@
 //! The `f32` LBS loop, four vertices at a time, in SSE2 (x86 and x86-64 only; through
-//! `safe_arch`, which wraps the intrinsics in safe functions).
+//! `safe_arch`, which wraps the intrinsics in safe functions), for processors without AVX2
+//! (see `avx2`); and the four-wide stitching loop.
 //!
 //! Per group of four vertices:
 //! - the four influences are read as four 16-byte words (bones, w₁, w₂, w₃) and
@@ -196,7 +197,7 @@ fn points(t: &[[m128; 4]; 3], p: &[[f32; 3]], out: &mut [[f32; 3]]) {
 }
 
 /// The magic constant of micromath's `invsqrt` (`0x5f375a86 − (bits >> 1)`).
-const INV_SQRT_MAGIC: i32 = 0x5f37_5a86;
+pub(super) const INV_SQRT_MAGIC: i32 = 0x5f37_5a86;
 
 /// [`super::inv_len`], four at a time.
 #[inline(always)]
@@ -224,8 +225,8 @@ fn normals(t: &[[m128; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
     store3([unit(x), unit(y), unit(z)], out);
 }
 
-/// The `f32` lane's `Lane::lbs`: a 64-matrix table for palettes that fit it (most
-/// skeletons; less to copy), else one for every bone byte.
+/// The four-wide loop (the `f32` lane's `Lane::lbs` on x86 without AVX2): a 64-matrix table
+/// for palettes that fit it (most skeletons; less to copy), else one for every bone byte.
 pub(super) fn lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
@@ -323,7 +324,7 @@ pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: No
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::skin::{RigidMesh, SkinnedMesh};
 
@@ -338,17 +339,23 @@ mod tests {
 
     /// The four-wide loop gives the generic loop's bits for every vertex, whatever the mesh
     /// length (so wherever a vertex falls in a group of four), with 1 to 4 influences,
-    /// including zero-length normals (from a zero normal and from a bone that flattens
-    /// everything) and bones spread over the whole table.
+    /// including zero-length normals (from a zero normal, a tiny one and a bone that
+    /// flattens everything) and bones spread over the whole table.
     #[test]
     fn quad_loop_matches_generic_loop_bit_for_bit() {
-        quad_matches::<1>();
-        quad_matches::<2>();
-        quad_matches::<3>();
-        quad_matches::<4>();
+        matches_generic_loop::<1>(lbs);
+        matches_generic_loop::<2>(lbs);
+        matches_generic_loop::<3>(lbs);
+        matches_generic_loop::<4>(lbs);
     }
 
-    fn quad_matches<const K: usize>() {
+    /// An `f32` LBS loop.
+    pub(in crate::lane::float) type Kernel<const K: usize> =
+        fn(Batch<'_, f32, K>, &mut [[f32; 3]], Normals<'_, f32>);
+
+    /// Asserts that `lbs` gives the generic loop's bits for meshes of every length up to 37
+    /// (so wherever a vertex falls in a group of four or eight), see the test above.
+    pub(in crate::lane::float) fn matches_generic_loop<const K: usize>(lbs: Kernel<K>) {
         let mut r = values(7 + K as u32);
         // 70 matrices: the 256-slot table; the first 40 alone: the 64-slot one.
         let mut palette = [Affine::<f32>::IDENTITY; 70];
@@ -356,10 +363,12 @@ mod tests {
             m.rows = [[0.0; 4]; 3].map(|row| row.map(|_| r()));
         }
         palette[4].rows = [[0.0, 0.0, 0.0, 0.5]; 3];
-        const N: usize = 23;
+        const N: usize = 37;
         let positions: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         let mut normals: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         normals[5] = [0.0; 3];
+        // Transformed, a length² below `f32::MIN_POSITIVE`: zero too.
+        normals[8] = [1e-21; 3];
         for bones in [40u8, 70] {
             let influences: [Influence<f32>; N] = core::array::from_fn(|v| {
                 let w = 0.5 + 0.25 * r();
@@ -399,7 +408,7 @@ mod tests {
                     a.iter()
                         .flatten()
                         .map(|v| v.to_bits())
-                        .collect::<heapless::Vec<u32, 69>>()
+                        .collect::<heapless::Vec<u32, 111>>()
                 };
                 let what = (len, K, bones);
                 assert_eq!(
@@ -423,6 +432,8 @@ mod tests {
                     // The zero-length cases were exercised, and the others are unit normals.
                     assert_eq!(fast_n[5], [0.0; 3]);
                     assert_eq!(fast_n[6], [0.0; 3]);
+                    assert_eq!(fast_n[8], [0.0; 3]);
+                    assert_eq!(fast_n[8], [0.0; 3]);
                     let len2 = fast_n[7].iter().map(|c| c * c).sum::<f32>();
                     assert!((len2 - 1.0).abs() < 1e-5, "{len2}");
                 }
@@ -444,6 +455,8 @@ mod tests {
         let positions: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         let mut normals: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
         normals[5] = [0.0; 3];
+        // Transformed, a length² below `f32::MIN_POSITIVE`: zero too.
+        normals[8] = [1e-21; 3];
         let mut bones: [u8; N] = core::array::from_fn(|v| ((v * 37 + 11) % 256) as u8);
         bones[6] = 4;
         let bits = |a: &[[f32; 3]]| {
@@ -473,6 +486,7 @@ mod tests {
             if len == N {
                 assert_eq!(fast_n[5], [0.0; 3]);
                 assert_eq!(fast_n[6], [0.0; 3]);
+                assert_eq!(fast_n[8], [0.0; 3]);
                 assert_ne!(fast[7], positions[7], "a moving bone moved the vertex");
             }
         }
