@@ -262,18 +262,31 @@ fn inv_len8(avx2: Avx2, len2: F8) -> F8 {
     y
 }
 
-/// Renormalised normals of eight vertices, as `Lane::normal`.
+/// Skinned positions (as [`points`]) and renormalised normals (as `Lane::normal`) of eight
+/// vertices, computed row by row, each row of the matrices used for both before the next
+/// (fewer registers spilled than positions, then normals: 5.7 ns a vertex instead of 6.0,
+/// `docs/BENCHMARKS.md`).
 #[inline(always)]
-fn normals(avx2: Avx2, t: &[[F8; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
+fn points_and_normals(
+    avx2: Avx2,
+    t: &[[F8; 4]; 3],
+    (p, out): (&[[f32; 3]], &mut [[f32; 3]]),
+    (n, out_n): (&[[f32; 3]], &mut [[f32; 3]]),
+) {
+    let [x, y, z] = load3(avx2, p);
     let [nx, ny, nz] = load3(avx2, n);
-    let row = |r: &[F8; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
-    let [x, y, z] = [row(&t[0]), row(&t[1]), row(&t[2])];
-    let len2 = x * x + y * y + z * z;
+    let point = |r: &[F8; 4]| r[3] + r[0] * x + r[1] * y + r[2] * z;
+    let normal = |r: &[F8; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
+    let (n0, p0) = (normal(&t[0]), point(&t[0]));
+    let (n1, p1) = (normal(&t[1]), point(&t[1]));
+    let (n2, p2) = (normal(&t[2]), point(&t[2]));
+    let len2 = n0 * n0 + n1 * n1 + n2 * n2;
     let y8 = inv_len8(avx2, len2);
     // Exactly zero where the length is (nearly) zero, as `Lane::normal`.
     let zero = len2.le_mask(avx2.splat(f32::MIN_POSITIVE));
     let unit = |c: F8| (c * y8).unless(zero);
-    store3([unit(x), unit(y), unit(z)], out);
+    store3([p0, p1, p2], out);
+    store3([unit(n0), unit(n1), unit(n2)], out_n);
 }
 
 /// The last group of a mesh whose length is not a multiple of eight, padded with zeros.
@@ -314,17 +327,16 @@ fn lbs_with<const N: usize, const K: usize>(
             (&tail.positions[..], &tail.influences[..], &mut tail.out[..])
         };
         let t = blend8::<N, K>(avx2, &table, inf);
-        // Normals first: the positions' independent work then overlaps the latency of the
-        // inverse square root.
         if let Some((n, on)) = &mut normals_io {
             let (n, on) = if at < whole {
                 (&n[at..at + 8], &mut on[at..at + 8])
             } else {
                 (&tail.normals[..], &mut tail.out_normals[..])
             };
-            normals(avx2, &t, n, on);
+            points_and_normals(avx2, &t, (p, o), (n, on));
+        } else {
+            points(avx2, &t, p, o);
         }
-        points(avx2, &t, p, o);
     }
     out[whole..].copy_from_slice(&tail.out[..len - whole]);
     if let Some((_, on)) = normals_io {
