@@ -211,18 +211,28 @@ fn inv_len4(len2: m128) -> m128 {
     y
 }
 
-/// Renormalised normals of four vertices, as `Lane::normal`.
+/// Skinned positions (as [`points`]) and renormalised normals (as `Lane::normal`) of four
+/// vertices, computed row by row, each row of the matrices used for both before the next.
 #[inline(always)]
-fn normals(t: &[[m128; 4]; 3], n: &[[f32; 3]], out: &mut [[f32; 3]]) {
+fn points_and_normals(
+    t: &[[m128; 4]; 3],
+    (p, out): (&[[f32; 3]], &mut [[f32; 3]]),
+    (n, out_n): (&[[f32; 3]], &mut [[f32; 3]]),
+) {
+    let [x, y, z] = load3(p);
     let [nx, ny, nz] = load3(n);
-    let row = |r: &[m128; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
-    let [x, y, z] = [row(&t[0]), row(&t[1]), row(&t[2])];
-    let len2 = x * x + y * y + z * z;
+    let point = |r: &[m128; 4]| r[3] + r[0] * x + r[1] * y + r[2] * z;
+    let normal = |r: &[m128; 4]| r[0] * nx + r[1] * ny + r[2] * nz;
+    let (n0, p0) = (normal(&t[0]), point(&t[0]));
+    let (n1, p1) = (normal(&t[1]), point(&t[1]));
+    let (n2, p2) = (normal(&t[2]), point(&t[2]));
+    let len2 = n0 * n0 + n1 * n1 + n2 * n2;
     let y4 = inv_len4(len2);
     // Exactly zero where the length is (nearly) zero, as `Lane::normal`.
     let zero = cmp_le_mask_m128(len2, set_splat_m128(f32::MIN_POSITIVE));
     let unit = |c: m128| bitandnot_m128(zero, c * y4);
-    store3([unit(x), unit(y), unit(z)], out);
+    store3([p0, p1, p2], out);
+    store3([unit(n0), unit(n1), unit(n2)], out_n);
 }
 
 /// The four-wide loop (the `f32` lane's `Lane::lbs` on x86 without AVX2): a 64-matrix table
@@ -267,8 +277,7 @@ fn lbs_with<const N: usize, const K: usize>(
             let quads = p4.zip(i4).zip(n4).zip(o4.zip(on4));
             for (((p, inf), n), (o, on)) in quads {
                 let t = blend4::<N, K>(table, inf);
-                points(&t, p, o);
-                normals(&t, n, on);
+                points_and_normals(&t, (p, o), (n, on));
             }
             let n1 = &n[whole..];
             crate::skin::lbs(batch.tail(whole), o1, Some((n1, on1)));
@@ -315,8 +324,7 @@ pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: No
             let quads = p4.zip(b4).zip(n4).zip(o4.zip(on4));
             for (((p, b), n), (o, on)) in quads {
                 let t = rigid4(palette, b);
-                points(&t, p, o);
-                normals(&t, n, on);
+                points_and_normals(&t, (p, o), (n, on));
             }
             crate::skin::stitch(rigid.tail(whole), o1, Some((&n[whole..], on1)));
         }
