@@ -93,8 +93,8 @@ impl Lane for Q14 {
     fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
         linear(r.map(bits), n.map(bits))
     }
-    /// Four influences on Cortex-M: hand-scheduled assembly (`core/src/lane/asm/`, the
-    /// crate's only `unsafe` code), on cores with the DSP extension (ARMv7E-M: Cortex-M4/M7; one
+    /// Four influences on Cortex-M: hand-scheduled assembly (`core/src/lane/asm/`, one of the
+    /// crate's two `unsafe` modules), on cores with the DSP extension (ARMv7E-M: Cortex-M4/M7; one
     /// `SMLA<x><y>` per weighted term) and on ARMv6-M (Cortex-M0/M0+; a per-call palette
     /// copy that makes the blend's rounding free). Elsewhere, and for fewer influences, the
     /// generic loop. Both give the generic loop's bits (checked on the device by the firmware

@@ -40,7 +40,8 @@ use fixed::types::{I16F16, I2F14, U1F15};
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
 
-// The Cortex-M kernels in assembly: the crate's only `unsafe` code (see the module).
+// The Cortex-M kernels in assembly: `unsafe` code (see the module; the crate's other `unsafe`
+// module is the x86 AVX2 loop, `float/avx2.rs`).
 #[cfg(all(
     target_arch = "arm",
     any(

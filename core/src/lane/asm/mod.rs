@@ -1,5 +1,5 @@
-//! Hand-scheduled assembly for the four-influence LBS loops on Cortex-M: the only `unsafe`
-//! code in skin-core.
+//! Hand-scheduled assembly for the four-influence LBS loops on Cortex-M: one of skin-core's
+//! two `unsafe` modules (the other is the x86 AVX2 loop, `lane/float/avx2.rs`).
 //!
 //! **Why assembly.** The loops' arithmetic is simple, but it needs more live values than a
 //! Cortex-M has registers, and LLVM's scheduling of the Rust loops spent about a third of
