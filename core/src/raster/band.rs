@@ -55,6 +55,16 @@ pub struct Band<'a> {
     rows: u16,
     colour: &'a mut [Rgb565],
     depth: &'a mut [u16],
+    /// The columns drawn in since the band was made.
+    drawn: Columns,
+}
+
+/// Columns `lo .. hi` of a band (none when `lo >= hi`): those it has drawn in, all that
+/// differ in its buffers from a clear band's once it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Columns {
+    lo: u16,
+    hi: u16,
 }
 
 impl<'a> Band<'a> {
@@ -78,6 +88,10 @@ impl<'a> Band<'a> {
             rows,
             colour: &mut colour[..needed],
             depth: &mut depth[..needed],
+            drawn: Columns {
+                lo: u16::MAX,
+                hi: 0,
+            },
         })
     }
 
@@ -105,6 +119,27 @@ impl<'a> Band<'a> {
     pub fn clear(&mut self, background: Rgb565) {
         fill(self.colour, background);
         fill(self.depth, FAR);
+    }
+
+    /// [`Self::clear`] of buffers that a band of the same width cleared to `background` and
+    /// then drew in `drawn` columns only ([`Self::drawn`]): only those are cleared again (a
+    /// frame's bands share buffers, and a model usually spans a fraction of the width).
+    pub(crate) fn clear_again(&mut self, background: Rgb565, drawn: Columns) {
+        let width = usize::from(self.width);
+        let (lo, hi) = (usize::from(drawn.lo), usize::from(drawn.hi).min(width));
+        if lo >= hi {
+            return;
+        }
+        let rows = self.colour.chunks_exact_mut(width);
+        for (colour, depth) in rows.zip(self.depth.chunks_exact_mut(width)) {
+            fill(&mut colour[lo..hi], background);
+            fill(&mut depth[lo..hi], FAR);
+        }
+    }
+
+    /// The columns drawn in since the band was made.
+    pub(crate) fn drawn(&self) -> Columns {
+        self.drawn
     }
 
     /// Draw the triangles `indices` (three per triangle, into `vertices`) in `material`
@@ -194,6 +229,9 @@ impl<'a> Band<'a> {
         if !scan.find() {
             return;
         }
+        // Clipped to the band: within 0..width.
+        self.drawn.lo = self.drawn.lo.min(x0 as u16);
+        self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
         let depth = Depth::new(t.z, t.area as u32);
         loop {
             // The covered centres of a row are consecutive (the triangle is convex): draw
