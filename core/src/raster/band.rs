@@ -55,6 +55,16 @@ pub struct Band<'a> {
     rows: u16,
     colour: &'a mut [Rgb565],
     depth: &'a mut [u16],
+    /// The columns drawn in since the band was made.
+    drawn: Columns,
+}
+
+/// Columns `lo .. hi` of a band (none when `lo >= hi`): those it has drawn in, all that
+/// differ in its buffers from a clear band's once it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Columns {
+    lo: u16,
+    hi: u16,
 }
 
 impl<'a> Band<'a> {
@@ -78,6 +88,10 @@ impl<'a> Band<'a> {
             rows,
             colour: &mut colour[..needed],
             depth: &mut depth[..needed],
+            drawn: Columns {
+                lo: u16::MAX,
+                hi: 0,
+            },
         })
     }
 
@@ -105,6 +119,27 @@ impl<'a> Band<'a> {
     pub fn clear(&mut self, background: Rgb565) {
         fill(self.colour, background);
         fill(self.depth, FAR);
+    }
+
+    /// [`Self::clear`] of buffers that a band of the same width cleared to `background` and
+    /// then drew in `drawn` columns only ([`Self::drawn`]): only those are cleared again (a
+    /// frame's bands share buffers, and a model usually spans a fraction of the width).
+    pub(crate) fn clear_again(&mut self, background: Rgb565, drawn: Columns) {
+        let width = usize::from(self.width);
+        let (lo, hi) = (usize::from(drawn.lo), usize::from(drawn.hi).min(width));
+        if lo >= hi {
+            return;
+        }
+        let rows = self.colour.chunks_exact_mut(width);
+        for (colour, depth) in rows.zip(self.depth.chunks_exact_mut(width)) {
+            fill(&mut colour[lo..hi], background);
+            fill(&mut depth[lo..hi], FAR);
+        }
+    }
+
+    /// The columns drawn in since the band was made.
+    pub(crate) fn drawn(&self) -> Columns {
+        self.drawn
     }
 
     /// Draw the triangles `indices` (three per triangle, into `vertices`) in `material`
@@ -172,46 +207,53 @@ impl<'a> Band<'a> {
         let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
         let width = usize::from(self.width);
         let len = (x1 - x0 + 1) as usize;
-        // The candidate pixels row by row as one run: at the end of a row the edge functions
-        // step down and back to its first column.
-        let back = len as i32;
-        let mut run = Run {
-            e: [ea.0, eb.0, ec.0],
-            right: [ea.1, eb.1, ec.1],
-            wrap: [ea.2 - ea.1 * back, eb.2 - eb.1 * back, ec.2 - ec.1 * back],
-            i: 0,
-            end: len,
-            skip: width - len,
-            width,
-        };
         let first = (y0 - band) as usize * width + x0 as usize;
         let last = (y1 - band) as usize * width + x1 as usize;
         let (colours, depths) = (
             &mut self.colour[first..=last],
             &mut self.depth[first..=last],
         );
-        let n = colours.len().min(depths.len());
-        // Up to the first covered centre: a small triangle's candidates are mostly outside
-        // it, and many cover no centre in a band at all; the depth set-up waits for one.
-        while !run.covered() {
-            run.step();
-            if run.i >= n {
-                return;
-            }
+        let mut scan = Scan {
+            row: [ea.0, eb.0, ec.0],
+            e: [ea.0, eb.0, ec.0],
+            right: [ea.1, eb.1, ec.1],
+            down: [ea.2, eb.2, ec.2],
+            start: 0,
+            left: len,
+            len,
+            width,
+            n: colours.len().min(depths.len()),
+        };
+        // A small triangle's candidates are mostly outside it, and many cover no centre in
+        // a band at all: the depth set-up waits for the first covered one.
+        if !scan.find() {
+            return;
         }
+        // Clipped to the band: within 0..width.
+        self.drawn.lo = self.drawn.lo.min(x0 as u16);
+        self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
         let depth = Depth::new(t.z, t.area as u32);
-        while run.i < colours.len() && run.i < depths.len() {
-            if run.covered() {
+        loop {
+            // The covered centres of a row are consecutive (the triangle is convex): draw
+            // them, and go on to the next row at the first one past them.
+            loop {
                 // The edge functions opposite the second and third vertices without their
                 // fill-rule bias: the barycentric numerators.
-                let z = depth.at(run.e[1] + eb.3, run.e[2] + ec.3);
-                let i = run.i;
-                if z < depths[i] {
-                    depths[i] = z;
-                    colours[i] = colour;
+                let z = depth.at(scan.e[1] + eb.3, scan.e[2] + ec.3);
+                let i = scan.index();
+                if let (Some(d), Some(c)) = (depths.get_mut(i), colours.get_mut(i)) {
+                    if z < *d {
+                        *d = z;
+                        *c = colour;
+                    }
+                }
+                if !scan.right() {
+                    break;
                 }
             }
-            run.step();
+            if !scan.next_row() || !scan.find() {
+                return;
+            }
         }
     }
 
@@ -225,42 +267,78 @@ impl<'a> Band<'a> {
     }
 }
 
-/// The vertices `[a, b, c]` of a triangle whose first index is number `at` in its list.
-/// A triangle's candidate pixels in a band, row by row as one run: the edge functions at
-/// the current pixel (`i`, from the run's first), their steps one pixel right and, at the
-/// end of a row (`end`, one row of the band, `width`, further each time), down and back
-/// to its first column (`wrap`, as `skip` pixels of the band's row are passed over).
-struct Run {
+/// A triangle's candidate pixels in a band, row by row: the edge functions at the current
+/// pixel and at the start of its row (`row`), their steps one pixel right and one row down;
+/// the current row starts at pixel `start` (from the first candidate) and has `left` pixels
+/// left from the current one; each row has `len` pixels, `width` after the previous one's
+/// start; `n` pixels in all.
+struct Scan {
+    row: [i32; 3],
     e: [i32; 3],
     right: [i32; 3],
-    wrap: [i32; 3],
-    i: usize,
-    end: usize,
-    skip: usize,
+    down: [i32; 3],
+    start: usize,
+    left: usize,
+    len: usize,
     width: usize,
+    n: usize,
 }
 
-impl Run {
+impl Scan {
     /// Whether the current pixel's centre is covered (every edge function non-negative).
     #[inline(always)]
     fn covered(&self) -> bool {
         (self.e[0] | self.e[1] | self.e[2]) >= 0
     }
 
-    /// On to the next candidate pixel.
+    /// The current pixel, from the first candidate.
     #[inline(always)]
-    fn step(&mut self) {
+    fn index(&self) -> usize {
+        self.start + self.len - self.left
+    }
+
+    /// On to the first covered pixel from the current one, row by row; `false` when there
+    /// is none.
+    #[inline(always)]
+    fn find(&mut self) -> bool {
+        while !self.covered() {
+            self.left -= 1;
+            if self.left == 0 {
+                if !self.next_row() {
+                    return false;
+                }
+            } else {
+                for k in 0..3 {
+                    self.e[k] += self.right[k];
+                }
+            }
+        }
+        true
+    }
+
+    /// One pixel right; `false` at the end of the row or when that pixel is not covered.
+    #[inline(always)]
+    fn right(&mut self) -> bool {
+        self.left -= 1;
+        if self.left == 0 {
+            return false;
+        }
         for k in 0..3 {
             self.e[k] += self.right[k];
         }
-        self.i += 1;
-        if self.i == self.end {
-            self.end += self.width;
-            self.i += self.skip;
-            for k in 0..3 {
-                self.e[k] += self.wrap[k];
-            }
+        self.covered()
+    }
+
+    /// On to the start of the next row; `false` past the last.
+    #[inline(always)]
+    fn next_row(&mut self) -> bool {
+        for k in 0..3 {
+            self.row[k] += self.down[k];
         }
+        self.e = self.row;
+        self.start += self.width;
+        self.left = self.len;
+        self.start < self.n
     }
 }
 
@@ -280,6 +358,7 @@ fn fill<T: Copy>(slice: &mut [T], value: T) {
     }
 }
 
+/// The vertices `[a, b, c]` of a triangle whose first index is number `at` in its list.
 #[inline(always)]
 pub(crate) fn fetch(
     vertices: &[ScreenVertex],

@@ -412,14 +412,20 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
                 spans,
             )
         })?;
+        // The columns the previous band drew in: all that the next clears again.
+        let mut drawn = None;
         bands(width, height, colour, depth, |mut band| {
             stages.time(Stage::Raster, || {
-                band.clear(BACKGROUND);
+                match drawn {
+                    Some(columns) => band.clear_again(BACKGROUND, columns),
+                    None => band.clear(BACKGROUND),
+                }
                 match &mut binned {
                     Some(bins) => bins.draw(&mut band, vertices, spans, &SHADES),
                     None => self.draw(&mut band, vertices),
                 }
             })?;
+            drawn = Some(band.drawn());
             stages.time(Stage::Display, || {
                 band.flush(target).map_err(FrameError::Target)
             })
