@@ -59,7 +59,7 @@ mod cap {
     pub const VERTICES: usize = 4096;
     pub const TRIANGLES: usize = 8192;
     pub const ROWS: usize = 24;
-    pub const CHUNK: usize = 128;
+    pub const CHUNK: usize = 256;
 }
 pub use cap::{BONES, CHUNK, ROWS, TRIANGLES, VERTICES};
 
