@@ -21,7 +21,7 @@
 //! Accuracy: a depth is within `1/2 + 2^-12·max|zᵢ − z0|` units of the exact barycentric
 //! interpolation (the weights are within about 2^-13 of `e / a`): within a unit for depth
 //! spans up to 1024 units, as a triangle's usually are, and 16 units at worst (GPUs
-//! interpolate in `f32`; see docs/VALIDATION.md). [`Depth::exact`] (tests only) is the
+//! interpolate in `f32`; see docs/VALIDATION.md). `Depth::exact` (tests only) is the
 //! definition it is checked against.
 
 /// The weights' fractional bits.

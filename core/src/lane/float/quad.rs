@@ -301,8 +301,8 @@ fn rigid4(palette: &[Affine<f32>], bones: &[u8]) -> [[m128; 4]; 3] {
     t
 }
 
-/// The `f32` lane's `Lane::stitch`: [`points`] and [`normals`] on four vertices at a time,
-/// the last 1–3 through the generic loop.
+/// The `f32` lane's `Lane::stitch`: [`points`] or [`points_and_normals`] on four vertices at
+/// a time, the last 1–3 through the generic loop.
 pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: Normals<'_, f32>) {
     let (palette, positions, bones) = rigid.parts();
     let whole = positions.len() & !3;
