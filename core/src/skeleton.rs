@@ -74,24 +74,32 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
                 index,
             });
         }
+        Self::filled(parents, rest)
+    }
+
+    /// The skeleton of checked parents and rest transforms (at most `N` of each, as
+    /// [`Self::new`] checked).
+    ///
+    /// A function of its own, not inlined, so that the large frame (a whole `Self`, 45 KiB
+    /// for 1024 bones) is set up on entry. Inside [`Self::new`], LLVM 22 (Rust 1.95 and
+    /// 1.96) moved that set-up past the checks ("shrink-wrapping") and the x86-64 stack
+    /// probe it emits for large frames overwrote `r11`, which still held a value of the
+    /// checks: the copy below then ran with a garbage length and crashed (`host_bake`, in
+    /// release builds). The same bug class as llvm/llvm-project#198699 on RISC-V.
+    #[inline(never)]
+    fn filled(parents: &[Option<u16>], rest: &[Transform<R>]) -> Result<Self, Error> {
         let mut s = Self {
             parents: Vec::new(),
             rest: Vec::new(),
             root: Affine::IDENTITY,
         };
-        // Capacity was checked above; these cannot fail.
-        s.parents
-            .extend_from_slice(parents)
-            .map_err(|_| Error::Capacity {
-                len: n,
-                capacity: N,
-            })?;
-        s.rest
-            .extend_from_slice(rest)
-            .map_err(|_| Error::Capacity {
-                len: n,
-                capacity: N,
-            })?;
+        // `new` checked the capacity: these cannot fail.
+        let full = |_| Error::Capacity {
+            len: parents.len(),
+            capacity: N,
+        };
+        s.parents.extend_from_slice(parents).map_err(full)?;
+        s.rest.extend_from_slice(rest).map_err(full)?;
         Ok(s)
     }
 
