@@ -30,7 +30,7 @@ mod f8;
 use safe_arch::{m128, set_splat_m128};
 
 use self::f8::{Avx2, F8};
-use crate::affine::Affine;
+use super::quad::Table;
 use crate::skin::{Batch, Normals};
 use crate::vertex::Influence;
 
@@ -59,39 +59,16 @@ pub(super) fn lbs<const K: usize>(
     }
 }
 
-/// One palette matrix: three rows and a padding row, a cache line.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct Slot([f32; 16]);
-
-/// The palette copied into 64-byte aligned slots: `N` of them, a power of two, so that the
-/// bone bytes masked with `N − 1` index it without bounds checks (the mask changes no index:
-/// the mesh's bones were checked against the palette, and `N` ≥ its length).
-struct Table<const N: usize> {
-    slots: [Slot; N],
-}
-
 /// A matrix as rows 0 and 1 (one register), and row 2.
 type Rows = (F8, m128);
 
-impl<const N: usize> Table<N> {
-    #[inline(always)]
-    fn new(palette: &[Affine<f32>]) -> Self {
-        let mut slots = [Slot([0.0; 16]); N];
-        for (s, m) in slots.iter_mut().zip(palette) {
-            s.0[..12].copy_from_slice(m.rows.as_flattened());
-        }
-        Self { slots }
-    }
-
-    /// The matrix of `bone` (masked, see above).
-    #[inline(always)]
-    fn get(&self, avx2: Avx2, bone: u8) -> Rows {
-        let s = &self.slots[usize::from(bone) & (N - 1)].0;
-        let r01: [f32; 8] = s[..8].try_into().expect("eight entries");
-        let r2: [f32; 4] = s[8..12].try_into().expect("four entries");
-        (avx2.load(r01), m128::from(r2))
-    }
+/// The matrix of `bone` in `table` (the four-wide loop's table: a matrix per cache line).
+#[inline(always)]
+fn get<const N: usize>(avx2: Avx2, table: &Table<N>, bone: u8) -> Rows {
+    let s = &table.slot(bone).0;
+    let r01: [f32; 8] = s[..8].try_into().expect("eight entries");
+    let r2: [f32; 4] = s[8..12].try_into().expect("four entries");
+    (avx2.load(r01), m128::from(r2))
 }
 
 /// The lead weights `w₀` of a group's eight vertices, as `f32::lead_weight`:
@@ -136,17 +113,17 @@ fn blend<const N: usize, const K: usize>(
 ) -> Rows {
     let b = inf.bones();
     let w = inf.stored();
-    let m0 = table.get(avx2, b[0]);
+    let m0 = get(avx2, table, b[0]);
     if K == 1 {
         return m0;
     }
-    let m1 = table.get(avx2, b[1]);
+    let m1 = get(avx2, table, b[1]);
     let mut acc = (m1.0 * avx2.splat(w[0]), m1.1 * set_splat_m128(w[0]));
     if K > 2 {
-        acc = add_scaled(avx2, acc, table.get(avx2, b[2]), w[1]);
+        acc = add_scaled(avx2, acc, get(avx2, table, b[2]), w[1]);
     }
     if K > 3 {
-        acc = add_scaled(avx2, acc, table.get(avx2, b[3]), w[2]);
+        acc = add_scaled(avx2, acc, get(avx2, table, b[3]), w[2]);
     }
     add_scaled(avx2, acc, m0, w0)
 }

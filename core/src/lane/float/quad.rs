@@ -31,31 +31,42 @@ use crate::affine::Affine;
 use crate::skin::{Batch, Normals, Rigid};
 use crate::vertex::Influence;
 
-/// One palette matrix: three rows and a padding row, 64 bytes, so that a bone's table
+/// One palette matrix: three rows and a padding row, a cache line, so that a bone's table
 /// offset is `bone << 6` (one shift; `× 48` takes two instructions).
-type Slot = [m128; 4];
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(super) struct Slot(pub(super) [f32; 16]);
 
-/// The palette copied into 16-byte-aligned slots: `N` of them, a power of two, so that the
-/// bone bytes masked with `N − 1` index it without bounds checks (the mask changes no index:
-/// the mesh's bones were checked against the palette, and `N` ≥ its length).
-struct Table<const N: usize> {
+/// The palette copied into 64-byte aligned slots (for this loop and the eight-wide one):
+/// `N` of them, a power of two, so that the bone bytes masked with `N − 1` index it without
+/// bounds checks (the mask changes no index: the mesh's bones were checked against the
+/// palette, and `N` ≥ its length).
+pub(super) struct Table<const N: usize> {
     slots: [Slot; N],
 }
 
 impl<const N: usize> Table<N> {
     #[inline(always)]
-    fn new(palette: &[Affine<f32>]) -> Self {
-        let mut slots = [[m128::default(); 4]; N];
+    pub(super) fn new(palette: &[Affine<f32>]) -> Self {
+        let mut slots = [Slot([0.0; 16]); N];
         for (s, m) in slots.iter_mut().zip(palette) {
-            s[..3].copy_from_slice(&m.rows.map(m128::from));
+            s.0[..12].copy_from_slice(m.rows.as_flattened());
         }
         Self { slots }
     }
 
-    /// The matrix of `bone` (masked, see above).
+    /// The slot of `bone` (masked, see above).
     #[inline(always)]
-    fn get(&self, bone: u8) -> &Slot {
+    pub(super) fn slot(&self, bone: u8) -> &Slot {
         &self.slots[usize::from(bone) & (N - 1)]
+    }
+
+    /// The rows of `bone`'s matrix, one register each.
+    #[inline(always)]
+    fn get(&self, bone: u8) -> Rows {
+        let s = &self.slot(bone).0;
+        let row = |r: usize| m128::from(<[f32; 4]>::try_from(&s[4 * r..4 * r + 4]).expect("4"));
+        [row(0), row(1), row(2)]
     }
 }
 
@@ -113,14 +124,14 @@ fn blend<const N: usize, const K: usize, const S: i32>(
     if K > 2 {
         let m2 = at(2);
         let w2 = splat::<S>(w[2]);
-        for (a, &r) in acc.iter_mut().zip(m2) {
+        for (a, r) in acc.iter_mut().zip(m2) {
             *a += r * w2;
         }
     }
     if K > 3 {
         let m3 = at(3);
         let w3 = splat::<S>(w[3]);
-        for (a, &r) in acc.iter_mut().zip(m3) {
+        for (a, r) in acc.iter_mut().zip(m3) {
             *a += r * w3;
         }
     }
