@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds, runs and sizes the Cortex-M firmware (firmware/).
 #
-#   scripts/firmware.sh build BOARD LANE [MODEL]  bake the model, build; prints the ELF's path
-#   scripts/firmware.sh run BOARD LANE [MODEL]    build, run in QEMU (-icount shift=0), decode
-#                                                 defmt; exits with the firmware's status
-#   scripts/firmware.sh size BOARD LANE [MODEL]   build; flash and RAM (text data bss)
+#   scripts/firmware.sh build BOARD LANE [MODEL] [--vmla]  bake the model, build; prints
+#                                                 the ELF's path
+#   scripts/firmware.sh run BOARD LANE [MODEL] [--vmla]    build, run in QEMU (-icount
+#                                                 shift=0), decode defmt; exits with the
+#                                                 firmware's status
+#   scripts/firmware.sh size BOARD LANE [MODEL] [--vmla]   build; flash and RAM (text data bss)
 #   scripts/firmware.sh uf2 LANE [MODEL]          build for the Pico; write a .uf2 to flash
-#   scripts/firmware.sh kernels BOARD LANE        run the kernel benchmark (no model)
+#   scripts/firmware.sh kernels BOARD LANE [--vmla]  run the kernel benchmark (no model)
 #   scripts/firmware.sh bench                     the kernel benchmark on every BOARD × LANE
+#                                                 (and mps2-an386 f32 --vmla)
 #
 # BOARD: mps2-an386 (Cortex-M4F), mps2-an385 (Cortex-M3), mps2-an385-m0 (Cortex-M0 code,
 #        thumbv6m, on the M3 board: for models beyond the micro:bit's RAM), microbit
@@ -15,6 +18,8 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
+# --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
+#        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
 #        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
 #
@@ -76,11 +81,21 @@ skin_tool() {
   echo "${CARGO_TARGET_DIR:-$root/target}/release/skin"
 }
 
-# Options after BOARD LANE: sets model, asset, out.
+# --vmla for BOARD LANE: sets extra (features) and variant (a name suffix).
+vmla() {
+  [ "$1" = mps2-an386 ] && [ "$2" = f32 ] \
+    || die "--vmla applies to the f32 lane on mps2-an386 (the Cortex-M4F), not $1 $2"
+  extra=",vmla" variant="-vmla"
+}
+
+# Options after BOARD LANE: sets model, asset, out, extra, variant.
 parse_options() {
-  model="" asset="" out=""
+  local board="$1" lane="$2"
+  shift 2
+  model="" asset="" out="" extra="" variant=""
   while [ $# -gt 0 ]; do
     case "$1" in
+      --vmla) vmla "$board" "$lane"; shift ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
@@ -137,9 +152,9 @@ build() {
   shift 2
   check_lane "$lane"
   triple "$board" >/dev/null
-  parse_options "$@"
+  parse_options "$board" "$lane" "$@"
   bake "$lane"
-  SKIN_ASSET="$asset" cargo_build "$board" "$(feature "$board"),$lane" "$lane-$name"
+  SKIN_ASSET="$asset" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
 }
 
 # Runs an ELF in QEMU from folder $2, decoding its log; returns QEMU's status.
@@ -161,7 +176,7 @@ run() {
   local board="$1"
   qemu_machine "$board" >/dev/null
   build "$@"
-  out="${out:-$target_dir/frames/$board-$2-$name}"
+  out="${out:-$target_dir/frames/$board-$2$variant-$name}"
   mkdir -p "$out"
   rm -f "$out"/frame-*.rgb565
   cp "$asset" "$out/asset.bin"
@@ -182,12 +197,29 @@ uf2() {
   echo "$file"
 }
 
-kernels() {
-  local board="$1" lane="$2"
+# Builds the kernel benchmark for BOARD LANE [--vmla]; sets elf.
+kernels_build() {
+  local board="$1" lane="$2" extra="" variant=""
   check_lane "$lane"
   qemu_machine "$board" >/dev/null
-  cargo_build "$board" "$(feature "$board"),$lane,bench" "$lane-bench"
-  qemu "$board" "$target_dir"
+  case "${3:-}" in
+    "") ;;
+    --vmla) vmla "$board" "$lane" ;;
+    *) die "unknown option '$3'" ;;
+  esac
+  cargo_build "$board" "$(feature "$board"),$lane$extra,bench" "$lane$variant-bench"
+}
+
+kernels() {
+  kernels_build "$@"
+  qemu "$1" "$target_dir"
+}
+
+# The kernel benchmark's summary lines for BOARD LANE [--vmla], then the ELF's size.
+bench_one() {
+  kernels_build "$@"
+  qemu "$1" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|MEMORY|DONE'
+  echo "SIZE board=$1 lane=$2${3:+ $3} $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
 }
 
 case "${1:-}" in
@@ -195,18 +227,17 @@ case "${1:-}" in
   run) run "${@:2}" ;;
   size) size_of "${@:2}" ;;
   uf2) uf2 "${@:2}" ;;
-  kernels) kernels "${2:?BOARD}" "${3:?LANE}" ;;
+  kernels) kernels "${2:?BOARD}" "${3:?LANE}" "${@:4}" ;;
   bench)
     for b in "${boards[@]}"; do
       for l in "${lanes[@]}"; do
-        cargo_build "$b" "$(feature "$b"),$l,bench" "$l-bench"
-        qemu "$b" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|MEMORY|DONE'
-        echo "SIZE board=$b lane=$l $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
+        bench_one "$b" "$l"
       done
     done
+    bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

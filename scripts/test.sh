@@ -14,10 +14,15 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== skin-core builds for Cortex-M (build-std with Debian's rustc)"
-for triple in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf; do
+# (Cortex-M0, M3, M4F, and the M33 with FPU; the cores with an FPU also with `vmla`.)
+for build in thumbv6m-none-eabi thumbv7m-none-eabi thumbv7em-none-eabihf \
+  thumbv7em-none-eabihf,vmla thumbv8m.main-none-eabihf thumbv8m.main-none-eabihf,vmla; do
+  triple="${build%,*}" features=""
+  [ "$triple" = "$build" ] || features="${build#*,}"
   RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR=target/cortex-m \
-    cargo build --quiet -p skin-core --release --target "$triple" -Z build-std=core
-  echo "   $triple ok"
+    cargo build --quiet -p skin-core --release --target "$triple" -Z build-std=core \
+    --features "$features"
+  echo "   $build ok"
 done
 
 echo "== firmware for the Raspberry Pi Pico (RP2040 + ST7789; built, not run)"

@@ -27,6 +27,15 @@
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
 //! | [`raster`] | the band rasteriser into embedded-graphics targets, and the frame pipeline |
 //!
+//! ## Cargo features
+//!
+//! - `defmt`: `defmt::Format` for the public types (firmware logging).
+//! - `vmla`: on Cortex-M with an FPU and the hard-float ABI, the `f32` LBS kernels'
+//!   multiply-adds as chained `VMLA` instead of `VMUL` + `VADD`. The same output bits in about
+//!   a third fewer instructions; by the published timings more cycles on a Cortex-M4, and
+//!   likely fewer on a Cortex-M7, whose `VMLA` is pipelined (`docs/BENCHMARKS.md`). No
+//!   effect elsewhere.
+//!
 //! ## Example: a two-bone arm, bent 90° at the elbow, in fixed point
 //!
 //! ```

@@ -1,8 +1,8 @@
-//! The Cortex-M firmware under QEMU: builds every board × lane with `scripts/firmware.sh`,
-//! runs the kernel benchmark with `-icount shift=0`, decodes its defmt log and checks that
-//! it exits 0, passes its on-device rest-pose check, measures SysTick at the documented rate,
-//! reports plausible instruction counts for every kernel, and skins the synthetic mesh to the
-//! same bits as skin-core on this host.
+//! The Cortex-M firmware under QEMU: builds every board × lane with `scripts/firmware.sh`
+//! (and the M4F's f32 lane again with `--vmla`), runs the kernel benchmark with `-icount
+//! shift=0`, decodes its defmt log and checks that it exits 0, passes its on-device rest-pose
+//! check, measures SysTick at the documented rate, reports plausible instruction counts for
+//! every kernel, and skins the synthetic mesh to the same bits as skin-core on this host.
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
 //! (scripts/setup.sh); without them each test reports SKIPPED (a failure under
@@ -40,13 +40,14 @@ fn expected_cases() -> u32 {
     synthetic::CHECK_ROUNDS * synthetic::CHECK_PALETTES.len() as u32 * 4 * 4 * 2
 }
 
-/// Builds and runs `board` in `lane`; returns the decoded log.
-fn run_firmware(board: &str, lane: &str) -> String {
-    let out = script(&["kernels", board, lane]);
+/// Builds and runs `board` in `lane` with the script's `options` (`--vmla`); returns the
+/// decoded log.
+fn run_firmware(board: &str, lane: &str, options: &[&str]) -> String {
+    let out = script(&[&["kernels", board, lane], options].concat());
     let log = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
-        "{board}/{lane}: firmware failed ({}):\n{log}\n{}",
+        "{board}/{lane}{options:?}: firmware failed ({}):\n{log}\n{}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
@@ -54,98 +55,132 @@ fn run_firmware(board: &str, lane: &str) -> String {
 }
 
 /// Checks one board in both lanes; `ticks_per_2m` is SysTick ticks per 2 000 000
-/// instructions (the core clock in MHz · 80 000 / 1000).
-fn check_board(test: &str, board: &str, core: &str, ticks_per_2m: u64) {
+/// instructions (the core clock in MHz · 80 000 / 1000). Returns each lane's instructions
+/// per vertex by kernel.
+fn check_board(
+    test: &str,
+    board: &str,
+    core: &str,
+    ticks_per_2m: u64,
+) -> Option<[HashMap<&'static str, f64>; 2]> {
     if let Some(why) = missing_tools() {
         skin_tests::skip(test, &why);
-        return;
+        return None;
     }
-    for (lane, lane_name, host) in [
-        ("fixed", Q14::NAME, host_checksums::<Q14>()),
-        ("f32", <f32 as Lane>::NAME, host_checksums::<f32>()),
-    ] {
-        let log = run_firmware(board, lane);
-        let ctx = format!("{board}/{lane}:\n{log}");
-        assert!(log.contains("CHECK rest-pose ok"), "{ctx}");
-        // The lane's own LBS loop (the fixed lane's assembly kernels on the M0 and the M4F)
-        // gave the generic loop's bits on the device, on every adversarial case.
-        let check = log
-            .lines()
-            .find(|l| l.contains("CHECK lane-loop"))
-            .unwrap_or_else(|| panic!("no lane-loop check: {ctx}"));
-        assert!(check.contains("CHECK lane-loop ok"), "{ctx}");
-        assert_eq!(
-            fields(check)["cases"],
-            expected_cases().to_string(),
-            "{ctx}"
-        );
-        assert!(log.contains("DONE ok"), "{ctx}");
+    Some([
+        check_run(board, core, ticks_per_2m, "fixed", &[]),
+        check_run(board, core, ticks_per_2m, "f32", &[]),
+    ])
+}
 
-        let cal = log
-            .lines()
-            .find(|l| l.contains("CALIBRATION"))
-            .map(fields)
-            .unwrap_or_else(|| panic!("no CALIBRATION line: {ctx}"));
-        assert_eq!(cal["core"], core, "{ctx}");
-        assert_eq!(cal["instructions"], "2000000", "{ctx}");
-        assert_eq!(
-            cal["ticks"].parse::<u64>().unwrap(),
-            ticks_per_2m,
-            "SysTick is not counting instructions at the documented rate: {ctx}"
-        );
+/// Runs the kernel benchmark on `board` in `lane` with the script's `options` and checks
+/// its log; returns the instructions per vertex by kernel.
+fn check_run(
+    board: &str,
+    core: &str,
+    ticks_per_2m: u64,
+    lane: &str,
+    options: &[&str],
+) -> HashMap<&'static str, f64> {
+    let (lane_name, host) = match lane {
+        "fixed" => (Q14::NAME, host_checksums::<Q14>()),
+        _ => (<f32 as Lane>::NAME, host_checksums::<f32>()),
+    };
+    let log = run_firmware(board, lane, options);
+    let ctx = format!("{board}/{lane}{options:?}:\n{log}");
+    assert!(log.contains("CHECK rest-pose ok"), "{ctx}");
+    // The lane's own LBS loop (the fixed lane's assembly kernels on the M0 and the M4F)
+    // gave the generic loop's bits on the device, on every adversarial case.
+    let check = log
+        .lines()
+        .find(|l| l.contains("CHECK lane-loop"))
+        .unwrap_or_else(|| panic!("no lane-loop check: {ctx}"));
+    assert!(check.contains("CHECK lane-loop ok"), "{ctx}");
+    assert_eq!(
+        fields(check)["cases"],
+        expected_cases().to_string(),
+        "{ctx}"
+    );
+    assert!(log.contains("DONE ok"), "{ctx}");
 
-        let results: HashMap<&str, HashMap<&str, &str>> = log
-            .lines()
-            .filter(|l| l.contains("RESULT"))
-            .map(fields)
-            .map(|f| (f["kernel"], f))
-            .collect();
-        let mut per_vertex = HashMap::new();
-        for kernel in Kernel::ALL {
-            let name = kernel.name();
-            let r = results
-                .get(name)
-                .unwrap_or_else(|| panic!("no RESULT for {name}: {ctx}"));
-            assert_eq!(r["board"], board, "{ctx}");
-            assert_eq!(r["lane"], lane_name, "{ctx}");
-            let vertices: u64 = r["vertices"].parse().unwrap();
-            let instructions: u64 = r["instructions"].parse().unwrap();
-            assert_eq!(
-                vertices,
-                synthetic::VERTICES as u64 * 4,
-                "the mesh times REPS: {ctx}"
-            );
-            let pv = instructions as f64 / vertices as f64;
-            // At least the 9 multiply-adds of a transformed point; at most what soft-float
-            // LBS with normals costs on a Cortex-M0 with a wide margin.
-            assert!(
-                (9.0..40_000.0).contains(&pv),
-                "{name}: {pv} per vertex: {ctx}"
-            );
-            per_vertex.insert(name, pv);
-            let checksum: u32 = r["checksum"].parse().unwrap();
-            assert_eq!(
-                checksum, host[name],
-                "{name}: the firmware's output differs from skin-core on the host: {ctx}"
-            );
-        }
-        // Normals cost extra work; blending four matrices costs more than picking one.
-        let pv = |k: Kernel| per_vertex[k.name()];
-        assert!(pv(Kernel::Stitch) < pv(Kernel::StitchNormals), "{ctx}");
-        assert!(pv(Kernel::Lbs4) < pv(Kernel::Lbs4Normals), "{ctx}");
-        assert!(pv(Kernel::Stitch) < pv(Kernel::Lbs4), "{ctx}");
-        assert!(pv(Kernel::StitchNormals) < pv(Kernel::Lbs4Normals), "{ctx}");
+    let cal = log
+        .lines()
+        .find(|l| l.contains("CALIBRATION"))
+        .map(fields)
+        .unwrap_or_else(|| panic!("no CALIBRATION line: {ctx}"));
+    assert_eq!(cal["core"], core, "{ctx}");
+    assert_eq!(cal["instructions"], "2000000", "{ctx}");
+    assert_eq!(
+        cal["ticks"].parse::<u64>().unwrap(),
+        ticks_per_2m,
+        "SysTick is not counting instructions at the documented rate: {ctx}"
+    );
+
+    let results: HashMap<&str, HashMap<&str, &str>> = log
+        .lines()
+        .filter(|l| l.contains("RESULT"))
+        .map(fields)
+        .map(|f| (f["kernel"], f))
+        .collect();
+    let mut per_vertex = HashMap::new();
+    for kernel in Kernel::ALL {
+        let name = kernel.name();
+        let r = results
+            .get(name)
+            .unwrap_or_else(|| panic!("no RESULT for {name}: {ctx}"));
+        assert_eq!(r["board"], board, "{ctx}");
+        assert_eq!(r["lane"], lane_name, "{ctx}");
+        let vertices: u64 = r["vertices"].parse().unwrap();
+        let instructions: u64 = r["instructions"].parse().unwrap();
+        assert_eq!(
+            vertices,
+            synthetic::VERTICES as u64 * 4,
+            "the mesh times REPS: {ctx}"
+        );
+        let pv = instructions as f64 / vertices as f64;
+        // At least the 9 multiply-adds of a transformed point; at most what soft-float
+        // LBS with normals costs on a Cortex-M0 with a wide margin.
+        assert!(
+            (9.0..40_000.0).contains(&pv),
+            "{name}: {pv} per vertex: {ctx}"
+        );
+        per_vertex.insert(name, pv);
+        let checksum: u32 = r["checksum"].parse().unwrap();
+        assert_eq!(
+            checksum, host[name],
+            "{name}: the firmware's output differs from skin-core on the host: {ctx}"
+        );
     }
+    // Normals cost extra work; blending four matrices costs more than picking one.
+    let pv = |k: Kernel| per_vertex[k.name()];
+    assert!(pv(Kernel::Stitch) < pv(Kernel::StitchNormals), "{ctx}");
+    assert!(pv(Kernel::Lbs4) < pv(Kernel::Lbs4Normals), "{ctx}");
+    assert!(pv(Kernel::Stitch) < pv(Kernel::Lbs4), "{ctx}");
+    assert!(pv(Kernel::StitchNormals) < pv(Kernel::Lbs4Normals), "{ctx}");
+    per_vertex
 }
 
 #[test]
 fn firmware_cortex_m4f_mps2_an386() {
-    check_board(
+    let Some([_, f32_loop]) = check_board(
         "firmware_cortex_m4f_mps2_an386",
         "mps2-an386",
         "cortex-m4f",
         50_000,
-    );
+    ) else {
+        return;
+    };
+    // The `vmla` build: the same bits (checked against the host in `check_run`) from the
+    // chained multiply-add kernels, which take fewer instructions than the default ones.
+    let vmla = check_run("mps2-an386", "cortex-m4f", 50_000, "f32", &["--vmla"]);
+    for k in [Kernel::Lbs4, Kernel::Lbs4Normals] {
+        let (default, chained) = (f32_loop[k.name()], vmla[k.name()]);
+        assert!(
+            chained < default * 0.8,
+            "{}: {chained} instructions per vertex with --vmla, {default} without",
+            k.name()
+        );
+    }
 }
 
 #[test]

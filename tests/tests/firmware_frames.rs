@@ -7,8 +7,8 @@
 //! every stage, and report RAM within the board's.
 //!
 //! Models: the procedural character (`skin character`) everywhere; with `../shared/models`,
-//! RiggedFigure as Cortex-M0 code and on the M3, CesiumMan as Cortex-M0 code, on the M3 and
-//! on the M4F. Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM runs on the
+//! RiggedFigure and CesiumMan as Cortex-M0 code, on the M3 and on the M4F (in `f32` also
+//! with the `vmla` kernels). Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM runs on the
 //! mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it unchanged).
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
@@ -65,8 +65,9 @@ fn sample(test: &str, name: &str) -> Option<PathBuf> {
     None
 }
 
-/// Runs `board` in `lane` on `model`; `None` when the model is not there (skipped).
-fn run(test: &str, board: &str, lane: &str, model: Model) -> Option<Run> {
+/// Runs `board` in `lane` on `model` with the script's `options` (`--vmla`); `None` when
+/// the model is not there (skipped).
+fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> Option<Run> {
     let dir = tempfile::tempdir().expect("temporary folder");
     let out = dir
         .path()
@@ -74,6 +75,7 @@ fn run(test: &str, board: &str, lane: &str, model: Model) -> Option<Run> {
         .expect("UTF-8 temporary path")
         .to_owned();
     let mut args = vec!["run", board, lane, "--out", &out];
+    args.extend(options);
     let path;
     if let Model::Sample(name) = model {
         path = sample(test, name)?;
@@ -83,7 +85,7 @@ fn run(test: &str, board: &str, lane: &str, model: Model) -> Option<Run> {
     let log = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         o.status.success(),
-        "{board}/{lane}/{model:?}: the firmware failed ({}):\n{log}\n{}",
+        "{board}/{lane}{options:?}/{model:?}: the firmware failed ({}):\n{log}\n{}",
         o.status,
         String::from_utf8_lossy(&o.stderr)
     );
@@ -250,14 +252,14 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
     totals
 }
 
-/// Runs and checks `board` on each of `models` in `lane`.
-fn frames(test: &str, board: &str, lane: &str, models: &[Model]) {
+/// Runs and checks `board` on each of `models` in `lane`, with the script's `options`.
+fn frames_with(test: &str, board: &str, lane: &str, options: &[&str], models: &[Model]) {
     if let Some(why) = missing_tools() {
         skin_tests::skip(test, &why);
         return;
     }
     for &model in models {
-        let Some(run) = run(test, board, lane, model) else {
+        let Some(run) = run(test, board, lane, options, model) else {
             continue;
         };
         match lane {
@@ -265,6 +267,11 @@ fn frames(test: &str, board: &str, lane: &str, models: &[Model]) {
             _ => check::<f32>(board, model, &run),
         };
     }
+}
+
+/// Runs and checks `board` on each of `models` in `lane`.
+fn frames(test: &str, board: &str, lane: &str, models: &[Model]) {
+    frames_with(test, board, lane, &[], models);
 }
 
 #[test]
@@ -310,7 +317,11 @@ fn firmware_frames_mps2_an386_m4f_fixed() {
         "firmware_frames_mps2_an386_m4f_fixed",
         "mps2-an386",
         "fixed",
-        &[Model::Character, Model::Sample("CesiumMan.glb")],
+        &[
+            Model::Character,
+            Model::Sample("RiggedFigure.glb"),
+            Model::Sample("CesiumMan.glb"),
+        ],
     );
 }
 
@@ -320,7 +331,28 @@ fn firmware_frames_mps2_an386_m4f_f32() {
         "firmware_frames_mps2_an386_m4f_f32",
         "mps2-an386",
         "f32",
-        &[Model::Character, Model::Sample("CesiumMan.glb")],
+        &[
+            Model::Character,
+            Model::Sample("RiggedFigure.glb"),
+            Model::Sample("CesiumMan.glb"),
+        ],
+    );
+}
+
+/// The `vmla` build's chained multiply-adds give the same frames (the host renders with
+/// separate multiplies and adds).
+#[test]
+fn firmware_frames_mps2_an386_m4f_f32_vmla() {
+    frames_with(
+        "firmware_frames_mps2_an386_m4f_f32_vmla",
+        "mps2-an386",
+        "f32",
+        &["--vmla"],
+        &[
+            Model::Character,
+            Model::Sample("RiggedFigure.glb"),
+            Model::Sample("CesiumMan.glb"),
+        ],
     );
 }
 

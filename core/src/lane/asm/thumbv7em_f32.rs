@@ -6,19 +6,31 @@
 //! vertex in the Rust loop, 7 here), and the integer registers keep every cursor, so nothing
 //! is spilled. The arithmetic is the generic loop's, operation for operation and in its
 //! order (only the independent operations of different entries are interleaved): the lead
-//! weight `1 − ((w₁ + w₂) + w₃)`, each entry `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀` as separate
-//! `VMUL` and `VADD` (no `VMLA`, which would cut instructions but costs 3 cycles on a
-//! Cortex-M4 against 2 for the pair, nor the fused `VFMA`, which rounds differently), the
-//! point `((t + e₀p₀) + e₁p₁) + e₂p₂`, the linear part `(e₀n₀ + e₁n₁) + e₂n₂`, and the
+//! weight `1 − ((w₁ + w₂) + w₃)`, each entry `((w₁e₁ + w₂e₂) + w₃e₃) + w₀e₀`, the point
+//! `((t + e₀p₀) + e₁p₁) + e₂p₂`, the linear part `(e₀n₀ + e₁n₁) + e₂n₂`, and the
 //! renormalisation of the `f32` lane's `unit`: squared length, the `MIN_POSITIVE` test,
 //! micromath's inverse-square-root bit trick (`0x5f37_5a86 − (bits >> 1)`) and two Newton
-//! steps `y·(1.5 − (½len²·y)·y)`, then three products.
+//! steps `y·(1.5 − (½len²·y)·y)`, then three products. Never the fused `VFMA`, which rounds
+//! once where the generic loop rounds twice.
 //!
-//! Registers: s0–s11 the blended matrix, s12 w₀ (then a temporary), s13–s15 w₁–w₃,
-//! s16–s27 a bone's matrix (then p, n, the point and the linear part), s28 = 1.0,
-//! s29 = 0.5, s30 = 1.5, s31 = `f32::MIN_POSITIVE`; r0 influences, r1 positions, r2
-//! normals, r3 out, r4 out normals, r5 the end of out, r6 the palette, r7 = 48,
-//! r8 = 0x5f37_5a86, r9–r12 the bones' matrices.
+//! **Two builds of the multiply-adds, the same bits.** Every multiply-add is written once,
+//! as the assembler macros `MADD_PRODUCT` and `MADD_SUM` (`f32_madd!`). By default they are
+//! a `VMUL` and a `VADD`, the independent products first so that no sum waits on the
+//! instruction before it: the Cortex-M4 TRM gives each one cycle, against three for the
+//! chained `VMLA.F32`. With the crate feature `vmla` they are one chained `VMLA`
+//! (`d + round(n·m)`, rounded again: exactly `VMUL` then `VADD`): a third fewer instructions
+//! (LBS-4 positions + normals: 109 against 162 per vertex under QEMU, `docs/BENCHMARKS.md`),
+//! so less code to fetch, but on a Cortex-M4 about 50 more cycles per vertex by the TRM's
+//! figures. LLVM's own scheduling models agree: they mark `VMLA` slow on the Cortex-M4, M33,
+//! M35P and M55, not on the M7 or M85 — the cores where `vmla` should also be the faster
+//! build.
+//!
+//! Registers: s0–s8 the blended matrix's linear part (rows s0–s2, s3–s5, s6–s8), s9–s11 its
+//! translation (then the point), s12 w₀, s13–s15 w₁–w₃ (after the blend, temporaries),
+//! s16–s27 a bone's matrix (then p in s16–s18, n in s19–s21, the linear part in s25–s27),
+//! s28 = 1.0, s29 = 0.5, s30 = 1.5; r0 influences, r1 positions, r2 normals, r3 out, r4 out
+//! normals, r5 the end of out, r6 the palette, r7 = 48, r8 = 0x5f37_5a86, r9–r12 the
+//! bones' matrices.
 //!
 //! The kernels are `asm!` blocks in functions, not `global_asm!` like the fixed ones: module
 //! assembly is assembled without the target's FPU features (rust-lang/rust#127269), while a
@@ -27,10 +39,13 @@
 use super::Job;
 
 /// The assembler macros both kernels use (defined at the start of each block and purged at
-/// its end, so that the blocks are independent).
+/// its end, so that the blocks are independent), after the build's multiply-add
+/// (`f32_madd!`).
 macro_rules! f32_macros {
     () => {
-        r#"
+        concat!(
+            f32_madd!(),
+            r#"
 @ The prologue: saves r6, r7 (the other registers are the block's clobbers), loads the
 @ job (r0: +0 palette, +4 influences, +8 positions, +12 normals, +16 out, +20 out
 @ normals, +24 count) and the constants; branches to \done for no vertices.
@@ -48,8 +63,6 @@ macro_rules! f32_macros {
     vmov.f32 s28, #1.0
     vmov.f32 s29, #0.5
     vmov.f32 s30, #1.5
-    mov r9, #0x00800000
-    vmov s31, r9
     .endm
 
 @ One influence from r0 (post-incremented): the bones' matrices into r10 (bone 0), r11,
@@ -70,139 +83,169 @@ macro_rules! f32_macros {
     vsub.f32 s12, s28, s12
     .endm
 
-@ The blended matrix into s0..s11, bone by bone: w1 e1, + w2 e2, + w3 e3, + w0 e0.
-    .macro SKIN_F32_BLEND
-    vldm r11, {s16-s27}
-    vmul.f32 s0, s13, s16
-    vmul.f32 s1, s13, s17
-    vmul.f32 s2, s13, s18
-    vmul.f32 s3, s13, s19
-    vmul.f32 s4, s13, s20
-    vmul.f32 s5, s13, s21
-    vmul.f32 s6, s13, s22
-    vmul.f32 s7, s13, s23
-    vmul.f32 s8, s13, s24
-    vmul.f32 s9, s13, s25
-    vmul.f32 s10, s13, s26
-    vmul.f32 s11, s13, s27
-    vldm r12, {s16-s27}
-    vmul.f32 s16, s14, s16
-    vmul.f32 s17, s14, s17
-    vmul.f32 s18, s14, s18
-    vmul.f32 s19, s14, s19
-    vmul.f32 s20, s14, s20
-    vmul.f32 s21, s14, s21
-    vmul.f32 s22, s14, s22
-    vmul.f32 s23, s14, s23
-    vmul.f32 s24, s14, s24
-    vmul.f32 s25, s14, s25
-    vmul.f32 s26, s14, s26
-    vmul.f32 s27, s14, s27
-    vadd.f32 s0, s0, s16
-    vadd.f32 s1, s1, s17
-    vadd.f32 s2, s2, s18
-    vadd.f32 s3, s3, s19
-    vadd.f32 s4, s4, s20
-    vadd.f32 s5, s5, s21
-    vadd.f32 s6, s6, s22
-    vadd.f32 s7, s7, s23
-    vadd.f32 s8, s8, s24
-    vadd.f32 s9, s9, s25
-    vadd.f32 s10, s10, s26
-    vadd.f32 s11, s11, s27
-    vldm r9, {s16-s27}
-    vmul.f32 s16, s15, s16
-    vmul.f32 s17, s15, s17
-    vmul.f32 s18, s15, s18
-    vmul.f32 s19, s15, s19
-    vmul.f32 s20, s15, s20
-    vmul.f32 s21, s15, s21
-    vmul.f32 s22, s15, s22
-    vmul.f32 s23, s15, s23
-    vmul.f32 s24, s15, s24
-    vmul.f32 s25, s15, s25
-    vmul.f32 s26, s15, s26
-    vmul.f32 s27, s15, s27
-    vadd.f32 s0, s0, s16
-    vadd.f32 s1, s1, s17
-    vadd.f32 s2, s2, s18
-    vadd.f32 s3, s3, s19
-    vadd.f32 s4, s4, s20
-    vadd.f32 s5, s5, s21
-    vadd.f32 s6, s6, s22
-    vadd.f32 s7, s7, s23
-    vadd.f32 s8, s8, s24
-    vadd.f32 s9, s9, s25
-    vadd.f32 s10, s10, s26
-    vadd.f32 s11, s11, s27
-    vldm r10, {s16-s27}
-    vmul.f32 s16, s12, s16
-    vmul.f32 s17, s12, s17
-    vmul.f32 s18, s12, s18
-    vmul.f32 s19, s12, s19
-    vmul.f32 s20, s12, s20
-    vmul.f32 s21, s12, s21
-    vmul.f32 s22, s12, s22
-    vmul.f32 s23, s12, s23
-    vmul.f32 s24, s12, s24
-    vmul.f32 s25, s12, s25
-    vmul.f32 s26, s12, s26
-    vmul.f32 s27, s12, s27
-    vadd.f32 s0, s0, s16
-    vadd.f32 s1, s1, s17
-    vadd.f32 s2, s2, s18
-    vadd.f32 s3, s3, s19
-    vadd.f32 s4, s4, s20
-    vadd.f32 s5, s5, s21
-    vadd.f32 s6, s6, s22
-    vadd.f32 s7, s7, s23
-    vadd.f32 s8, s8, s24
-    vadd.f32 s9, s9, s25
-    vadd.f32 s10, s10, s26
-    vadd.f32 s11, s11, s27
+@ The first bone's matrix (in s16..s27, rows of four) times its weight \w into the blended
+@ matrix: the linear part's rows in s0..s2, s3..s5, s6..s8, the translation in s9..s11.
+    .macro SKIN_F32_FIRST w
+    vmul.f32 s0, \w, s16
+    vmul.f32 s1, \w, s17
+    vmul.f32 s2, \w, s18
+    vmul.f32 s9, \w, s19
+    vmul.f32 s3, \w, s20
+    vmul.f32 s4, \w, s21
+    vmul.f32 s5, \w, s22
+    vmul.f32 s10, \w, s23
+    vmul.f32 s6, \w, s24
+    vmul.f32 s7, \w, s25
+    vmul.f32 s8, \w, s26
+    vmul.f32 s11, \w, s27
     .endm
 
-@ The point into s22..s24 (p in s16..s18; s12 a temporary).
+@ Adds the bone matrix in s16..s27 times its weight \w to the blended matrix.
+    .macro SKIN_F32_ADD w
+    MADD_PRODUCT s16, \w, s16
+    MADD_PRODUCT s17, \w, s17
+    MADD_PRODUCT s18, \w, s18
+    MADD_PRODUCT s19, \w, s19
+    MADD_PRODUCT s20, \w, s20
+    MADD_PRODUCT s21, \w, s21
+    MADD_PRODUCT s22, \w, s22
+    MADD_PRODUCT s23, \w, s23
+    MADD_PRODUCT s24, \w, s24
+    MADD_PRODUCT s25, \w, s25
+    MADD_PRODUCT s26, \w, s26
+    MADD_PRODUCT s27, \w, s27
+    MADD_SUM s0, \w, s16, s16
+    MADD_SUM s1, \w, s17, s17
+    MADD_SUM s2, \w, s18, s18
+    MADD_SUM s9, \w, s19, s19
+    MADD_SUM s3, \w, s20, s20
+    MADD_SUM s4, \w, s21, s21
+    MADD_SUM s5, \w, s22, s22
+    MADD_SUM s10, \w, s23, s23
+    MADD_SUM s6, \w, s24, s24
+    MADD_SUM s7, \w, s25, s25
+    MADD_SUM s8, \w, s26, s26
+    MADD_SUM s11, \w, s27, s27
+    .endm
+
+@ The blended matrix, bone by bone: w1 e1, + w2 e2, + w3 e3, + w0 e0.
+    .macro SKIN_F32_BLEND
+    vldm r11, {s16-s27}
+    SKIN_F32_FIRST s13
+    vldm r12, {s16-s27}
+    SKIN_F32_ADD s14
+    vldm r9, {s16-s27}
+    SKIN_F32_ADD s15
+    vldm r10, {s16-s27}
+    SKIN_F32_ADD s12
+    .endm
+
+@ The point, in place of the translation: s9..s11 += rows · p (p in s16..s18).
     .macro SKIN_F32_POINTS
-    vmul.f32 s12, s0, s16
-    vadd.f32 s22, s3, s12
-    vmul.f32 s12, s1, s17
-    vadd.f32 s22, s22, s12
-    vmul.f32 s12, s2, s18
-    vadd.f32 s22, s22, s12
-    vmul.f32 s12, s4, s16
-    vadd.f32 s23, s7, s12
-    vmul.f32 s12, s5, s17
-    vadd.f32 s23, s23, s12
-    vmul.f32 s12, s6, s18
-    vadd.f32 s23, s23, s12
-    vmul.f32 s12, s8, s16
-    vadd.f32 s24, s11, s12
-    vmul.f32 s12, s9, s17
-    vadd.f32 s24, s24, s12
-    vmul.f32 s12, s10, s18
-    vadd.f32 s24, s24, s12
+    MADD_PRODUCT s12, s0, s16
+    MADD_PRODUCT s13, s3, s16
+    MADD_PRODUCT s14, s6, s16
+    MADD_SUM s9, s0, s16, s12
+    MADD_SUM s10, s3, s16, s13
+    MADD_SUM s11, s6, s16, s14
+    MADD_PRODUCT s12, s1, s17
+    MADD_PRODUCT s13, s4, s17
+    MADD_PRODUCT s14, s7, s17
+    MADD_SUM s9, s1, s17, s12
+    MADD_SUM s10, s4, s17, s13
+    MADD_SUM s11, s7, s17, s14
+    MADD_PRODUCT s12, s2, s18
+    MADD_PRODUCT s13, s5, s18
+    MADD_PRODUCT s14, s8, s18
+    MADD_SUM s9, s2, s18, s12
+    MADD_SUM s10, s5, s18, s13
+    MADD_SUM s11, s8, s18, s14
     .endm
 
 @ The linear part into s25..s27 (n in s19..s21).
     .macro SKIN_F32_LINEAR
     vmul.f32 s25, s0, s19
-    vmul.f32 s12, s1, s20
-    vadd.f32 s25, s25, s12
-    vmul.f32 s12, s2, s21
-    vadd.f32 s25, s25, s12
-    vmul.f32 s26, s4, s19
-    vmul.f32 s12, s5, s20
-    vadd.f32 s26, s26, s12
-    vmul.f32 s12, s6, s21
-    vadd.f32 s26, s26, s12
-    vmul.f32 s27, s8, s19
-    vmul.f32 s12, s9, s20
-    vadd.f32 s27, s27, s12
-    vmul.f32 s12, s10, s21
-    vadd.f32 s27, s27, s12
+    vmul.f32 s26, s3, s19
+    vmul.f32 s27, s6, s19
+    MADD_PRODUCT s12, s1, s20
+    MADD_PRODUCT s13, s4, s20
+    MADD_PRODUCT s14, s7, s20
+    MADD_SUM s25, s1, s20, s12
+    MADD_SUM s26, s4, s20, s13
+    MADD_SUM s27, s7, s20, s14
+    MADD_PRODUCT s12, s2, s21
+    MADD_PRODUCT s13, s5, s21
+    MADD_PRODUCT s14, s8, s21
+    MADD_SUM s25, s2, s21, s12
+    MADD_SUM s26, s5, s21, s13
+    MADD_SUM s27, s8, s21, s14
     .endm
 
+@ The renormalised normal: v in s25..s27. A squared length at most f32::MIN_POSITIVE
+@ (bits 0x0080_0000; a non-negative float's bits order as its value, and a NaN's lie
+@ above) gives zero at \zero, which returns to the store. Otherwise micromath's seed and
+@ two Newton steps y (1.5 - (h y) y), h = len2 / 2, in s14.
+    .macro SKIN_F32_UNIT zero
+    vmul.f32 s12, s25, s25
+    MADD_PRODUCT s13, s26, s26
+    MADD_PRODUCT s14, s27, s27
+    MADD_SUM s12, s26, s26, s13
+    MADD_SUM s12, s27, s27, s14
+    vmov r9, s12
+    cmp r9, #0x00800000
+    bls \zero
+    vmul.f32 s13, s29, s12
+    sub r9, r8, r9, lsr #1
+    vmov s14, r9
+    vmul.f32 s15, s13, s14
+    vmul.f32 s15, s15, s14
+    vsub.f32 s15, s30, s15
+    vmul.f32 s14, s14, s15
+    vmul.f32 s15, s13, s14
+    vmul.f32 s15, s15, s14
+    vsub.f32 s15, s30, s15
+    vmul.f32 s14, s14, s15
+    vmul.f32 s25, s25, s14
+    vmul.f32 s26, s26, s14
+    vmul.f32 s27, s27, s14
+    .endm
+"#
+        )
+    };
+}
+
+/// The multiply-add `d ← d + n·m` (the product rounded, then the sum), written as
+/// `MADD_PRODUCT t, n, m` and, later, `MADD_SUM d, n, m, t` (`t` a free register): by
+/// default `VMUL t, n, m` and `VADD d, d, t`; where several multiply-adds are independent
+/// (the blend, the point, the linear part) their products come first, so that no `VADD`
+/// reads the result of the instruction before it (on a Cortex-M4 each then takes one
+/// cycle).
+#[cfg(not(feature = "vmla"))]
+macro_rules! f32_madd {
+    () => {
+        r#"
+    .macro MADD_PRODUCT t, n, m
+    vmul.f32 \t, \n, \m
+    .endm
+    .macro MADD_SUM d, n, m, t
+    vadd.f32 \d, \d, \t
+    .endm
+"#
+    };
+}
+
+/// The multiply-add with the feature `vmla`: `MADD_PRODUCT` is nothing and `MADD_SUM` one
+/// chained `VMLA d, n, m`, which rounds the product before the add — the same bits as
+/// `VMUL` then `VADD` in one instruction.
+#[cfg(feature = "vmla")]
+macro_rules! f32_madd {
+    () => {
+        r#"
+    .macro MADD_PRODUCT t, n, m
+    .endm
+    .macro MADD_SUM d, n, m, t
+    vmla.f32 \d, \n, \m
+    .endm
 "#
     };
 }
@@ -211,11 +254,16 @@ macro_rules! f32_macros {
 macro_rules! f32_purge {
     () => {
         r#"
+    .purgem MADD_PRODUCT
+    .purgem MADD_SUM
     .purgem SKIN_F32_PROLOGUE
     .purgem SKIN_F32_INFLUENCE
+    .purgem SKIN_F32_FIRST
+    .purgem SKIN_F32_ADD
     .purgem SKIN_F32_BLEND
     .purgem SKIN_F32_POINTS
     .purgem SKIN_F32_LINEAR
+    .purgem SKIN_F32_UNIT
 "#
     };
 }
@@ -246,31 +294,8 @@ pub(super) unsafe fn lbs4_normals(job: &Job) {
     vldm r2!, {s19-s21}
     SKIN_F32_POINTS
     SKIN_F32_LINEAR
-    vstm r3!, {s22-s24}
-    @ Renormalise v = (s25, s26, s27): len2 in s0.
-    vmul.f32 s0, s25, s25
-    vmul.f32 s1, s26, s26
-    vadd.f32 s0, s0, s1
-    vmul.f32 s1, s27, s27
-    vadd.f32 s0, s0, s1
-    vcmp.f32 s0, s31
-    vmrs APSR_nzcv, fpscr
-    bls 3f
-    vmul.f32 s1, s29, s0
-    vmov r9, s0
-    sub r9, r8, r9, lsr #1
-    vmov s2, r9
-    vmul.f32 s3, s1, s2
-    vmul.f32 s3, s3, s2
-    vsub.f32 s3, s30, s3
-    vmul.f32 s2, s2, s3
-    vmul.f32 s3, s1, s2
-    vmul.f32 s3, s3, s2
-    vsub.f32 s3, s30, s3
-    vmul.f32 s2, s2, s3
-    vmul.f32 s25, s25, s2
-    vmul.f32 s26, s26, s2
-    vmul.f32 s27, s27, s2
+    vstm r3!, {s9-s11}
+    SKIN_F32_UNIT 3f
 2:  vstm r4!, {s25-s27}
     cmp r3, r5
     bne 1b
@@ -315,7 +340,7 @@ pub(super) unsafe fn lbs4_positions(job: &Job) {
     SKIN_F32_BLEND
     vldm r1!, {s16-s18}
     SKIN_F32_POINTS
-    vstm r3!, {s22-s24}
+    vstm r3!, {s9-s11}
     cmp r3, r5
     bne 1b
 9:  pop {r6, r7}
