@@ -13,8 +13,8 @@
 //! |---|---|---:|---:|---:|
 //! | fixed (`thumbv7em.rs`) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 171.6 | ≤ 200 |
 //! | fixed (`thumbv6m.rs`) | Cortex-M0 (ARMv6-M) | 466.3 | 353.1 | ≤ 400 |
-//! | `f32` (`thumbv7em_f32.rs`) | Cortex-M4F (FPv4-SP) | 233.3 | 162.6 | ≤ 110 |
-//! | `f32`, feature `vmla` | Cortex-M4F (FPv4-SP) | 233.3 | 109.6 | ≤ 110 |
+//! | `f32` (`thumbv7em_f32.rs`) | Cortex-M4F (FPv4-SP) | 233.3 | 161.6 | ≤ 110 |
+//! | `f32`, feature `vmla` | Cortex-M4F (FPv4-SP) | 233.3 | 108.6 | ≤ 110 |
 //!
 //! **What the kernels compute.** Exactly the generic loop's arithmetic (`crate::skin::lbs`
 //! over the lane's primitives), operation for operation: in the fixed lane every blended

@@ -19,7 +19,7 @@
 //! instruction before it: the Cortex-M4 TRM gives each one cycle, against three for the
 //! chained `VMLA.F32`. With the crate feature `vmla` they are one chained `VMLA`
 //! (`d + round(n·m)`, rounded again: exactly `VMUL` then `VADD`): a third fewer instructions
-//! (LBS-4 positions + normals: 109 against 162 per vertex under QEMU, `docs/BENCHMARKS.md`),
+//! (LBS-4 positions + normals: 108 against 161 per vertex under QEMU, `docs/BENCHMARKS.md`),
 //! so less code to fetch, but on a Cortex-M4 about 50 more cycles per vertex by the TRM's
 //! figures. LLVM's own scheduling models agree: they mark `VMLA` slow on the Cortex-M4, M33,
 //! M35P and M55, not on the M7 or M85 — the cores where `vmla` should also be the faster
@@ -68,12 +68,11 @@ macro_rules! f32_macros {
 @ One influence from r0 (post-incremented): the bones' matrices into r10 (bone 0), r11,
 @ r12, r9 (bones 1, 2, 3), the weights into s12 (w0), s13..s15.
     .macro SKIN_F32_INFLUENCE
-    ldr r9, [r0], #4
+    ldrb r9, [r0, #3]
+    ldrb r12, [r0, #2]
+    ldrb r11, [r0, #1]
+    ldrb r10, [r0], #4
     vldm r0!, {s13-s15}
-    uxtb r10, r9
-    ubfx r11, r9, #8, #8
-    ubfx r12, r9, #16, #8
-    lsr r9, r9, #24
     mla r10, r10, r7, r6
     mla r11, r11, r7, r6
     mla r12, r12, r7, r6
