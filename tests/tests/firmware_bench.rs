@@ -89,8 +89,8 @@ fn check_run(
     let log = run_firmware(board, lane, options);
     let ctx = format!("{board}/{lane}{options:?}:\n{log}");
     assert!(log.contains("CHECK rest-pose ok"), "{ctx}");
-    // The lane's own LBS loop (the fixed lane's assembly kernels on the M0 and the M4F)
-    // gave the generic loop's bits on the device, on every adversarial case.
+    // The lane's own LBS loop (the assembly kernels: fixed on the M0 and the M4F, f32 on
+    // the M4F) gave the generic loop's bits on the device, on every adversarial case.
     let check = log
         .lines()
         .find(|l| l.contains("CHECK lane-loop"))
