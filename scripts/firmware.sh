@@ -183,9 +183,14 @@ run() {
   qemu "$board" "$out"
 }
 
+# The built ELF's sections: text=… data=… bss=… (bytes).
+elf_size() {
+  size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }'
+}
+
 size_of() {
   build "$@"
-  echo "SIZE board=$1 lane=$2 model=$name $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
+  echo "SIZE board=$1 lane=$2 model=$name $(elf_size)"
 }
 
 # UF2 for the Pico's boot ROM (drag and drop onto RPI-RP2): every loadable segment in
@@ -219,7 +224,7 @@ kernels() {
 bench_one() {
   kernels_build "$@"
   qemu "$1" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|MEMORY|DONE'
-  echo "SIZE board=$1 lane=$2${3:+ $3} $(size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }')"
+  echo "SIZE board=$1 lane=$2${3:+ $3} $(elf_size)"
 }
 
 case "${1:-}" in

@@ -8,8 +8,9 @@
 //!
 //! Models: the procedural character (`skin character`) everywhere; with `../shared/models`,
 //! RiggedFigure and CesiumMan as Cortex-M0 code, on the M3 and on the M4F (in `f32` also
-//! with the `vmla` kernels). Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM runs on the
-//! mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it unchanged).
+//! with the `vmla` kernels). Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM
+//! runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
+//! unchanged).
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
 //! (scripts/setup.sh); without them each test reports SKIPPED (a failure under
