@@ -4,10 +4,54 @@
 //! integers, byte strides, matrix column padding and sparse substitution are handled; every
 //! offset is checked against the bytes actually loaded, so a file that lies about its sizes
 //! gets an [`ImportError::Accessor`], never a panic or an out-of-bounds read.
+//!
+//! Reads are counted against [`MAX_VALUES`]: several accessors (and meshes, and nodes) may
+//! share the same bytes, so without a total a small file could ask for any amount of
+//! memory.
+
+use std::cell::Cell;
 
 use gltf::accessor::{DataType, Dimensions};
 
 use crate::error::ImportError;
+
+/// The most values (components) one import reads from accessors in all: 2^25, 256 MiB as
+/// the `f64` the reader produces, over 10 million vertices with normals and four
+/// influences — far beyond what a microcontroller draws.
+pub const MAX_VALUES: usize = 1 << 25;
+
+/// A document's loaded buffers, and the values read from them so far.
+#[derive(Debug, Default)]
+pub struct Buffers {
+    data: Vec<Vec<u8>>,
+    read: Cell<usize>,
+}
+
+impl Buffers {
+    /// The buffers, in document order; nothing read yet.
+    pub fn new(data: Vec<Vec<u8>>) -> Self {
+        Self {
+            data,
+            read: Cell::new(0),
+        }
+    }
+
+    /// Count `values` more against [`MAX_VALUES`] before they are allocated.
+    fn take(&self, index: usize, values: usize) -> Result<(), ImportError> {
+        let total = self.read.get().saturating_add(values);
+        if total > MAX_VALUES {
+            return Err(ImportError::Accessor {
+                index,
+                reason: format!(
+                    "reading its {values} values brings the model to {total}, beyond this \
+                     tool's limit of {MAX_VALUES} values in all"
+                ),
+            });
+        }
+        self.read.set(total);
+        Ok(())
+    }
+}
 
 /// An accessor's elements, each component as `f64` (exact for every glTF component type),
 /// normalised integers already mapped to [0, 1] or [−1, 1].
@@ -106,10 +150,11 @@ fn component(bytes: &[u8], t: DataType, normalized: bool) -> f64 {
 fn view_bytes<'b>(
     acc: usize,
     view: &gltf::buffer::View<'_>,
-    buffers: &'b [Vec<u8>],
+    buffers: &'b Buffers,
 ) -> Result<&'b [u8], ImportError> {
     let err = |reason: String| ImportError::Accessor { index: acc, reason };
     let buffer = buffers
+        .data
         .get(view.buffer().index())
         .ok_or_else(|| err(format!("buffer {} is not loaded", view.buffer().index())))?;
     let end = view.offset().checked_add(view.length());
@@ -129,6 +174,7 @@ fn view_bytes<'b>(
 /// Read `count` elements of `elem` bytes each, `stride` apart, starting at `offset` of `bytes`.
 #[allow(clippy::too_many_arguments)]
 fn read_dense(
+    buffers: &Buffers,
     acc: usize,
     bytes: &[u8],
     offset: usize,
@@ -171,6 +217,7 @@ fn read_dense(
             )))
         }
     }
+    buffers.take(acc, count * cols * rows)?;
     let mut out = Vec::with_capacity(count * cols * rows);
     for e in 0..count {
         let base = offset + e * stride;
@@ -187,7 +234,7 @@ fn read_dense(
 /// Read accessor `acc`, checking that it has one of the `dims` and one of the `types`.
 pub fn read(
     acc: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers,
     dims: &[Dimensions],
     types: &[DataType],
 ) -> Result<Values, ImportError> {
@@ -211,12 +258,10 @@ pub fn read(
     let mut data = match acc.view() {
         Some(view) => {
             let bytes = view_bytes(index, &view, buffers)?;
-            read_dense(index, bytes, acc.offset(), view.stride(), count, t, d, n)?
+            read_dense(buffers, index, bytes, acc.offset(), view.stride(), count, t, d, n)?
         }
         None => {
-            if count.checked_mul(width).is_none_or(|c| c > 1 << 22) {
-                return Err(err(format!("{count} elements without data is implausible")));
-            }
+            buffers.take(index, count.saturating_mul(width))?;
             vec![0.0; count * width]
         }
     };
@@ -230,6 +275,7 @@ pub fn read(
         };
         let ib = view_bytes(index, &idx.view(), buffers)?;
         let positions = read_dense(
+            buffers,
             index,
             ib,
             idx.offset(),
@@ -241,7 +287,7 @@ pub fn read(
         )?;
         let vals = sparse.values();
         let vb = view_bytes(index, &vals.view(), buffers)?;
-        let values = read_dense(index, vb, vals.offset(), None, k, t, d, n)?;
+        let values = read_dense(buffers, index, vb, vals.offset(), None, k, t, d, n)?;
         for (i, &p) in positions.iter().enumerate() {
             let p = p as usize;
             if p >= count {
@@ -262,7 +308,7 @@ pub fn read(
 /// Read an accessor of unsigned integers (indices, joints) as `u32`.
 pub fn read_uint(
     acc: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers,
     dims: &[Dimensions],
 ) -> Result<(usize, Vec<u32>), ImportError> {
     if acc.normalized() {
@@ -283,7 +329,7 @@ pub fn read_uint(
 /// Read an accessor of finite floats as `f32`; `what` names it in errors.
 pub fn read_f32(
     acc: &gltf::Accessor<'_>,
-    buffers: &[Vec<u8>],
+    buffers: &Buffers,
     dims: &[Dimensions],
     types: &[DataType],
     what: &str,

@@ -97,6 +97,14 @@ pub enum ImportError {
         /// What is wrong.
         reason: String,
     },
+    /// A file larger than this tool reads.
+    #[error("{what} is larger than this tool's limit of {limit} bytes")]
+    TooLarge {
+        /// The file.
+        what: String,
+        /// The limit.
+        limit: u64,
+    },
     /// Something valid glTF that this tool does not handle.
     #[error("unsupported: {0}")]
     Unsupported(String),
