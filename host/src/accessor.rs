@@ -258,7 +258,17 @@ pub fn read(
     let mut data = match acc.view() {
         Some(view) => {
             let bytes = view_bytes(index, &view, buffers)?;
-            read_dense(buffers, index, bytes, acc.offset(), view.stride(), count, t, d, n)?
+            read_dense(
+                buffers,
+                index,
+                bytes,
+                acc.offset(),
+                view.stride(),
+                count,
+                t,
+                d,
+                n,
+            )?
         }
         None => {
             buffers.take(index, count.saturating_mul(width))?;

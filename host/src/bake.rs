@@ -21,7 +21,7 @@
 //! Refusals ([`BakeError`]) instead of a wrong asset: a triangle needing more bones than
 //! the budget, a part beyond 16-bit indices, non-triangle primitives, and — in fixed
 //! point — any value that overflows at rest or at a key time or midpoint of a chosen clip
-//! ([`pose::check_fixed`]).
+//! ([`crate::fit::check`]).
 
 use std::collections::BTreeMap;
 
@@ -164,8 +164,8 @@ pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
     match options.arith {
         Arith::F32 => bake_in::<f32>(rig, options.budget, &clips, 0),
         Arith::Fixed => {
-            let k = pose::asset_unit(rig);
-            pose::check_fixed(rig, &clips, k)?;
+            let k = crate::fit::unit(rig)?;
+            crate::fit::check(rig, &clips, k)?;
             bake_in::<Q14>(rig, options.budget, &clips, k)
         }
     }

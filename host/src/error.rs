@@ -137,6 +137,9 @@ pub enum PoseError {
         #[source]
         source: Box<PoseError>,
     },
+    /// A value, or the model's asset unit, is beyond what the number format holds.
+    #[error("{0}")]
+    Range(String),
     /// A skin or skeleton is larger than the host's fixed capacities.
     #[error("{0}")]
     Capacity(String),

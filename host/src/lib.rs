@@ -19,6 +19,7 @@
 //! | [`bake`] | [`rig::Rig`] → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
 //! | [`character`] | a small procedural walking character (glTF) for the firmware |
 //! | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
+//! | [`fit`] | what the number formats hold: the asset unit, key and frame range checks every path shares |
 //! | [`rig`] | the in-memory rig: nodes, skins, meshes, clips |
 //! | [`pose`] | skinning a rig in glTF world space through skin-core, in `f32` or fixed point |
 //! | [`split`] | palette splitting: sub-meshes within a bone budget |
@@ -35,6 +36,7 @@ pub mod bake;
 pub mod character;
 pub mod cli;
 pub mod error;
+pub mod fit;
 pub mod gpu;
 pub mod import;
 pub mod oracle;

@@ -101,7 +101,7 @@ pub fn asset_unit(rig: &Rig) -> i32 {
 }
 
 /// The smallest `k` with `max < 2^k` (0 for an empty or all-zero model).
-fn unit_for(max: f32) -> i32 {
+pub fn unit_for(max: f32) -> i32 {
     if max <= 0.0 || !max.is_finite() {
         return 0;
     }
@@ -149,7 +149,7 @@ pub fn posed_nodes(rig: &Rig) -> Vec<usize> {
 fn transform_err<R: Real>(n: usize) -> impl FnOnce(skin_core::num::NumError) -> PoseError {
     move |e| PoseError::Core {
         context: format!("local transform of node {n} in {}", R::NAME),
-        source: num(e, n),
+        source: num(e, n, R::NAME),
     }
 }
 
@@ -256,30 +256,33 @@ pub fn sampled<R: Real>(
     }
     let mut pose = transforms::<R>(rig, &rest_locals(rig), k)?;
     let keys = clip_keys(rig, clip, k);
+    // Checked first, so that an error names the file's channel, key and value.
+    crate::fit::keys::<R>(rig, clip, &keys, k)?;
+    let channels = channels(&keys, clip)?;
     let bones = rig.nodes.len();
-    let mut channels = Vec::with_capacity(keys.len());
-    for c in &keys {
-        let bone = u16::try_from(c.node).map_err(|_| {
-            PoseError::Capacity(format!(
-                "animation {clip} animates node {}; skin-core numbers bones with 16 bits",
-                c.node
-            ))
-        })?;
-        let ch = c.channel(bone);
-        // Validate alone first, so that an error names the file's channel.
-        Clip::<R, _>::new(core::slice::from_ref(&ch), bones).map_err(PoseError::core(format!(
-            "animation {clip} channel {} (node {}) in {}",
-            c.index,
-            c.node,
-            R::NAME
-        )))?;
-        channels.push(ch);
-    }
     let ctx = format!("animation {clip} in {}", R::NAME);
     Clip::<R, _>::new(&channels, bones)
         .and_then(|c| c.sample(time, Wrap::Clamp, &mut pose))
         .map_err(PoseError::core(ctx))?;
     Ok(pose)
+}
+
+/// Skin-core channels over `keys` (of clip `clip`), bones numbered as the rig's nodes.
+pub fn channels(
+    keys: &[ChannelKeys],
+    clip: usize,
+) -> Result<Vec<clip::Channel<&[f32]>>, PoseError> {
+    keys.iter()
+        .map(|c| {
+            let bone = u16::try_from(c.node).map_err(|_| {
+                PoseError::Capacity(format!(
+                    "animation {clip} animates node {}; skin-core numbers bones with 16 bits",
+                    c.node
+                ))
+            })?;
+            Ok(c.channel(bone))
+        })
+        .collect()
 }
 
 /// The node transforms of a frame: the rest pose (`anim` = `None`) or clip `c` at `t`
@@ -330,7 +333,7 @@ pub fn world<R: Real>(
     Ok(world)
 }
 
-fn num(e: skin_core::num::NumError, index: usize) -> skin_core::Error {
+fn num(e: skin_core::num::NumError, index: usize, format: &'static str) -> skin_core::Error {
     use skin_core::error::Quantity;
     match e {
         skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
@@ -340,7 +343,7 @@ fn num(e: skin_core::num::NumError, index: usize) -> skin_core::Error {
         skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
             what: Quantity::LocalTransform,
             index,
-            format: "I8F24",
+            format,
         },
     }
 }
@@ -489,7 +492,7 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f32)>, arith: Arith) -> Result<Vec<B
     match arith {
         Arith::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0),
         Arith::Fixed => {
-            let k = asset_unit(rig);
+            let k = crate::fit::unit(rig)?;
             pose_in::<Q14>(rig, &frame(rig, anim, k)?, k)
         }
     }
@@ -500,7 +503,7 @@ pub fn pose_locals(rig: &Rig, locals: &[Trs], arith: Arith) -> Result<Vec<Block>
     match arith {
         Arith::F32 => pose_in::<f32>(rig, &transforms(rig, locals, 0)?, 0),
         Arith::Fixed => {
-            let k = asset_unit(rig);
+            let k = crate::fit::unit(rig)?;
             pose_in::<Q14>(rig, &transforms(rig, locals, k)?, k)
         }
     }
@@ -514,7 +517,7 @@ pub fn pose_in<L: Lane>(
     k: i32,
 ) -> Result<Vec<Block>, PoseError> {
     let back = 2f32.powi(k);
-    Ok(skin_raw::<L>(rig, locals, k)?
+    let blocks: Vec<Block> = skin_raw::<L>(rig, locals, k)?
         .into_iter()
         .map(|b| Block {
             node: b.node,
@@ -526,7 +529,9 @@ pub fn pose_in<L: Lane>(
                 .map(|o| o.map(|c| L::out_to_f32(c) * back))
                 .collect(),
         })
-        .collect())
+        .collect();
+    crate::fit::finite(&blocks, L::NAME)?;
+    Ok(blocks)
 }
 
 /// Skinned positions of one primitive of one mesh node as the lane's kernel writes them
@@ -623,27 +628,4 @@ pub fn check_times(clip: &crate::rig::Clip) -> Vec<f32> {
     keys.sort_by(f32::total_cmp);
     keys.dedup();
     keys
-}
-
-/// Skin the rig in fixed point (asset unit `2^k`) at rest and at every [`check_times`]
-/// of each clip in `clips`, as the device would; `Ok(frames checked)` or the first frame
-/// that overflows (named in the error's context).
-pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseError> {
-    let at = |what: String| {
-        move |e: PoseError| PoseError::Frame {
-            frame: what,
-            source: Box::new(e),
-        }
-    };
-    pose_in::<Q14>(rig, &frame(rig, None, k)?, k).map_err(at("rest pose".into()))?;
-    let mut frames = 1;
-    for &c in clips {
-        for t in check_times(&rig.clips[c]) {
-            let what = format!("animation {c} at {t} s");
-            let locals = frame(rig, Some((c, t)), k).map_err(at(what.clone()))?;
-            pose_in::<Q14>(rig, &locals, k).map_err(at(what))?;
-            frames += 1;
-        }
-    }
-    Ok(frames)
 }

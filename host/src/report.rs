@@ -44,9 +44,10 @@ pub fn diagonal((lo, hi): ([f32; 3], [f32; 3])) -> f32 {
 /// clip ([`pose::check_times`]: keys and the midpoints between them)? `Ok(frames checked)`
 /// or the first failure.
 pub fn fixed_fits(rig: &Rig) -> Result<usize, String> {
-    let k = pose::asset_unit(rig);
     let clips: Vec<usize> = (0..rig.clips.len()).collect();
-    pose::check_fixed(rig, &clips, k).map_err(|e| e.to_string())
+    crate::fit::unit(rig)
+        .and_then(|k| crate::fit::check(rig, &clips, k))
+        .map_err(|e| e.to_string())
 }
 
 /// The `skin inspect` report.

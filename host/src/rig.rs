@@ -96,6 +96,28 @@ pub struct Primitive {
 }
 
 impl Primitive {
+    /// The primitive as a node draws it: without its influences when the node has no skin
+    /// (glTF draws a mesh unskinned where its node has no skin, whatever its attributes).
+    ///
+    /// ```
+    /// # use skin_host::rig::{Influence4, Mode, Primitive};
+    /// let rigid = Influence4 { joints: [1, 1, 1, 1], weights: [1.0, 0.0, 0.0, 0.0] };
+    /// let prim = Primitive { mode: Mode::Points, positions: vec![[0.0; 3]], normals: None,
+    ///     indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0 };
+    /// assert!(prim.drawn(true).influences.is_some());
+    /// assert!(prim.drawn(false).influences.is_none());
+    /// ```
+    pub fn drawn(&self, skinned: bool) -> std::borrow::Cow<'_, Primitive> {
+        if skinned || self.influences.is_none() {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(Primitive {
+                influences: None,
+                ..self.clone()
+            })
+        }
+    }
+
     /// The vertex indices, explicit or implicit.
     pub fn index_list(&self) -> Vec<u32> {
         match &self.indices {

@@ -543,6 +543,44 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_triangles_in_the_guard_band_fill_without_overflow() {
+        // A 1024-pixel screen and triangles with corners on the guard band's edges: every
+        // edge function and the doubled area at their largest (overflow panics in tests).
+        use crate::raster::camera::GUARD;
+        let side = 1024u16;
+        let c = i32::from(side) * SUBPIXEL / 2;
+        let (lo, hi) = ((c - GUARD) as i16, (c + GUARD) as i16);
+        let corners = [(lo, lo), (hi, lo), (hi, hi), (lo, hi)];
+        // Bands at the top, the middle and the bottom of the screen.
+        const ROWS: u16 = 8;
+        for y0 in [0, 508, side - ROWS] {
+            let mut colour = [Rgb565::default(); 1024 * ROWS as usize];
+            let mut depth = [u16::MAX; 1024 * ROWS as usize];
+            for skip in 0..4 {
+                let mut v = corners.iter().enumerate().filter(|&(i, _)| i != skip);
+                let mut t = [ScreenVertex::default(); 3];
+                for (slot, (_, &(x, y))) in t.iter_mut().zip(&mut v) {
+                    *slot = ScreenVertex {
+                        x,
+                        y,
+                        z: 100,
+                        shade: 255,
+                    };
+                }
+                for t in [t, [t[0], t[2], t[1]]] {
+                    let Some(tri) = Triangle::new(&t) else {
+                        continue;
+                    };
+                    let mut band = Band::new(side, y0, ROWS, &mut colour, &mut depth).unwrap();
+                    band.fill(&tri, Rgb565::new(31, 0, 0));
+                }
+            }
+            // The four halves of the square together cover the screen.
+            assert!(depth.iter().all(|&d| d == 100), "band at row {y0}");
+        }
+    }
+
+    #[test]
     fn shade_tables_are_scaled_colours() {
         let rgb = [29, 52, 22];
         let t = shades(rgb);

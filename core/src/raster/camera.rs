@@ -18,9 +18,12 @@ const MARGIN: f32 = 1.25;
 /// Depth of the bounding box's centre; depths run 0 (near) ..= 65535 (far).
 const DEPTH_MID: f32 = 32768.0;
 
-/// Half the guard band in subpixels: vertices must project within ±512 pixels of the
-/// screen's origin, which keeps every edge function within `i32` (see [`super::band`]).
-pub const GUARD: i32 = 512 * SUBPIXEL;
+/// Half the guard band in subpixels: vertices must project within ±1000 pixels of the
+/// screen's centre. Screens are at most 1024 pixels a side, so the screen lies inside the
+/// band, and coordinate differences stay below `2·GUARD`: an edge function (two products
+/// of differences, [`super::band`]) below `8·GUARD² < 2^31`, a doubled triangle area below
+/// `(2·GUARD)² < 2^30` (as [`super::depth`] needs), and coordinates within `i16`.
+pub const GUARD: i32 = 1000 * SUBPIXEL;
 
 /// An axis-aligned bounding box in asset units.
 ///
@@ -79,6 +82,9 @@ pub struct Camera {
     /// format, whose asset units keep models within a few units): the fixed lane then
     /// projects with 32 × 32-bit products (see [`Narrow`]).
     narrow: Option<Narrow>,
+    /// `GUARD` minus the screen centre's x and y (subpixels): a coordinate `v` is inside
+    /// the guard band when `v + guard` is in `0 ..= 2·GUARD`.
+    guard: [i32; 2],
 }
 
 impl Camera {
@@ -121,7 +127,13 @@ impl Camera {
         let q16 = |v: f32| libm::roundf(v * 65536.0) as i64;
         let fixed = m.map(|r| [q16(r[0]), q16(r[1]), q16(r[2]), q16(r[3]) << 16]);
         let narrow = Narrow::new(&fixed);
-        Some(Self { m, fixed, narrow })
+        let guard = [width, height].map(|side| GUARD - i32::from(side) * SUBPIXEL / 2);
+        Some(Self {
+            m,
+            fixed,
+            narrow,
+            guard,
+        })
     }
 
     /// The projection matrix (rows: screen x, screen y in subpixels; depth).
@@ -159,10 +171,10 @@ pub trait Project: Lane {
 
 /// Checks the guard band and depth range and packs a vertex.
 #[inline(always)]
-fn check(s: [i32; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-    // −GUARD ..= GUARD and 0 ..= 0xFFFF as single unsigned comparisons.
-    let inside = |v: i32| (v.wrapping_add(GUARD) as u32) <= 2 * GUARD as u32;
-    if inside(s[0]) && inside(s[1]) && (s[2] as u32) <= 0xFFFF {
+fn check(cam: &Camera, s: [i32; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
+    // Centre ± GUARD and 0 ..= 0xFFFF as single unsigned comparisons.
+    let inside = |v: i32, guard: i32| (v.wrapping_add(guard) as u32) <= 2 * GUARD as u32;
+    if inside(s[0], cam.guard[0]) && inside(s[1], cam.guard[1]) && (s[2] as u32) <= 0xFFFF {
         Ok(s)
     } else {
         Err(RasterError::OutOfView { vertex })
@@ -175,7 +187,7 @@ impl Project for f32 {
         if !s.iter().all(|v| v.is_finite() && v.abs() < 1e7) {
             return Err(RasterError::OutOfView { vertex });
         }
-        check(s.map(|v| libm::roundf(v) as i32), vertex)
+        check(cam, s.map(|v| libm::roundf(v) as i32), vertex)
     }
 
     fn shade(n: &[f32; 3]) -> u8 {
@@ -195,14 +207,14 @@ impl Project for Q14 {
         // thrown far away) takes 128 bits.
         let bits = p.map(|v| v.to_bits());
         if let (Some(n), true) = (&cam.narrow, wide::near(bits)) {
-            return check(n.project(bits), vertex);
+            return check(cam, n.project(bits), vertex);
         }
         let s = cam.fixed.map(|r| {
             let q32: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(bits[k])).sum();
             i32::try_from((q32 + i128::from(r[3]) + (1 << 31)) >> 32).ok()
         });
         match s {
-            [Some(x), Some(y), Some(z)] => check([x, y, z], vertex),
+            [Some(x), Some(y), Some(z)] => check(cam, [x, y, z], vertex),
             _ => Err(RasterError::OutOfView { vertex }),
         }
     }

@@ -88,7 +88,8 @@ impl ScreenVertex {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum RasterError {
-    /// A vertex projects outside the guard band (±512 pixels) or the depth range.
+    /// A vertex projects outside the guard band (±1000 pixels of the screen's centre) or
+    /// the depth range.
     OutOfView {
         /// Vertex index.
         vertex: usize,
@@ -149,7 +150,7 @@ impl core::fmt::Display for RasterError {
         match self {
             RasterError::OutOfView { vertex } => write!(
                 f,
-                "vertex {vertex} projects outside the view (guard band ±512 pixels or depth range)"
+                "vertex {vertex} projects outside the view (guard band ±1000 pixels of the screen's centre, or depth range)"
             ),
             RasterError::Index {
                 at,

@@ -61,18 +61,19 @@ impl Model {
         let mut blocks = Vec::new();
         for (node, mesh, skin) in rig.mesh_nodes() {
             for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
-                let whole = GpuMesh::from_primitive(prim)?;
+                let prim = prim.drawn(skin.is_some());
+                let whole = GpuMesh::from_primitive(&prim)?;
                 let skin = skin.filter(|_| prim.influences.is_some());
                 let parts = match skin {
                     Some(_) => {
-                        let s = split(prim, capacity).map_err(|source| GpuError::Split {
+                        let s = split(&prim, capacity).map_err(|source| GpuError::Split {
                             node,
                             mesh,
                             primitive: pi,
                             budget: budget.name,
                             source,
                         })?;
-                        GpuMesh::from_split(prim, &s)?
+                        GpuMesh::from_split(&prim, &s)?
                     }
                     None => Parts {
                         draws: whole.single_draw(1),

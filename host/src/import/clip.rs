@@ -107,9 +107,18 @@ pub(super) fn clip(
         }
         if path == ChannelPath::Rotation {
             let stride = values.len() / times.len().max(1);
-            let value_at = if interpolation == Interpolation::CubicSpline { 4 } else { 0 };
+            let value_at = if interpolation == Interpolation::CubicSpline {
+                4
+            } else {
+                0
+            };
             for (k, key) in values.chunks_exact(stride).enumerate() {
-                let q = [key[value_at], key[value_at + 1], key[value_at + 2], key[value_at + 3]];
+                let q = [
+                    key[value_at],
+                    key[value_at + 1],
+                    key[value_at + 2],
+                    key[value_at + 3],
+                ];
                 super::scene::rotation_of(q, || {
                     format!(
                         "key {k} of animation {a}{} channel {} (rotation of node {})",
@@ -133,4 +142,3 @@ pub(super) fn clip(
         channels,
     })
 }
-

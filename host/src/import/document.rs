@@ -179,7 +179,12 @@ fn indices(json: &Root) -> Result<(), ImportError> {
     }
     for (n, node) in json.nodes.iter().enumerate() {
         for (i, c) in node.children.iter().flatten().enumerate() {
-            add(format!("nodes[{n}].children[{i}]"), c.value(), nodes, "nodes");
+            add(
+                format!("nodes[{n}].children[{i}]"),
+                c.value(),
+                nodes,
+                "nodes",
+            );
         }
         if let Some(m) = node.mesh {
             add(format!("nodes[{n}].mesh"), m.value(), meshes, "meshes");
@@ -188,7 +193,12 @@ fn indices(json: &Root) -> Result<(), ImportError> {
             add(format!("nodes[{n}].skin"), s.value(), skins, "skins");
         }
         if let Some(c) = node.camera {
-            add(format!("nodes[{n}].camera"), c.value(), json.cameras.len(), "cameras");
+            add(
+                format!("nodes[{n}].camera"),
+                c.value(),
+                json.cameras.len(),
+                "cameras",
+            );
         }
     }
     for (s, skin) in json.skins.iter().enumerate() {
@@ -211,7 +221,12 @@ fn indices(json: &Root) -> Result<(), ImportError> {
                     Checked::Valid(s) => s.to_string(),
                     Checked::Invalid => "?".into(),
                 };
-                add(format!("{at}.attributes.{sem}"), a.value(), accessors, "accessors");
+                add(
+                    format!("{at}.attributes.{sem}"),
+                    a.value(),
+                    accessors,
+                    "accessors",
+                );
             }
             if let Some(a) = prim.indices {
                 add(format!("{at}.indices"), a.value(), accessors, "accessors");
@@ -238,28 +253,68 @@ fn indices(json: &Root) -> Result<(), ImportError> {
         for (c, ch) in anim.channels.iter().enumerate() {
             let at = format!("animations[{a}].channels[{c}]");
             let samplers = anim.samplers.len();
-            add(format!("{at}.sampler"), ch.sampler.value(), samplers, "samplers in the animation");
-            add(format!("{at}.target.node"), ch.target.node.value(), nodes, "nodes");
+            add(
+                format!("{at}.sampler"),
+                ch.sampler.value(),
+                samplers,
+                "samplers in the animation",
+            );
+            add(
+                format!("{at}.target.node"),
+                ch.target.node.value(),
+                nodes,
+                "nodes",
+            );
         }
         for (s, sampler) in anim.samplers.iter().enumerate() {
             let at = format!("animations[{a}].samplers[{s}]");
-            add(format!("{at}.input"), sampler.input.value(), accessors, "accessors");
-            add(format!("{at}.output"), sampler.output.value(), accessors, "accessors");
+            add(
+                format!("{at}.input"),
+                sampler.input.value(),
+                accessors,
+                "accessors",
+            );
+            add(
+                format!("{at}.output"),
+                sampler.output.value(),
+                accessors,
+                "accessors",
+            );
         }
     }
     for (i, acc) in json.accessors.iter().enumerate() {
         if let Some(v) = acc.buffer_view {
-            add(format!("accessors[{i}].bufferView"), v.value(), views, "buffer views");
+            add(
+                format!("accessors[{i}].bufferView"),
+                v.value(),
+                views,
+                "buffer views",
+            );
         }
         if let Some(sp) = &acc.sparse {
             let at = format!("accessors[{i}].sparse");
-            add(format!("{at}.indices.bufferView"), sp.indices.buffer_view.value(), views, "buffer views");
-            add(format!("{at}.values.bufferView"), sp.values.buffer_view.value(), views, "buffer views");
+            add(
+                format!("{at}.indices.bufferView"),
+                sp.indices.buffer_view.value(),
+                views,
+                "buffer views",
+            );
+            add(
+                format!("{at}.values.bufferView"),
+                sp.values.buffer_view.value(),
+                views,
+                "buffer views",
+            );
         }
     }
     for (i, view) in json.buffer_views.iter().enumerate() {
         let len = json.buffers.len();
-        add(format!("bufferViews[{i}].buffer"), view.buffer.value(), len, "buffers");
+        add(
+            format!("bufferViews[{i}].buffer"),
+            view.buffer.value(),
+            len,
+            "buffers",
+        );
     }
     match refs.into_iter().find(|r| r.value >= r.len) {
         Some(r) => Err(ImportError::Invalid(format!(

@@ -17,7 +17,6 @@ const ALL_TYPES: [DataType; 6] = [
     DataType::F32,
 ];
 
-
 fn mode(m: gltf::mesh::Mode) -> Mode {
     use gltf::mesh::Mode as G;
     match m {
@@ -232,4 +231,3 @@ fn primitive(
         largest_dropped,
     })
 }
-

@@ -160,4 +160,3 @@ fn check_joint_indices(rig: &Rig) -> Result<(), ImportError> {
     }
     Ok(())
 }
-

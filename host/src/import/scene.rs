@@ -14,8 +14,15 @@ pub(super) fn name(name: Option<&str>) -> String {
 
 /// `q` when it has a direction; glTF rotations are unit quaternions, and one of length
 /// zero (or too small to normalise in `f32`) is no rotation at all.
-pub(super) fn rotation_of(q: [f32; 4], what: impl FnOnce() -> String) -> Result<[f32; 4], ImportError> {
-    let len = q.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>().sqrt();
+pub(super) fn rotation_of(
+    q: [f32; 4],
+    what: impl FnOnce() -> String,
+) -> Result<[f32; 4], ImportError> {
+    let len = q
+        .iter()
+        .map(|&v| f64::from(v) * f64::from(v))
+        .sum::<f64>()
+        .sqrt();
     if len < 1e-6 {
         return Err(ImportError::Invalid(format!(
             "{} {q:?} has length {len:.1e}; a rotation must be a unit quaternion",
@@ -85,9 +92,10 @@ pub(super) fn nodes(gltf: &gltf::Gltf) -> Result<(Vec<Node>, Vec<usize>), Import
                     scale,
                 } => Trs {
                     translation: finite(translation, || format!("translation of node {i}"))?,
-                    rotation: rotation_of(finite(rotation, || format!("rotation of node {i}"))?, || {
-                        format!("the rotation of node {i}{}", name(node.name()))
-                    })?,
+                    rotation: rotation_of(
+                        finite(rotation, || format!("rotation of node {i}"))?,
+                        || format!("the rotation of node {i}{}", name(node.name())),
+                    )?,
                     scale: finite(scale, || format!("scale of node {i}"))?,
                 },
                 gltf::scene::Transform::Matrix { matrix } => decompose(&matrix, i)?,
@@ -240,4 +248,3 @@ pub(super) fn skin(skin: &gltf::Skin<'_>, buffers: &Buffers) -> Result<Skin, Imp
         inverse_binds,
     })
 }
-
