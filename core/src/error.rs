@@ -97,7 +97,7 @@ pub enum Error {
         /// Index of the vertex, bone or key.
         index: usize,
     },
-    /// A value does not fit the fixed-point format.
+    /// A value is beyond the number format's range (or the pipeline's limit in it).
     Overflow {
         /// What it is.
         what: Quantity,
@@ -223,11 +223,7 @@ impl core::fmt::Display for Error {
                 what,
                 index,
                 format,
-            } => write!(
-                f,
-                "{} {index} does not fit the {format} fixed-point format",
-                what.name()
-            ),
+            } => write!(f, "{} {index} is out of range for {format}", what.name()),
             Error::ParentOrder { bone, parent } => write!(
                 f,
                 "bone {bone} has parent {parent}, which comes after it (parents must come first)"

@@ -155,7 +155,13 @@ pub fn clip_name(rig: &Rig, clip: usize) -> String {
 /// Bake `rig` as `options` say.
 pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
     let clips: Vec<usize> = match &options.clips {
-        Some(c) => c.clone(),
+        // A clip asked for twice is stored once.
+        Some(c) => c
+            .iter()
+            .enumerate()
+            .filter(|&(i, x)| !c[..i].contains(x))
+            .map(|(_, &x)| x)
+            .collect(),
         None => (0..rig.clips.len()).collect(),
     };
     if let Some(&c) = clips.iter().find(|&&c| c >= rig.clips.len()) {

@@ -21,13 +21,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use skin_core::affine::Affine;
 use skin_core::clip::{Clip, Interpolation, Path, Wrap};
-use skin_core::lane::Q14;
-use skin_core::num::{Fx, Real};
+use skin_core::error::Quantity;
+use skin_core::lane::{Lane, Q14};
+use skin_core::num::{Fx, NumError, Real};
 
 use crate::error::PoseError;
 use crate::pose::{self, ChannelKeys};
-use crate::rig::Rig;
+use crate::rig::{Rig, Trs};
 
 /// The largest asset-unit exponent: `2^127` is the largest power of two an `f32` holds.
 pub const MAX_UNIT_EXPONENT: i32 = 127;
@@ -222,4 +224,94 @@ pub fn finite(blocks: &[pose::Block], lane: &str) -> Result<(), PoseError> {
         }
     }
     Ok(())
+}
+
+/// [`PoseError`] for a palette of `skin` that lane `L` refused (`e`), the refused matrix
+/// `W · IBM` described by its largest row sum and translation (from the joints' bones
+/// `joints`, inverse binds `ibms` and the world matrices `world`, in the pose scalar).
+pub fn palette_error<L: Lane>(
+    rig: &Rig,
+    skin: usize,
+    joints: &[u16],
+    ibms: &[Affine<L::Real>],
+    world: &[Affine<L::Real>],
+    e: skin_core::Error,
+) -> PoseError {
+    let context = format!("skin {skin} in {}", L::NAME);
+    let skin_core::Error::Overflow {
+        what: Quantity::Palette,
+        index: j,
+        ..
+    } = e
+    else {
+        return PoseError::Core { context, source: e };
+    };
+    let (Some(&bone), Some(ibm)) = (joints.get(j), ibms.get(j)) else {
+        return PoseError::Core { context, source: e };
+    };
+    let Some(w) = world.get(usize::from(bone)) else {
+        return PoseError::Core { context, source: e };
+    };
+    let f = |m: &Affine<L::Real>| m.rows.map(|r| r.map(|v| f64::from(v.to_f32())));
+    let (w, b) = (f(w), f(ibm));
+    let m: [[f64; 4]; 3] = core::array::from_fn(|r| {
+        core::array::from_fn(|c| {
+            let t = if c == 3 { w[r][3] } else { 0.0 };
+            (0..3).map(|k| w[r][k] * b[k][c]).sum::<f64>() + t
+        })
+    });
+    let rows = m
+        .iter()
+        .map(|r| r[..3].iter().map(|v| v.abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    let translation = m.iter().map(|r| r[3].abs()).fold(0.0, f64::max);
+    let limit = if L::NAME == Q14::NAME {
+        "rows of |rotation·scale| summing below 2 and translations within ±2".to_string()
+    } else {
+        format!("entries within ±{}", L::Real::LIMIT)
+    };
+    let node = rig.skins[skin].joints.get(j).copied().unwrap_or(0);
+    PoseError::Range(format!(
+        "skin {skin} joint {j} (node {node}{}): its palette matrix W·IBM has a rotation·scale \
+         row summing to {rows:.4} and a translation of {translation:.4} asset units, beyond \
+         what {} holds ({limit})",
+        rig.nodes[node]
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" {n:?}")),
+        L::NAME,
+    ))
+}
+
+/// [`PoseError`] for node `node`'s local transform `local` (model units) that scalar `R`
+/// refused (`e`) in asset units `2^k`, with its values and the limit.
+pub fn transform_error<R: Real>(
+    rig: &Rig,
+    node: usize,
+    local: &Trs,
+    k: i32,
+    e: NumError,
+) -> PoseError {
+    let t = local.translation.map(|v| v * pose::to_asset(k));
+    let unit = if k == 0 {
+        String::new()
+    } else {
+        format!(" asset units of 2^{k} model units")
+    };
+    let why = match e {
+        NumError::NotFinite => "is not finite".to_string(),
+        NumError::OutOfRange => format!(
+            "is beyond the {} pose limit of ±{} for translations and scales",
+            R::NAME,
+            R::LIMIT
+        ),
+    };
+    PoseError::Range(format!(
+        "node {node}{}: local translation {t:?}{unit}, scale {:?} {why}",
+        rig.nodes[node]
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" {n:?}")),
+        local.scale,
+    ))
 }

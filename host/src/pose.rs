@@ -146,13 +146,6 @@ pub fn posed_nodes(rig: &Rig) -> Vec<usize> {
     rig.with_ancestors(&nodes)
 }
 
-fn transform_err<R: Real>(n: usize) -> impl FnOnce(skin_core::num::NumError) -> PoseError {
-    move |e| PoseError::Core {
-        context: format!("local transform of node {n} in {}", R::NAME),
-        source: num(e, n, R::NAME),
-    }
-}
-
 /// One local transform per node of the rig (indexed by node), in scalar `R` with lengths
 /// in asset units `2^k`, from the `f32` transforms `locals`. Only [`posed_nodes`] are
 /// converted; the others are left at identity.
@@ -166,7 +159,7 @@ pub fn transforms<R: Real>(
     for n in posed_nodes(rig) {
         let l = &locals[n];
         out[n] = Transform::<R>::from_f32(l.translation.map(|v| v * s), l.rotation, l.scale)
-            .map_err(transform_err::<R>(n))?;
+            .map_err(|e| crate::fit::transform_error::<R>(rig, n, l, k, e))?;
     }
     Ok(out)
 }
@@ -333,21 +326,6 @@ pub fn world<R: Real>(
     Ok(world)
 }
 
-fn num(e: skin_core::num::NumError, index: usize, format: &'static str) -> skin_core::Error {
-    use skin_core::error::Quantity;
-    match e {
-        skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
-            what: Quantity::LocalTransform,
-            index,
-        },
-        skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
-            what: Quantity::LocalTransform,
-            index,
-            format,
-        },
-    }
-}
-
 /// The inverse bind matrices of `skin` in scalar `R`, translations in asset units `2^k`.
 pub fn inverse_binds<R: Real>(rig: &Rig, skin: usize, k: i32) -> Result<Vec<Affine<R>>, PoseError> {
     let s = to_asset(k);
@@ -356,19 +334,15 @@ pub fn inverse_binds<R: Real>(rig: &Rig, skin: usize, k: i32) -> Result<Vec<Affi
         .iter()
         .enumerate()
         .map(|(j, m)| {
-            Affine::<R>::from_f32(scaled_affine(m, s)).map_err(|e| PoseError::Core {
-                context: format!("skin {skin} in {}", R::NAME),
-                source: match e {
-                    skin_core::num::NumError::NotFinite => skin_core::Error::NotFinite {
-                        what: skin_core::error::Quantity::InverseBind,
-                        index: j,
-                    },
-                    skin_core::num::NumError::OutOfRange => skin_core::Error::Overflow {
-                        what: skin_core::error::Quantity::InverseBind,
-                        index: j,
-                        format: R::NAME,
-                    },
-                },
+            let m = scaled_affine(m, s);
+            Affine::<R>::from_f32(m).map_err(|_| {
+                let largest = m.iter().flatten().fold(0.0f32, |a, v| a.max(v.abs()));
+                PoseError::Range(format!(
+                    "skin {skin} joint {j}: its inverse bind matrix (translation in asset units \
+                     of 2^{k} model units) has an entry of magnitude {largest:e}, beyond what {} \
+                     holds",
+                    R::NAME
+                ))
             })
         })
         .collect()
@@ -409,7 +383,7 @@ pub fn skin_palette<L: Lane>(
         .map_err(PoseError::core(ctx.clone()))?;
     let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
     bind.palette(&world, &mut palette)
-        .map_err(PoseError::core(ctx))?;
+        .map_err(|e| crate::fit::palette_error::<L>(rig, skin, &joints, &ibms, &world, e))?;
     Ok(palette.as_slice().to_vec())
 }
 

@@ -475,6 +475,54 @@ pub fn twelve_bone_triangle(slide: f32) -> Gen {
     g
 }
 
+/// A small model for hostile inputs: one triangle (positions within `scale` of the
+/// origin) skinned to two joints, node 0 (a root) and node 1 (its child), by node 2, and an
+/// animation whose one `LINEAR` channel sets `path` of joint 0 to `values` at `times`.
+pub fn keyed_triangle(scale: f32, times: &[f32], path: &str, values: &[f32]) -> Gen {
+    let mut g = Gen::new();
+    let p = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0].map(|v| v * scale);
+    let pos = g.floats(&p, "VEC3", 3);
+    let joints = g.uints(
+        &[0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0],
+        UNSIGNED_SHORT,
+        "VEC4",
+        4,
+        false,
+    );
+    let weights = g.floats(
+        &[0.5, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        "VEC4",
+        4,
+    );
+    g.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {
+            "POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": weights}}]}),
+    );
+    let root = g.push("nodes", json!({"name": "root", "children": [1]}));
+    g.push(
+        "nodes",
+        json!({"name": "tip", "translation": [0.0, 0.5, 0.0]}),
+    );
+    let skin = g.push("skins", json!({"joints": [0, 1]}));
+    let node = g.push("nodes", json!({"name": "body", "mesh": 0, "skin": skin}));
+    g.json["scenes"][0]["nodes"] = json!([root, node]);
+    let input = g.floats(times, "SCALAR", 1);
+    let (ty, width) = if path == "rotation" {
+        ("VEC4", 4)
+    } else {
+        ("VEC3", 3)
+    };
+    let output = g.floats(values, ty, width);
+    g.push(
+        "animations",
+        json!({"name": "keyed",
+            "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": root, "path": path}}]}),
+    );
+    g
+}
+
 fn push_child(g: &mut Gen, parent: usize, child: usize) {
     let node = &mut g.json["nodes"][parent];
     match node["children"].as_array_mut() {

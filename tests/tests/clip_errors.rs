@@ -110,7 +110,7 @@ fn values_must_fit_the_scalar_they_are_sampled_in() {
     );
     assert_eq!(
         e.to_string(),
-        "a key of animation channel 1 does not fit the I8F24 fixed-point format"
+        "a key of animation channel 1 is out of range for I8F24"
     );
     // A cubic tangent of 40/s over a 2 s interval scales to 80: too big for I8F24.
     #[rustfmt::skip]

@@ -493,7 +493,7 @@ mod core_errors {
                 index: 0,
                 format: "I2F14",
             },
-            &["does not fit"],
+            &["palette matrix 0 is out of range for I2F14"],
         );
         // Forward kinematics leaving the I8F24 palette limit.
         let up =
