@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use skin_host::bake::{self, Options};
 use skin_host::import::{self, Options as ImportOptions};
-use skin_host::pose::{self, Arith};
-use skin_host::{fit, report};
+use skin_host::pose::{self, range, LaneKind as Arith};
+use skin_host::report;
 use skin_tests::gltf_gen::{keyed_triangle, Gen, Worm};
 
 fn import_err(bytes: &[u8]) -> String {
@@ -256,7 +256,7 @@ fn instancing_a_mesh_many_times_is_bounded() {
 /// Every fixed-point path refuses `rig` with a message containing `why`, and none prints
 /// a number.
 fn fixed_refused_everywhere(rig: &skin_host::Rig, why: &str) {
-    let unit = fit::unit(rig).unwrap_err().to_string();
+    let unit = pose::fixed_unit(rig).unwrap_err().to_string();
     assert!(unit.contains(why), "{unit}");
     for anim in [None, Some((0, 0.5))] {
         let e = pose::pose(rig, anim, Arith::Fixed).unwrap_err().to_string();
@@ -264,7 +264,7 @@ fn fixed_refused_everywhere(rig: &skin_host::Rig, why: &str) {
     }
     let options = Options {
         budget: None,
-        arith: Arith::Fixed,
+        lane: Arith::Fixed,
         clips: None,
     };
     let e = bake::bake(rig, &options).unwrap_err().to_string();
@@ -358,8 +358,8 @@ fn the_range_check_is_linear_in_keys() {
     let g = keyed_triangle(1.0, &times, "translation", &values);
     let rig = import::from_slice(&g.glb(), None).unwrap();
     let started = Instant::now();
-    let k = fit::unit(&rig).unwrap();
-    assert_eq!(fit::check(&rig, &[0], k).unwrap(), 2 * n);
+    let k = pose::fixed_unit(&rig).unwrap();
+    assert_eq!(range::check_fixed(&rig, &[0], k).unwrap(), 2 * n);
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "{:?}",
@@ -382,7 +382,7 @@ fn a_skinless_node_draws_a_weighted_mesh_unskinned_on_every_path() {
     let budget = skin_core::budget::Budget::VS_1_1;
     let model =
         skin_host::gpu::Model::new(&rig, budget, skin_core::budget::Layout::Affine3x4).unwrap();
-    assert_eq!(model.blocks[0].skin, None);
+    assert_eq!(model.primitives[0].skin, None);
     let palettes = model.palettes(&rig, None).unwrap();
     assert_eq!(palettes[0].len(), 1);
     let cpu = skin_host::render::Cpu::new(&rig, None, Arith::F32, Some(budget)).unwrap();
@@ -406,7 +406,7 @@ fn a_clip_named_twice_is_baked_once() {
     let rig = import::from_slice(&Worm::default().build().glb(), None).unwrap();
     let options = Options {
         budget: None,
-        arith: Arith::F32,
+        lane: Arith::F32,
         clips: Some(vec![0, 0]),
     };
     assert_eq!(bake::bake(&rig, &options).unwrap().clips, vec![0]);
