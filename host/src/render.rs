@@ -155,6 +155,55 @@ impl Cpu {
         })
     }
 
+    /// A baked asset as it is (`skin check`), in the lane its header names.
+    pub fn from_asset(bytes: Vec<u8>) -> Result<Self, RenderError> {
+        let (lane, unit) = match Asset::<f32>::read(&bytes) {
+            Ok(a) => (LaneKind::F32, a.unit_exponent()),
+            Err(AssetError::Lane { .. }) => {
+                let a = Asset::<Q14>::read(&bytes).map_err(RenderError::Asset)?;
+                (LaneKind::Fixed, a.unit_exponent())
+            }
+            Err(e) => return Err(RenderError::Asset(e)),
+        };
+        Ok(Self {
+            bytes,
+            lane,
+            unit_exponent: i32::from(unit),
+        })
+    }
+
+    /// Play the asset as the firmware does on a `width × height` screen: its camera framed
+    /// on the skinned rest pose, then `frames` frames spread over one loop of its clip,
+    /// each posed, skinned, projected and drawn; what it holds and played, or the first
+    /// error.
+    pub fn play_all(&self, frames: u32, size: (u16, u16)) -> Result<Played, RenderError> {
+        fn all<L: AssetLane + Project>(
+            s: &mut Scene<'_, L, SCENE_BONES>,
+            b: &mut Buffers<L>,
+            frames: u32,
+            size: (u16, u16),
+        ) -> Result<Played, RenderError> {
+            let times: Vec<f32> = (0..frames).map(|k| s.frame_time(k, frames)).collect();
+            for &t in &times {
+                draw(s, b, t, size)?;
+            }
+            let a = s.asset();
+            Ok(Played {
+                lane: L::NAME,
+                bones: s.bones(),
+                vertices: s.vertices(),
+                triangles: a.indices().len() / 3,
+                parts: a.parts().count(),
+                clip: s.clip().map(|(n, d)| (n.to_owned(), d)),
+                frames: times.len(),
+            })
+        }
+        match self.lane {
+            LaneKind::F32 => play::<f32, _>(&self.bytes, size, |s, b| all(s, b, frames, size)),
+            LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, b| all(s, b, frames, size)),
+        }
+    }
+
     /// The box the camera frames, in model units: the asset skinned at its rest pose in
     /// this lane ([`Scene::skinned_bounds`]), scaled from asset units (a power of two, so
     /// exactly). A camera made from it sees model-unit positions as the scene's camera sees
@@ -182,6 +231,25 @@ impl Cpu {
             LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
         }
     }
+}
+
+/// What [`Cpu::play_all`] found in an asset and played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    /// The lane's vertex format (`f32` or `I2F14`).
+    pub lane: &'static str,
+    /// Bones.
+    pub bones: usize,
+    /// Vertices.
+    pub vertices: usize,
+    /// Triangles.
+    pub triangles: usize,
+    /// Parts (draw calls).
+    pub parts: usize,
+    /// The clip played, with its duration in seconds.
+    pub clip: Option<(String, f32)>,
+    /// Frames drawn.
+    pub frames: usize,
 }
 
 /// The buffers a scene plays into, sized for one asset.

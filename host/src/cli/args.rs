@@ -17,14 +17,23 @@ use crate::rig::Rig;
 pub struct ModelArg {
     /// A .gltf or .glb file.
     pub model: PathBuf,
+    /// Read buffer files that the model names by absolute paths, `..` or other schemes
+    /// (by default only files in the model's folder and below are read, as viewers do).
+    #[arg(long)]
+    pub allow_outside_uris: bool,
 }
 
 impl ModelArg {
     /// Import the model, writing the importer's warnings to `warn`.
     pub fn load(&self, warn: &mut dyn Write) -> Result<Rig, CliError> {
-        let rig = crate::import::from_path(&self.model).map_err(|source| CliError::Import {
-            path: self.path(),
-            source,
+        let options = crate::import::Options {
+            allow_outside_uris: self.allow_outside_uris,
+        };
+        let rig = crate::import::from_path_with(&self.model, &options).map_err(|source| {
+            CliError::Import {
+                path: self.path(),
+                source,
+            }
         })?;
         for w in &rig.warnings {
             writeln!(warn, "skin: warning: {w}")?;
@@ -60,13 +69,13 @@ pub struct ClipArgs {
     /// Animation index or name; default: the rest pose.
     #[arg(long, value_name = "INDEX|NAME")]
     pub anim: Option<String>,
-    /// Time in seconds within the animation (may be negative; `pose` holds the clip's first
+    /// Time in seconds within the animation (may be negative, and must be finite; `pose` holds the clip's first
     /// or last key outside it, `render` loops over it).
     #[arg(
         long,
         default_value_t = 0.0,
         value_name = "SECONDS",
-        allow_negative_numbers = true
+        allow_hyphen_values = true
     )]
     pub time: f32,
 }
@@ -94,16 +103,20 @@ pub struct ClipsArgs {
 }
 
 impl ClipsArgs {
-    /// The clips of `rig` named; `None` (every clip) when none is.
+    /// The clips of `rig` named, each once; `None` (every clip) when none is.
     pub fn clips(&self, rig: &Rig) -> Result<Option<Vec<usize>>, PoseError> {
         if self.anims.is_empty() {
             return Ok(None);
         }
-        self.anims
-            .iter()
-            .map(|a| find_clip(rig, a))
-            .collect::<Result<_, _>>()
-            .map(Some)
+        let mut clips = Vec::with_capacity(self.anims.len());
+        for a in &self.anims {
+            let c = find_clip(rig, a)?;
+            // A clip named twice (by index and by name, say) is one clip.
+            if !clips.contains(&c) {
+                clips.push(c);
+            }
+        }
+        Ok(Some(clips))
     }
 }
 

@@ -273,7 +273,7 @@ pub struct ValidateCommand {
     clips: ClipsArgs,
     /// Times per clip, spread evenly over one loop.
     #[arg(long, default_value_t = 8, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(validate::MAX_FRAMES)))]
     frames: u32,
     /// Budget preset of the vertex-shader paths.
     #[arg(long, default_value = "vs_2_0", value_name = "NAME")]
@@ -304,8 +304,12 @@ impl ValidateCommand {
             layout: self.layout.into(),
             size: self.picture.size,
         };
+        let total =
+            validate::check_frames(&rig, &options).map_err(|source| CliError::Validate {
+                path: self.model.path(),
+                source,
+            })?;
         let gpu = Reference::new()?;
-        let total = validate::frames(&rig, &options).len();
         let bar = indicatif::ProgressBar::new(total as u64).with_message("frames");
         let report = validate(&rig, &gpu, &options, |done, _| {
             bar.set_position(done as u64)
@@ -354,6 +358,68 @@ impl CharacterCommand {
             model.positions().len(),
             model.triangles(),
             crate::character::STRIDE,
+        )?;
+        Ok(())
+    }
+}
+
+/// The arguments of `skin check`.
+#[derive(Debug, Args)]
+pub struct CheckCommand {
+    /// A baked asset (`skin bake`'s output).
+    asset: PathBuf,
+    /// Frames to play, spread over one loop of the asset's clip.
+    #[arg(long, default_value_t = 16, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(validate::MAX_FRAMES)))]
+    frames: u32,
+    #[command(flatten)]
+    picture: PictureArgs,
+}
+
+impl CheckCommand {
+    /// Read and play the asset; one line saying what it holds and played.
+    pub fn run(self, out: &mut dyn Write) -> Result<(), CliError> {
+        let path = self.asset.display().to_string();
+        let limit = crate::import::MAX_BUFFER_BYTES;
+        let bytes = std::fs::File::open(&self.asset)
+            .and_then(|f| {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::Read::take(f, limit + 1), &mut bytes)
+                    .map(|_| bytes)
+            })
+            .map_err(|e| CliError::Usage(format!("cannot read {path}: {e}")))?;
+        if bytes.len() as u64 > limit {
+            return Err(CliError::Usage(format!(
+                "{path} is larger than this tool's limit of {limit} bytes"
+            )));
+        }
+        let n = bytes.len();
+        let render = |source| match source {
+            RenderError::Asset(e) => CliError::Usage(format!("{path}: not a valid asset: {e}")),
+            source => CliError::Render {
+                path: path.clone(),
+                source,
+            },
+        };
+        let played = Cpu::from_asset(bytes)
+            .and_then(|cpu| cpu.play_all(self.frames, self.picture.size))
+            .map_err(render)?;
+        let clip = match &played.clip {
+            Some((name, d)) => format!("clip {name:?} ({d} s)"),
+            None => "no clip".into(),
+        };
+        writeln!(
+            out,
+            "{path}: ok: {n} bytes, {} vertices, {} bones, {} vertices, {} triangles, {} parts, \
+             {clip}; played the rest pose and {} frames at {}x{}",
+            played.lane,
+            played.bones,
+            played.vertices,
+            played.triangles,
+            played.parts,
+            played.frames,
+            self.picture.size.0,
+            self.picture.size.1,
         )?;
         Ok(())
     }

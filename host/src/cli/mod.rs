@@ -1,5 +1,5 @@
 //! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render`,
-//! `validate` and `character`.
+//! `validate`, `check` and `character`.
 //!
 //! [`run`] does the work and returns a [`CliError`]; `main` prints it as one line,
 //! `skin: <reason>`, and exits with [`CliError::status`]: 2 for bad input, 1 when
@@ -22,8 +22,8 @@ pub use args::{
     find_clip, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, PictureArgs,
 };
 pub use commands::{
-    BackendArg, BakeCommand, BudgetCommand, CharacterCommand, Format, InspectCommand, PoseCommand,
-    RenderCommand, ValidateCommand,
+    BackendArg, BakeCommand, BudgetCommand, CharacterCommand, CheckCommand, Format, InspectCommand,
+    PoseCommand, RenderCommand, ValidateCommand,
 };
 pub use error::CliError;
 
@@ -71,6 +71,11 @@ pub enum Command {
     /// compare the GPU picture with the CPU one. Prints a Markdown table; exits with status
     /// 1 when an error exceeds its documented threshold (docs/VALIDATION.md).
     Validate(ValidateCommand),
+    /// Read a baked asset (`skin bake`'s output) as the firmware does and play it: the
+    /// header, checksum and every table checked, the camera framed on the skinned rest
+    /// pose, and frames of its clip posed, skinned, projected and drawn. Prints one line;
+    /// a damaged or unplayable asset exits with status 2 and the reason.
+    Check(CheckCommand),
     /// Write the procedural character (twelve bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
     Character(CharacterCommand),
@@ -85,6 +90,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         Command::Bake(c) => c.run(out, warn),
         Command::Render(c) => c.run(out, warn),
         Command::Validate(c) => c.run(out, warn),
+        Command::Check(c) => c.run(out),
         Command::Character(c) => c.run(out),
     }
 }

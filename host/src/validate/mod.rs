@@ -71,6 +71,45 @@ impl Default for Options {
     }
 }
 
+/// The most frames a clip may be validated at (`--frames`).
+pub const MAX_FRAMES: u32 = 10_000;
+
+/// The most frames one run validates, all clips together: each is skinned four ways and
+/// drawn twice, so this bounds a run's time and memory (about an hour of a large model).
+pub const MAX_TOTAL_FRAMES: usize = 100_000;
+
+/// How many frames `options` asks for (see [`frames`]), or why that is not a run: no
+/// frames, more than [`MAX_FRAMES`] a clip or [`MAX_TOTAL_FRAMES`] in all, or a clip the
+/// rig does not have.
+pub fn check_frames(rig: &Rig, options: &Options) -> Result<usize, ValidateError> {
+    if !(1..=MAX_FRAMES).contains(&options.frames) {
+        return Err(ValidateError::Nothing(format!(
+            "--frames {} is outside 1..={MAX_FRAMES}",
+            options.frames
+        )));
+    }
+    if let Some(&c) = options
+        .clips
+        .iter()
+        .flatten()
+        .find(|&&c| c >= rig.clips.len())
+    {
+        return Err(PoseError::NoAnimation(c.to_string(), rig.clips.len()).into());
+    }
+    let clips = options.clips.as_ref().map_or(rig.clips.len(), Vec::len);
+    let total = clips
+        .saturating_mul(options.frames as usize)
+        .saturating_add(1);
+    if total > MAX_TOTAL_FRAMES {
+        return Err(ValidateError::Nothing(format!(
+            "{clips} clips of {} frames (and the rest pose) make {total} frames, beyond the \
+             limit of {MAX_TOTAL_FRAMES} a run; choose clips with --anim or fewer --frames",
+            options.frames
+        )));
+    }
+    Ok(total)
+}
+
 /// The frames `options` asks for: the rest pose, then `frames` times of each clip.
 pub fn frames(rig: &Rig, options: &Options) -> Vec<Frame> {
     let clips: Vec<usize> = match &options.clips {
@@ -97,17 +136,7 @@ pub fn validate(
     options: &Options,
     mut on_frame: impl FnMut(usize, usize),
 ) -> Result<Report, ValidateError> {
-    if options.frames == 0 {
-        return Err(ValidateError::Nothing("--frames must be at least 1".into()));
-    }
-    if let Some(&c) = options
-        .clips
-        .iter()
-        .flatten()
-        .find(|&&c| c >= rig.clips.len())
-    {
-        return Err(PoseError::NoAnimation(c.to_string(), rig.clips.len()).into());
-    }
+    check_frames(rig, options)?;
     let model = Model::new(rig, options.budget, options.layout)?;
     if model.primitives.is_empty() {
         return Err(ValidateError::Nothing(
