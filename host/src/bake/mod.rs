@@ -51,6 +51,7 @@ use draws::{draws, PaletteLimit};
 use vertices::Vertices;
 
 pub use clips::clip_name;
+pub use draws::PartSource;
 pub use error::BakeError;
 
 /// What to bake.
@@ -63,19 +64,6 @@ pub struct Options {
     pub lane: LaneKind,
     /// The animations to include (indices into [`Rig::clips`]); `None`: all.
     pub clips: Option<Vec<usize>>,
-}
-
-/// Where a part of the asset comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartSource {
-    /// The mesh node.
-    pub node: usize,
-    /// The mesh.
-    pub mesh: usize,
-    /// The primitive.
-    pub primitive: usize,
-    /// The primitive's vertex that each of the part's vertices is.
-    pub vertices: Vec<u32>,
 }
 
 /// A baked asset and how it maps back to the rig.
