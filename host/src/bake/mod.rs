@@ -58,7 +58,7 @@ pub use error::BakeError;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The palette budget (matrices stored 3×4); `None`: only the format's limit of
-    /// [`MAX_PART_BONES`] bones a part.
+    /// [`MAX_PART_BONES`](skin_core::asset::MAX_PART_BONES) bones a part.
     pub budget: Option<Budget>,
     /// The lane: `f32`, or the fixed lane (`Q14` vertices, `I8F24` poses).
     pub lane: LaneKind,
