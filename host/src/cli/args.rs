@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use skin_core::budget::{Budget, Layout};
 
-use super::CliError;
+use super::error::CliError;
 use crate::picture::Picture;
 use crate::pose::{LaneKind, PoseError};
 use crate::rig::Rig;

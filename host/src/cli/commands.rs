@@ -9,7 +9,7 @@ use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 use skin_core::budget::{Budget, Layout};
 
 use super::args::{preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs};
-use super::CliError;
+use super::error::CliError;
 use crate::bake::{self, bake};
 use crate::gpu::{Model, Reference};
 use crate::picture::Picture;
