@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod firmware;
+pub mod fuzz;
 pub mod gltf_gen;
 pub mod gltf_ref;
 pub mod oracle;

@@ -7,46 +7,14 @@ mod asset_fixture;
 use asset_fixture::*;
 use proptest::prelude::*;
 use skin_core::asset::{Asset, AssetLane};
-use skin_core::clip::{Keys, Wrap};
 use skin_core::lane::Q14;
-use skin_core::palette::Palette;
-use skin_core::prelude::{Affine, Transform};
 
 /// Read `b` in lane `L`; when it reads, touch everything it offers.
 fn exercise<L: AssetLane>(b: &[u8]) -> bool {
     let Ok(a) = Asset::<L>::read(b) else {
         return false;
     };
-    let _ = (
-        a.positions().iter().count(),
-        a.influences().iter().count(),
-        a.indices().iter().count(),
-    );
-    let _ = a.normals().map(|n| n.iter().count());
-    let bones = a.bones();
-    let mut pose = vec![Transform::<L::Real>::IDENTITY; bones];
-    let mut world = vec![Affine::<L::Real>::IDENTITY; bones];
-    if let (Ok(skel), Ok(bind)) = (a.skeleton::<64>(), a.bind_pose::<64>()) {
-        pose.copy_from_slice(skel.rest());
-        for clip in a.clips() {
-            for c in clip.channels() {
-                let _ = (0..c.times.len()).map(|i| c.times.at(i)).sum::<f32>();
-            }
-            let _ = clip.sample(0.3, Wrap::Loop, &mut pose);
-            let _ = clip.sample(-7.0, Wrap::Clamp, &mut pose);
-        }
-        if skel.world(&pose, &mut world).is_ok() {
-            for part in a.parts() {
-                let mut pal: Palette<L, 256> = Palette::new();
-                let _ = part.palette(&bind, &world, &mut pal);
-                let _ = (
-                    part.positions().iter().count(),
-                    part.influences().iter().count(),
-                );
-                let _ = (part.indices().iter().count(), part.bones().iter().count());
-            }
-        }
-    }
+    skin_tests::fuzz::touch(&a);
     true
 }
 

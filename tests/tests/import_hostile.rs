@@ -411,3 +411,33 @@ fn a_clip_named_twice_is_baked_once() {
     };
     assert_eq!(bake::bake(&rig, &options).unwrap().clips, vec![0]);
 }
+
+#[test]
+fn normals_are_made_unit_vectors_with_a_warning() {
+    // A normal of length 999 would not fit the fixed lane's I2F14 normals.
+    let mut g = Gen::new();
+    let pos = g.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let nrm = g.floats(&[0.0, 0.0, 999.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], "VEC3", 3);
+    g.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": pos, "NORMAL": nrm}}]}),
+    );
+    g.push("nodes", json!({"mesh": 0}));
+    let rig = import::from_slice(&g.glb(), None).unwrap();
+    let normals = rig.meshes[0].primitives[0].normals.as_ref().unwrap();
+    assert_eq!(
+        normals,
+        &vec![[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+    );
+    assert!(
+        rig.warnings[0].contains("1 normals were not of unit length"),
+        "{:?}",
+        rig.warnings
+    );
+    let options = Options {
+        budget: None,
+        lane: Arith::Fixed,
+        clips: None,
+    };
+    bake::bake(&rig, &options).unwrap();
+}

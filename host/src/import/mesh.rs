@@ -77,9 +77,16 @@ fn primitive(
         Some(acc) => {
             count_check(&acc, "NORMAL")?;
             let what = format!("NORMAL of mesh {mesh} primitive {p}");
-            Some(vec3s(
-                read_f32(&acc, buffers, &[Dimensions::Vec3], &ALL_TYPES, &what)?.1,
-            ))
+            let mut normals =
+                vec3s(read_f32(&acc, buffers, &[Dimensions::Vec3], &ALL_TYPES, &what)?.1);
+            let fixed = unit_normals(&mut normals);
+            if fixed > 0 {
+                warnings.push(format!(
+                    "mesh {mesh} primitive {p}: {fixed} normals were not of unit length; \
+                     normalised"
+                ));
+            }
+            Some(normals)
         }
         None => None,
     };
@@ -230,4 +237,22 @@ fn primitive(
         max_influences,
         largest_dropped,
     })
+}
+
+/// glTF normals are unit vectors: normalise those more than 10⁻³ off (zero ones stay zero:
+/// no direction to give them); how many were.
+fn unit_normals(normals: &mut [[f32; 3]]) -> usize {
+    let mut fixed = 0;
+    for n in normals.iter_mut() {
+        let len = n
+            .iter()
+            .map(|&c| f64::from(c) * f64::from(c))
+            .sum::<f64>()
+            .sqrt();
+        if (len - 1.0).abs() > 1e-3 && len > 0.0 {
+            *n = n.map(|c| (f64::from(c) / len) as f32);
+            fixed += 1;
+        }
+    }
+    fixed
 }
