@@ -388,3 +388,153 @@ fn bake_refusals_exit_2_and_write_nothing() {
     let out = skin(&["bake", &far, "-o", &o]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_channel_target_past_the_nodes_is_one_line_on_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Worm::default().build();
+    g.json["animations"][0]["channels"][0]["target"]["node"] = serde_json::json!(999);
+    let model = write(dir.path(), "w.glb", &g.glb());
+    let out = dir.path().join("o").to_string_lossy().into_owned();
+    let why = "animations[0].channels[0].target.node is 999, but the file has 12 nodes";
+    for args in [
+        vec!["inspect", &model],
+        vec!["budget", &model],
+        vec!["pose", &model, "--anim", "0"],
+        vec!["bake", &model, "-o", &out],
+        vec!["render", &model, "--backend", "cpu", "-o", &out],
+        vec!["validate", &model],
+    ] {
+        assert_bad_input(&skin(&args), why);
+    }
+}
+
+#[test]
+fn counts_and_times_beyond_their_limits_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "w.glb", &Worm::default().build().glb());
+    assert_bad_input(
+        &skin(&["validate", &model, "--frames", "100000000"]),
+        "100000000 is not in 1..=10000",
+    );
+    let png = dir.path().join("o.png").to_string_lossy().into_owned();
+    let why = "time -inf is not a finite number of seconds";
+    assert_bad_input(
+        &skin(&["pose", &model, "--anim", "0", "--time", "-inf"]),
+        why,
+    );
+    let render = [
+        "render", &model, "--anim", "0", "--time", "-inf", "-o", &png,
+    ];
+    assert_bad_input(&skin(&render), why);
+}
+
+#[test]
+fn buffers_outside_the_model_folder_need_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = Worm::default().build();
+    std::fs::write(dir.path().join("worm.bin"), &g.bin).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&g.gltf()).unwrap();
+    json["buffers"][0]["uri"] = serde_json::json!("../worm.bin");
+    std::fs::create_dir(dir.path().join("m")).unwrap();
+    let model = write(
+        &dir.path().join("m"),
+        "w.gltf",
+        &serde_json::to_vec(&json).unwrap(),
+    );
+    assert_bad_input(&skin(&["inspect", &model]), "pass --allow-outside-uris");
+    let out = skin(&["inspect", &model, "--allow-outside-uris"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn every_command_agrees_on_what_fits_fixed_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = skin_tests::gltf_gen::keyed_triangle(1.75e38, &[0.0, 1.0], "translation", &[0.0; 6]);
+    let model = write(dir.path(), "huge.glb", &g.glb());
+    let out_file = dir.path().join("o").to_string_lossy().into_owned();
+    let why = "needs asset unit 2^128, beyond 2^127";
+    let inspect = skin(&["inspect", &model]);
+    assert_eq!(inspect.status.code(), Some(0));
+    assert!(text(&inspect.stdout).contains(&format!("does not hold: {}", "a vertex position")));
+    assert_bad_input(&skin(&["pose", &model, "--arith", "fixed"]), why);
+    assert_bad_input(
+        &skin(&["bake", &model, "--arith", "fixed", "-o", &out_file]),
+        why,
+    );
+    assert_bad_input(
+        &skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--arith",
+            "fixed",
+            "-o",
+            &out_file,
+        ]),
+        why,
+    );
+    // f32 holds it: numbers, never null.
+    let out = skin(&["pose", &model]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = v["blocks"][0]["positions"].as_array().unwrap();
+    assert!(p.len() == 9 && p.iter().all(|c| c.is_f64()), "{v}");
+}
+
+#[test]
+fn pictures_of_1024_pixels_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "w.glb", &Worm::default().build().glb());
+    let png = dir.path().join("f.png").to_string_lossy().into_owned();
+    for arith in ["f32", "fixed"] {
+        let out = skin(&[
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--arith",
+            arith,
+            "--size",
+            "1024x1024",
+            "--anim",
+            "0",
+            "--time",
+            "0.7",
+            "-o",
+            &png,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "w.glb", &Worm::default().build().glb());
+    let asset = dir.path().join("w.skin").to_string_lossy().into_owned();
+    let out = skin(&[
+        "bake", &model, "--arith", "fixed", "--anim", "0", "--anim", "wiggle", "-o", &asset,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(", 1 clips"),
+        "a clip named twice is baked once"
+    );
+    let out = skin(&["check", &asset, "--frames", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line = text(&out.stdout);
+    for want in [
+        "ok:",
+        "I2F14 vertices",
+        "63 vertices",
+        "clip \"wiggle\" (2 s)",
+        "5 frames",
+    ] {
+        assert!(line.contains(want), "{want:?} not in {line}");
+    }
+    let bytes = std::fs::read(&asset).unwrap();
+    let cut = write(dir.path(), "cut.skin", &bytes[..bytes.len() - 1]);
+    assert_bad_input(&skin(&["check", &cut]), "not a valid asset: ");
+}
