@@ -245,7 +245,7 @@ impl View {
         }
     }
 
-    /// A view in skin-core's scene colours (`skin_core::raster::scene::{MATERIAL,
+    /// A view in skin-core's scene colours (`skin_core::scene::{MATERIAL,
     /// BACKGROUND}`), as the CPU renderer and the firmware draw.
     pub fn scene(camera: Camera, width: u16, height: u16, shading: Shading) -> Self {
         Self {
@@ -253,8 +253,8 @@ impl View {
             width,
             height,
             shading,
-            material: skin_core::raster::scene::MATERIAL,
-            background: skin_core::raster::scene::BACKGROUND,
+            material: skin_core::scene::MATERIAL,
+            background: skin_core::scene::BACKGROUND,
         }
     }
 }
