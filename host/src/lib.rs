@@ -26,7 +26,7 @@
 //! | 4 out | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
 //! | 4 out | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
 //! | 4 out | [`picture`] | RGB565 pictures: PNG files and differences |
-//! | 4 out | [`report`] | what `skin inspect` and `skin budget` print |
+//! | 4 out | [`inspect`] | what `skin inspect` and `skin budget` print |
 //! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
 //! | 6 | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | 7 | [`cli`] | the `skin` command-line tool: one argument struct and one `run` per subcommand |
@@ -38,11 +38,11 @@ pub mod cli;
 pub mod error;
 pub mod gpu;
 pub mod import;
+pub mod inspect;
 pub mod oracle;
 pub mod picture;
 pub mod pose;
 pub mod render;
-pub mod report;
 pub mod rig;
 pub mod split;
 pub mod validate;

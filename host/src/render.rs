@@ -3,7 +3,7 @@
 //! the two pictures can be compared pixel for pixel.
 //!
 //! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and lane,
-//!   only the chosen clip) and played by [`skin_core::raster::Scene`] — the code, the
+//!   only the chosen clip) and played by [`skin_core::scene::Scene`] — the code, the
 //!   numbers and the camera the firmware runs, so with the firmware's budget (`vs_1_1`,
 //!   as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit for bit.
 //! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader through the budget's
@@ -35,8 +35,9 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
-use skin_core::raster::scene::{Scene, Scratch, BACKGROUND};
+
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
+use skin_core::scene::{Scene, Scratch, BACKGROUND};
 use skin_core::transform::Transform;
 
 use crate::bake::{self, BakeError, Options};

@@ -7,7 +7,7 @@ use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 
 use super::context::Variant;
-use super::draw::VERTEX_BUFFERS;
+use super::draw::vertex_stage;
 use super::{shader, DrawCall, GpuError, GpuMesh, Reference, Skinned};
 
 /// What the vertex path produced.
@@ -132,12 +132,7 @@ impl Reference {
                 .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some("vertex read-back"),
                     layout: None,
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs"),
-                        compilation_options: Default::default(),
-                        buffers: &VERTEX_BUFFERS,
-                    },
+                    vertex: vertex_stage(&module),
                     primitive: wgpu::PrimitiveState {
                         topology: wgpu::PrimitiveTopology::PointList,
                         ..Default::default()

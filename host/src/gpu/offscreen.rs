@@ -17,7 +17,7 @@ use skin_core::raster::camera::{AMBIENT, LIGHT};
 use skin_core::raster::Camera;
 
 use super::context::Variant;
-use super::draw::VERTEX_BUFFERS;
+use super::draw::vertex_stage;
 use super::{shader, DrawCall, GpuError, GpuMesh, Reference};
 use crate::picture::{rgb565, Picture};
 
@@ -167,12 +167,7 @@ impl Reference {
                 .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some("picture"),
                     layout: None,
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs"),
-                        compilation_options: Default::default(),
-                        buffers: &VERTEX_BUFFERS,
-                    },
+                    vertex: vertex_stage(&module),
                     primitive: wgpu::PrimitiveState {
                         topology: wgpu::PrimitiveTopology::TriangleList,
                         front_face: wgpu::FrontFace::Ccw,
@@ -245,7 +240,7 @@ impl View {
         }
     }
 
-    /// A view in skin-core's scene colours (`skin_core::raster::scene::{MATERIAL,
+    /// A view in skin-core's scene colours (`skin_core::scene::{MATERIAL,
     /// BACKGROUND}`), as the CPU renderer and the firmware draw.
     pub fn scene(camera: Camera, width: u16, height: u16, shading: Shading) -> Self {
         Self {
@@ -253,8 +248,8 @@ impl View {
             width,
             height,
             shading,
-            material: skin_core::raster::scene::MATERIAL,
-            background: skin_core::raster::scene::BACKGROUND,
+            material: skin_core::scene::MATERIAL,
+            background: skin_core::scene::BACKGROUND,
         }
     }
 }
