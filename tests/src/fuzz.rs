@@ -18,13 +18,13 @@ use skin_core::asset::{Asset, AssetLane};
 use skin_core::clip::{Keys, Wrap};
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
-use skin_core::raster::scene::{Scene, Scratch};
 use skin_core::raster::Project;
+use skin_core::scene::{Scene, Scratch};
 use skin_core::transform::Transform;
 use skin_host::bake::{self, Options};
 use skin_host::pose::{self, LaneKind};
 use skin_host::render::Cpu;
-use skin_host::{import, report, Rig};
+use skin_host::{import, inspect, Rig};
 
 use crate::gltf_gen;
 
@@ -186,7 +186,7 @@ pub fn model(rig: &Rig) {
     if let Ok(p) = pose::pose(rig, None, LaneKind::F32) {
         finite(&p, "pose f32");
     }
-    let fits = report::fixed_fits(rig);
+    let fits = inspect::fixed_fits(rig);
     let fixed = pose::pose(rig, None, LaneKind::Fixed);
     match (&fits, &fixed) {
         (Ok(_), Ok(p)) => finite(p, "pose fixed"),

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use skin_host::bake::{self, Options};
 use skin_host::import::{self, Options as ImportOptions};
+use skin_host::inspect;
 use skin_host::pose::{self, range, LaneKind as Arith};
-use skin_host::report;
 use skin_tests::gltf_gen::{keyed_triangle, Gen, Worm};
 
 fn import_err(bytes: &[u8]) -> String {
@@ -269,7 +269,7 @@ fn fixed_refused_everywhere(rig: &skin_host::Rig, why: &str) {
     };
     let e = bake::bake(rig, &options).unwrap_err().to_string();
     assert!(e.contains(why), "{e}");
-    let inspect = report::inspect(rig, "m");
+    let inspect = inspect::inspect(rig, "m");
     assert!(
         inspect.contains(&format!("does not hold: {unit}")),
         "{inspect}"
@@ -318,7 +318,7 @@ fn a_key_beyond_the_pose_format_is_named_with_its_value_and_limit() {
     ] {
         assert!(e.contains(want), "{want:?} not in {e}");
     }
-    assert!(report::fixed_fits(&rig)
+    assert!(inspect::fixed_fits(&rig)
         .unwrap_err()
         .contains("key 1 at 1 s"));
     // f32 names its own format and limit.
