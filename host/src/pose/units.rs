@@ -14,13 +14,7 @@ pub const TRANSLATION_HEADROOM: f32 = 32.0;
 /// rest-pose joint world translation and inverse-bind translation is below
 /// [`TRANSLATION_HEADROOM`] asset units.
 pub fn asset_unit(rig: &Rig) -> i32 {
-    let positions = rig
-        .meshes
-        .iter()
-        .flat_map(|m| &m.primitives)
-        .flat_map(|p| &p.positions)
-        .flatten()
-        .fold(0.0f32, |a, &v| a.max(v.abs()));
+    let positions = largest_position(rig);
     let mut k = unit_for(positions);
     let world = world64::rest_world(rig);
     let mut translations = 0.0f64;
@@ -36,6 +30,16 @@ pub fn asset_unit(rig: &Rig) -> i32 {
         k += 1;
     }
     k
+}
+
+/// The largest magnitude of any mesh position coordinate (0 without meshes).
+fn largest_position(rig: &Rig) -> f32 {
+    rig.meshes
+        .iter()
+        .flat_map(|m| &m.primitives)
+        .flat_map(|p| &p.positions)
+        .flatten()
+        .fold(0.0f32, |a, &v| a.max(v.abs()))
 }
 
 /// The smallest `k` with `max < 2^k` (0 for an empty or all-zero model).
@@ -67,13 +71,7 @@ pub const PRECISION_BITS: i32 = 6;
 /// the positions need (positions are `I2F14` asset units, so each bit raised is a bit of the
 /// mesh lost: a joint at 10^30 would flatten every vertex to zero).
 pub fn fixed_unit(rig: &Rig) -> Result<i32, PoseError> {
-    let largest = rig
-        .meshes
-        .iter()
-        .flat_map(|m| &m.primitives)
-        .flat_map(|p| &p.positions)
-        .flatten()
-        .fold(0.0f32, |a, &v| a.max(v.abs()));
+    let largest = largest_position(rig);
     let own = unit_for(largest);
     if own > MAX_UNIT_EXPONENT {
         return Err(PoseError::Range(format!(
