@@ -13,11 +13,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 use skin_core::budget::{Budget, Layout};
 
+use crate::animation;
 use crate::bake::{self, BakeError};
 use crate::error::{ImportError, PoseError};
-use crate::gpu::{GpuError, Model, Reference};
+use crate::frames;
+use crate::gpu::{GpuError, Reference};
+use crate::output::{self, OutputError};
 use crate::pose::{self, Arith};
-use crate::render::{self, Cpu, RenderError};
+use crate::render::RenderError;
 use crate::rig::Rig;
 use crate::validate::{self, ValidateError};
 
@@ -56,6 +59,8 @@ pub enum BackendArg {
     Gpu,
     /// skin-core's software rasteriser playing the baked model (the firmware's frame).
     Cpu,
+    /// CPU (f32) | GPU | their difference (each channel amplified 8 times), side by side.
+    Compare,
 }
 
 /// The palette layout of the vertex-shader paths.
@@ -172,6 +177,8 @@ pub enum Command {
     /// and Lambert shading: by the GPU reference, or by skin-core's rasteriser — with the
     /// default budget, the firmware's frame bit for bit. Times loop over the clip, as the
     /// device plays it.
+    ///
+    /// An output ending in .gif or .apng gets the whole clip instead, one loop at --fps.
     Render {
         /// A .gltf or .glb file.
         model: PathBuf,
@@ -199,8 +206,27 @@ pub enum Command {
         /// baked parts); vs_1_1 is what scripts/firmware.sh bakes with.
         #[arg(long, default_value = "vs_1_1", value_name = "NAME")]
         budget: String,
-        /// The PNG file to write.
-        #[arg(short, long, value_name = "FRAME.png")]
+        /// Frames a second of an animation (1..=50).
+        #[arg(long, default_value_t = 30.0, value_name = "N")]
+        fps: f32,
+        /// The file to write: a PNG picture, or a .gif or .apng animation of the clip.
+        #[arg(short, long, value_name = "FRAME.png|CLIP.gif")]
+        output: PathBuf,
+    },
+    /// Turn the firmware's frame dump (frame-NNN.rgb565 files, as `scripts/firmware.sh
+    /// run` writes them) into an animated .gif or .apng. With the dump's asset.bin, the
+    /// frames play at the rate they stand for (frames / clip duration).
+    Frames {
+        /// The directory holding frame-000.rgb565, frame-001.rgb565, ….
+        dir: PathBuf,
+        /// The frames' size.
+        #[arg(long, default_value = "240x240", value_name = "WxH", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Frames a second; default: from asset.bin.
+        #[arg(long, value_name = "N")]
+        fps: Option<f32>,
+        /// The .gif or .apng file to write.
+        #[arg(short, long, value_name = "CLIP.gif")]
         output: PathBuf,
     },
     /// Measure core f32, core fixed point, GPU compute and GPU vertex-shader skinning
@@ -305,6 +331,9 @@ pub enum CliError {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
+    /// An output file could not be written (or its content made).
+    #[error(transparent)]
+    File(#[from] OutputError),
 }
 
 impl CliError {
@@ -453,6 +482,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
             arith,
             size,
             budget,
+            fps,
             output,
         } => {
             let rig = load(&model)?;
@@ -469,38 +499,31 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                 Some(a) => Some(find_clip(&rig, a).map_err(pose_err(&model))?),
                 None => None,
             };
-            if backend == BackendArg::Gpu && arith != ArithArg::F32 {
+            if backend != BackendArg::Cpu && arith != ArithArg::F32 {
                 return Err(CliError::Usage(
                     "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
                 ));
             }
-            let cpu = |arith: ArithArg| Cpu::new(&rig, clip, arith.into(), Some(budget));
-            let picture = match backend {
-                BackendArg::Cpu => cpu(arith).and_then(|c| c.render(time, size)),
-                BackendArg::Gpu => {
-                    let gpu = Reference::new()?;
-                    Model::new(&rig, budget, Layout::Affine3x4)
-                        .map_err(RenderError::from)
-                        .and_then(|split| {
-                            let bounds = cpu(ArithArg::F32)?.rest_bounds(size)?;
-                            render::gpu(&gpu, &rig, &split, clip.map(|c| (c, time)), &bounds, size)
-                        })
+            let backend = match backend {
+                BackendArg::Cpu => animation::Backend::Cpu(arith.into()),
+                BackendArg::Gpu => animation::Backend::Gpu,
+                BackendArg::Compare => animation::Backend::Compare,
+            };
+            let renderer =
+                animation::Renderer::new(&rig, clip, backend, budget, size).map_err(render_err)?;
+            let what = match animation::Format::of(&output) {
+                Some(format) => animate(&renderer, format, fps, &output)?,
+                None => {
+                    let picture = renderer.frame(time).map_err(render_err)?;
+                    let png = picture.png_bytes().map_err(|e| {
+                        CliError::Usage(format!("cannot write {}: {e}", output.display()))
+                    })?;
+                    output::write_bytes(&output, &png)?;
+                    format!("{} picture", renderer.describe())
                 }
-            }
-            .map_err(render_err)?;
-            save(&picture, &output)?;
-            writeln!(
-                out,
-                "{}: {}x{} {} picture",
-                output.display(),
-                size.0,
-                size.1,
-                match backend {
-                    BackendArg::Gpu => "GPU (f32)",
-                    BackendArg::Cpu if arith == ArithArg::F32 => "CPU (f32)",
-                    BackendArg::Cpu => "CPU (fixed)",
-                }
-            )?;
+            };
+            let (w, h) = renderer.picture_size();
+            writeln!(out, "{}: {w}x{h} {what}", output.display())?;
         }
         Command::Validate {
             model,
@@ -550,6 +573,41 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
                 });
             }
         }
+        Command::Frames {
+            dir,
+            size,
+            fps,
+            output,
+        } => {
+            let format = animation::Format::of(&output).ok_or_else(|| {
+                CliError::Usage(format!("{}: not a .gif or .apng file", output.display()))
+            })?;
+            let dump =
+                frames::Dump::read(&dir, size).map_err(|e| CliError::Usage(e.to_string()))?;
+            let fps = fps.or(dump.fps()).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{}: no asset.bin with a clip to time the frames by; give --fps",
+                    dir.display()
+                ))
+            })?;
+            let (w, h) = (u32::from(size.0), u32::from(size.1));
+            output::write(&output, |file| {
+                let content = |e: animation::AnimationError| OutputError::Content(e.to_string());
+                let mut anim =
+                    animation::Animation::new(format, file, (w, h), fps, dump.pictures.len())
+                        .map_err(content)?;
+                for p in &dump.pictures {
+                    anim.push(p).map_err(content)?;
+                }
+                anim.finish().map_err(content)
+            })?;
+            writeln!(
+                out,
+                "{}: {w}x{h}, {} frames at {fps:.3} a second",
+                output.display(),
+                dump.pictures.len()
+            )?;
+        }
         Command::Character { output } => {
             let model = crate::character::Character::new();
             model
@@ -577,6 +635,31 @@ fn save(picture: &crate::picture::Picture, path: &Path) -> Result<(), CliError> 
     picture
         .save_png(path)
         .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Render `renderer`'s clip at `fps` into `path` (whole or not at all), with a progress
+/// bar on stderr when it is a terminal; what was written, in words.
+fn animate(
+    renderer: &animation::Renderer<'_>,
+    format: animation::Format,
+    fps: f32,
+    path: &Path,
+) -> Result<String, CliError> {
+    let bar = indicatif::ProgressBar::new(0).with_message("frames");
+    let mut frames = 0;
+    output::write(path, |file| {
+        frames = animation::render_clip(renderer, format, fps, file, |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        })
+        .map_err(|e| OutputError::Content(e.to_string()))?;
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(format!(
+        "{} animation, {frames} frames at {fps} a second",
+        renderer.describe()
+    ))
 }
 
 fn file_name(path: &Path) -> String {

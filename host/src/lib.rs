@@ -27,17 +27,23 @@
 //! | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
 //! | [`picture`] | RGB565 pictures: PNG files and differences |
 //! | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser |
+//! | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
+//! | [`frames`] | the firmware's frame dump read back as pictures |
+//! | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
 //! | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | [`cli`] | the `skin` command-line tool |
 
 pub mod accessor;
+pub mod animation;
 pub mod bake;
 pub mod character;
 pub mod cli;
 pub mod error;
+pub mod frames;
 pub mod gpu;
 pub mod import;
 pub mod oracle;
+pub mod output;
 pub mod picture;
 pub mod pose;
 pub mod render;

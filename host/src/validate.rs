@@ -109,9 +109,14 @@ impl Errors {
         }
     }
 
+    fn merge(&mut self, other: Errors) {
+        self.max = self.max.max(other.max);
+        self.sum += other.sum;
+        self.count += other.count;
+    }
+
     fn add(&mut self, e: f64) {
-        // NaN counts as infinitely wrong.
-        let e = if e.is_nan() { f64::INFINITY } else { e };
+        let e = finite_or_inf(e);
         self.max = self.max.max(e);
         self.sum += e;
         self.count += 1;
@@ -159,6 +164,22 @@ pub struct Pictures {
     pub largest: u8,
 }
 
+/// One comparison's error at every vertex of the frame where it is largest, with the
+/// oracle's pose of that frame to draw it on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heat {
+    /// The path, e.g. `core fixed`.
+    pub path: &'static str,
+    /// What it is compared with, e.g. `f64`.
+    pub against: &'static str,
+    /// The frame (its index in the validated frames).
+    pub frame: usize,
+    /// The oracle's skinned blocks at that frame.
+    pub pose: Vec<Block64>,
+    /// The error of each vertex, model units, the blocks' vertices one after another.
+    pub errors: Vec<f64>,
+}
+
 /// One validated frame: the rest pose or a clip at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
@@ -197,6 +218,10 @@ pub struct Report {
     pub worst: Option<(Picture, Picture)>,
     /// Split vertices the vertex path did not draw (must be none).
     pub undrawn: usize,
+    /// Per row of [`Self::rows`], its largest error in each frame (the error over time).
+    pub over_time: Vec<Vec<f64>>,
+    /// Per vertex, core fixed vs `f64` and GPU compute vs core `f32` at their worst frames.
+    pub heat: Vec<Heat>,
 }
 
 impl Report {
@@ -362,6 +387,15 @@ pub fn frames(rig: &Rig, options: &Options) -> Vec<Frame> {
     out
 }
 
+/// An error with NaN counted as infinitely wrong.
+fn finite_or_inf(e: f64) -> f64 {
+    if e.is_nan() {
+        f64::INFINITY
+    } else {
+        e
+    }
+}
+
 /// Largest coordinate difference.
 fn error3(a: [f64; 3], b: [f64; 3]) -> f64 {
     (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0, f64::max)
@@ -383,6 +417,10 @@ struct Tally {
     compute_normals: Errors,
     vertex_normals: Errors,
     undrawn: usize,
+    /// This frame's core fixed vs `f64` error of each vertex.
+    fixed_vertices: Vec<f64>,
+    /// This frame's GPU compute vs core `f32` error of each vertex.
+    compute_core_vertices: Vec<f64>,
 }
 
 /// Validate `rig` on `gpu` as `options` say; `on_frame` is called after each frame (for a
@@ -419,6 +457,8 @@ pub fn validate(
     let framed =
         Cpu::new(rig, None, Arith::F32, Some(options.budget))?.rest_bounds(options.size)?;
     let mut tally = Tally::default();
+    let mut over_time: Vec<Vec<f64>> = Vec::new();
+    let mut heat: Vec<Heat> = Vec::new();
     let mut diffs: Vec<Difference> = Vec::with_capacity(frames.len());
     let mut worst: Option<(Picture, Picture)> = None;
     let mut cpus: HashMap<Option<usize>, Cpu> = HashMap::new();
@@ -427,7 +467,8 @@ pub fn validate(
             .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
         let core_f32 = pose::pose(rig, frame.anim, Arith::F32)?;
         let core_fixed = pose::pose(rig, frame.anim, Arith::Fixed)?;
-        tally.positions(&core_f32, &core_fixed, &want);
+        let mut now = Tally::default();
+        now.positions(&core_f32, &core_fixed, &want);
         let palettes = model.palettes(rig, frame.anim)?;
         for (b, block) in model.blocks.iter().enumerate() {
             let compute = gpu.skin_compute(&block.whole, &palettes[b])?;
@@ -438,7 +479,7 @@ pub fn validate(
                 model.budget,
                 model.layout,
             )?;
-            tally.gpu(
+            now.gpu(
                 &compute,
                 &vertex,
                 &block.parts.origin,
@@ -446,6 +487,13 @@ pub fn validate(
                 &want[b],
             );
         }
+        let rows = now.rows(extent, k);
+        over_time.resize(rows.len(), Vec::with_capacity(frames.len()));
+        for (series, row) in over_time.iter_mut().zip(&rows) {
+            series.push(row.errors.max);
+        }
+        now.keep_worst(&mut heat, i, &want);
+        tally.merge(&now);
         let clip = frame.anim.map(|(c, _)| c);
         let cpu = match cpus.entry(clip) {
             Entry::Occupied(e) => e.into_mut(),
@@ -479,6 +527,8 @@ pub fn validate(
         worst,
         undrawn: tally.undrawn,
         frames,
+        over_time,
+        heat,
     })
 }
 
@@ -505,12 +555,56 @@ fn summarise(diffs: &[Difference]) -> Pictures {
 }
 
 impl Tally {
+    /// Add one frame's tally.
+    fn merge(&mut self, frame: &Tally) {
+        self.core_f32.merge(frame.core_f32);
+        self.core_fixed.merge(frame.core_fixed);
+        self.compute.merge(frame.compute);
+        self.vertex.merge(frame.vertex);
+        self.compute_core.merge(frame.compute_core);
+        self.vertex_core.merge(frame.vertex_core);
+        self.compute_normals.merge(frame.compute_normals);
+        self.vertex_normals.merge(frame.vertex_normals);
+        self.undrawn += frame.undrawn;
+    }
+
+    /// Keep this frame's (`frame`, posed as `want`) per-vertex errors in `heat` where they
+    /// are the largest so far (ties go to the later frame, as the pictures' do).
+    fn keep_worst(&self, heat: &mut Vec<Heat>, frame: usize, want: &[Block64]) {
+        let now = [
+            ("core fixed", "f64", &self.fixed_vertices),
+            ("gpu compute", "core f32", &self.compute_core_vertices),
+        ];
+        let max = |e: &[f64]| e.iter().copied().fold(0.0, f64::max);
+        for (path, against, errors) in now {
+            let slot = heat
+                .iter()
+                .position(|h| h.path == path && h.against == against);
+            if slot.is_some_and(|s| max(&heat[s].errors) > max(errors)) {
+                continue;
+            }
+            let h = Heat {
+                path,
+                against,
+                frame,
+                pose: want.to_vec(),
+                errors: errors.clone(),
+            };
+            match slot {
+                Some(s) => heat[s] = h,
+                None => heat.push(h),
+            }
+        }
+    }
+
     /// Core `f32` and fixed positions against the oracle's.
     fn positions(&mut self, f32s: &[Block], fixed: &[Block], want: &[Block64]) {
         for ((a, b), w) in f32s.iter().zip(fixed).zip(want) {
             for ((pa, pb), pw) in a.positions.iter().zip(&b.positions).zip(&w.positions) {
                 self.core_f32.add(error3(f64s(pa), *pw));
-                self.core_fixed.add(error3(f64s(pb), *pw));
+                let e = finite_or_inf(error3(f64s(pb), *pw));
+                self.core_fixed.add(e);
+                self.fixed_vertices.push(e);
             }
         }
     }
@@ -529,7 +623,9 @@ impl Tally {
         let normals = want.normals.as_deref();
         for (v, p) in compute.positions.iter().enumerate() {
             self.compute.add(error3(f64s(p), want.positions[v]));
-            self.compute_core.add(error3(f64s(p), f64s(&core[v])));
+            let e = finite_or_inf(error3(f64s(p), f64s(&core[v])));
+            self.compute_core.add(e);
+            self.compute_core_vertices.push(e);
             if let Some(n) = normals {
                 self.compute_normals
                     .add(error3(f64s(&compute.normals[v]), n[v]));
