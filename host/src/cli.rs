@@ -18,6 +18,7 @@ use crate::bake::{self, BakeError};
 use crate::error::{ImportError, PoseError};
 use crate::frames;
 use crate::gpu::{GpuError, Reference};
+use crate::html;
 use crate::output::{self, OutputError};
 use crate::pose::{self, Arith};
 use crate::render::RenderError;
@@ -233,9 +234,14 @@ pub enum Command {
     /// against an f64 reference at FRAMES times across each clip (and the rest pose), and
     /// compare the GPU picture with the CPU one. Prints a Markdown table; exits with status
     /// 1 when an error exceeds its documented threshold (docs/VALIDATION.md).
+    ///
+    /// With --report DIR, also writes one self-contained HTML page a model (plots of the
+    /// error over time, per-vertex heat maps, palette splits, budgets, pictures) and an
+    /// index.html linking them.
     Validate {
-        /// A .gltf or .glb file.
-        model: PathBuf,
+        /// .gltf or .glb files, or directories of them.
+        #[arg(required = true, value_name = "MODEL")]
+        models: Vec<PathBuf>,
         /// Only this animation (index or name; repeatable); default: all.
         #[arg(long = "anim", value_name = "INDEX|NAME")]
         anims: Vec<String>,
@@ -256,6 +262,9 @@ pub enum Command {
         /// side with the differing pixels marked, to this PNG.
         #[arg(long, value_name = "FILE.png")]
         pictures: Option<PathBuf>,
+        /// Write the HTML report into this directory (made if missing).
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
     },
     /// Write the procedural character (twelve bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
@@ -526,50 +535,104 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
             writeln!(out, "{}: {w}x{h} {what}", output.display())?;
         }
         Command::Validate {
-            model,
+            models,
             anims,
             frames,
             budget,
             layout,
             size,
             pictures,
+            report,
         } => {
-            let rig = load(&model)?;
-            print_warnings(&rig, warn)?;
-            let clips = if anims.is_empty() {
-                None
-            } else {
-                let found: Result<Vec<usize>, PoseError> =
-                    anims.iter().map(|a| find_clip(&rig, a)).collect();
-                Some(found.map_err(pose_err(&model))?)
-            };
-            let options = validate::Options {
-                frames,
-                clips,
-                budget: preset(&budget)?,
-                layout: layout.into(),
-                size,
-            };
-            let gpu = Reference::new()?;
-            let total = validate::frames(&rig, &options).len();
-            let bar = indicatif::ProgressBar::new(total as u64).with_message("frames");
-            let report = validate::validate(&rig, &gpu, &options, |done, _| {
-                bar.set_position(done as u64)
-            })
-            .map_err(|source| CliError::Validate {
-                path: model.display().to_string(),
-                source,
-            })?;
-            bar.finish_and_clear();
-            write!(out, "{}", report.table(&file_name(&model)))?;
-            if let (Some(path), Some((g, c))) = (&pictures, &report.worst) {
-                save(&g.beside(&[c, &g.marked(c)], 4, Rgb565::BLACK), path)?;
+            let models = model_files(&models)?;
+            if pictures.is_some() && models.len() > 1 {
+                return Err(CliError::Usage(format!(
+                    "--pictures takes one model, not {}",
+                    models.len()
+                )));
             }
-            let failures = report.failures();
-            if !failures.is_empty() {
-                return Err(CliError::Failed {
+            if let Some(dir) = &report {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    CliError::Usage(format!(
+                        "cannot make report directory {}: {e}",
+                        dir.display()
+                    ))
+                })?;
+            }
+            let gpu = Reference::new()?;
+            let (mut entries, mut failed) = (Vec::new(), Vec::new());
+            for model in &models {
+                let started = std::time::Instant::now();
+                let rig = load(model)?;
+                print_warnings(&rig, warn)?;
+                let clips = if anims.is_empty() {
+                    None
+                } else {
+                    let found: Result<Vec<usize>, PoseError> =
+                        anims.iter().map(|a| find_clip(&rig, a)).collect();
+                    Some(found.map_err(pose_err(model))?)
+                };
+                let options = validate::Options {
+                    frames,
+                    clips,
+                    budget: preset(&budget)?,
+                    layout: layout.into(),
+                    size,
+                };
+                let total = validate::frames(&rig, &options).len();
+                let bar = indicatif::ProgressBar::new(total as u64).with_message("frames");
+                let result = validate::validate(&rig, &gpu, &options, |done, _| {
+                    bar.set_position(done as u64)
+                })
+                .map_err(|source| CliError::Validate {
                     path: model.display().to_string(),
-                    reasons: failures.join("; "),
+                    source,
+                })?;
+                bar.finish_and_clear();
+                let name = file_name(model);
+                write!(out, "{}", result.table(&name))?;
+                if let (Some(path), Some((g, c))) = (&pictures, &result.worst) {
+                    save(&g.beside(&[c, &g.marked(c)], 4, Rgb565::BLACK), path)?;
+                }
+                let failures = result.failures();
+                if !failures.is_empty() && models.len() == 1 {
+                    failed.push(failures.join("; "));
+                } else if !failures.is_empty() {
+                    failed.push(format!("{}: {}", model.display(), failures.join("; ")));
+                }
+                if let Some(dir) = &report {
+                    let page = html::page(&html::Model {
+                        name: &name,
+                        rig: &rig,
+                        report: &result,
+                        options: &options,
+                    })
+                    .map_err(|e| CliError::Usage(format!("{name}: report page: {e}")))?;
+                    let file = html::page_file(&name);
+                    output::write_bytes(&dir.join(&file), page.as_bytes())?;
+                    entries.push(html::Entry {
+                        name,
+                        page: file,
+                        vertices: result.vertices,
+                        frames: result.frames.len(),
+                        failures,
+                        seconds: started.elapsed().as_secs_f64(),
+                    });
+                }
+            }
+            if let Some(dir) = &report {
+                let index = dir.join("index.html");
+                output::write_bytes(&index, html::index(&entries).as_bytes())?;
+                writeln!(out, "report: {}", index.display())?;
+            }
+            if !failed.is_empty() {
+                return Err(CliError::Failed {
+                    path: models
+                        .iter()
+                        .map(|m| m.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    reasons: failed.join("; "),
                 });
             }
         }
@@ -660,6 +723,38 @@ fn animate(
         "{} animation, {frames} frames at {fps} a second",
         renderer.describe()
     ))
+}
+
+/// `paths` with each directory replaced by its .glb and .gltf files (sorted by name).
+fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let listed = std::fs::read_dir(p)
+            .map_err(|e| CliError::Usage(format!("cannot read directory {}: {e}", p.display())))?;
+        let mut found: Vec<PathBuf> = listed
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| {
+                let ext = f
+                    .extension()
+                    .and_then(|x| x.to_str())
+                    .map(str::to_ascii_lowercase);
+                f.is_file() && matches!(ext.as_deref(), Some("glb" | "gltf"))
+            })
+            .collect();
+        if found.is_empty() {
+            return Err(CliError::Usage(format!(
+                "{}: no .glb or .gltf files in this directory",
+                p.display()
+            )));
+        }
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
 }
 
 fn file_name(path: &Path) -> String {

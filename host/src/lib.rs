@@ -31,6 +31,7 @@
 //! | [`frames`] | the firmware's frame dump read back as pictures |
 //! | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
 //! | [`validate`] | `skin validate`: the error table and its thresholds |
+//! | [`html`] | `skin validate --report`: the validation as static HTML pages with plots and pictures |
 //! | [`cli`] | the `skin` command-line tool |
 
 pub mod accessor;
@@ -41,6 +42,7 @@ pub mod cli;
 pub mod error;
 pub mod frames;
 pub mod gpu;
+pub mod html;
 pub mod import;
 pub mod oracle;
 pub mod output;
