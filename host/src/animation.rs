@@ -109,7 +109,7 @@ pub fn times(duration: f32, fps: f32) -> Result<Vec<f32>, AnimationError> {
         return Err(AnimationError::Fps(fps));
     }
     let n = (duration.max(0.0) * fps - 1e-3).ceil().max(1.0);
-    if !(n <= MAX_FRAMES as f32) {
+    if n > MAX_FRAMES as f32 {
         return Err(AnimationError::TooLong(n as usize));
     }
     Ok((0..n as usize).map(|k| k as f32 / fps).collect())
