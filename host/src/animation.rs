@@ -34,7 +34,8 @@ use skin_core::raster::Bounds;
 
 use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
-use crate::pose::Arith;
+use crate::pose::animate::duration;
+use crate::pose::LaneKind;
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -228,7 +229,7 @@ fn gif_frame(p: &Picture) -> gif::Frame<'static> {
 pub enum Backend {
     /// skin-core's rasteriser playing the baked clip in this number format (the firmware's
     /// frame).
-    Cpu(Arith),
+    Cpu(LaneKind),
     /// The wgpu reference.
     Gpu,
     /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times.
@@ -257,7 +258,7 @@ impl<'a> Renderer<'a> {
     ) -> Result<Self, RenderError> {
         let arith = match backend {
             Backend::Cpu(a) => a,
-            Backend::Gpu | Backend::Compare => Arith::F32,
+            Backend::Gpu | Backend::Compare => LaneKind::F32,
         };
         let cpu = Cpu::new(rig, clip, arith, Some(budget))?;
         let gpu = match backend {
@@ -281,7 +282,7 @@ impl<'a> Renderer<'a> {
 
     /// The clip's duration in seconds (0 for the rest pose).
     pub fn duration(&self) -> f32 {
-        self.clip.map_or(0.0, |c| render::duration(self.rig, c))
+        self.clip.map_or(0.0, |c| duration(self.rig, c))
     }
 
     /// The picture at `t` seconds (looped).

@@ -1,4 +1,4 @@
-//! Typed errors of the host toolchain, each with a one-line message.
+//! Why a glTF file could not be imported (the import stage's errors), each with a one-line message.
 
 use std::path::PathBuf;
 
@@ -100,44 +100,4 @@ pub enum ImportError {
     /// Something valid glTF that this tool does not handle.
     #[error("unsupported: {0}")]
     Unsupported(String),
-}
-
-/// Why a rig could not be posed (or baked) in a number format.
-#[derive(Debug, thiserror::Error)]
-pub enum PoseError {
-    /// No animation with this index or name.
-    #[error("no animation {0:?} (the model has {1} animation(s))")]
-    NoAnimation(String, usize),
-    /// The time is NaN or infinite.
-    #[error("time {0} is not a finite number of seconds")]
-    BadTime(f32),
-    /// skin-core rejected the data.
-    #[error("{context}: {source}")]
-    Core {
-        /// Where it happened, e.g. `node 2 (skin 0)`.
-        context: String,
-        /// The core's error.
-        #[source]
-        source: skin_core::Error,
-    },
-    /// Posing failed at one frame of a check over many.
-    #[error("{frame}: {source}")]
-    Frame {
-        /// Which frame, e.g. `animation 0 at 0.5 s`.
-        frame: String,
-        /// Why.
-        #[source]
-        source: Box<PoseError>,
-    },
-    /// A skin or skeleton is larger than the host's fixed capacities.
-    #[error("{0}")]
-    Capacity(String),
-}
-
-impl PoseError {
-    /// Wrap a core error with its context.
-    pub fn core(context: impl Into<String>) -> impl FnOnce(skin_core::Error) -> PoseError {
-        let context = context.into();
-        move |source| PoseError::Core { context, source }
-    }
 }

@@ -199,12 +199,12 @@ mod tests {
         let rig = crate::import::from_slice(&glb, None).unwrap();
         let options = crate::bake::Options {
             budget: None,
-            arith: crate::pose::Arith::Fixed,
+            lane: crate::pose::LaneKind::Fixed,
             clips: None,
         };
         let baked = crate::bake::bake(&rig, &options).unwrap();
         let d = clip_duration(&baked.bytes).unwrap();
-        assert_eq!(d, crate::render::duration(&rig, 0));
+        assert_eq!(d, crate::pose::animate::duration(&rig, 0));
         let dump = Dump {
             pictures: vec![Picture::filled(1, 1, Rgb565::default()); 4],
             duration: Some(d),

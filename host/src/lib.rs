@@ -3,36 +3,37 @@
 //! The host side of skin: glTF import, baking to the compact asset format, palette
 //! splitting, the GPU reference renderer, and the `skin` command-line tool.
 //!
+//! One road, each stage a module that imports only from the stages before it:
+//!
 //! ```text
-//! glTF file ──import──▶ Rig ──pose──▶ skinned positions (glTF world space, f32 or fixed)
-//!                           ──split─▶ sub-meshes that each fit a bone budget
-//!                           ──bake──▶ asset bytes (skin_core::asset)
-//!                           ──report▶ inspect / budget tables for the CLI
-//!                           ──gpu───▶ the same skinning by a GPU (compute, vertex shader, picture)
-//!                           ──render▶ a frame as a PNG, by the GPU or by skin-core's rasteriser
-//!                           ──validate▶ core f32, core fixed and both GPU paths against the f64 oracle
+//! glTF file ──import──▶ rig ──pose──▶ skinned positions, palettes (f32 or fixed lane)
+//!                        │              ├──bake────▶ asset bytes (skin_core::asset)
+//!                        └─split─▶ parts├──gpu─────▶ the same skinning by a GPU
+//!                                       ├──render──▶ a frame, by the GPU or by skin-core's rasteriser
+//!                                       └──validate▶ every path against the f64 oracle
 //! ```
 //!
-//! | module | job |
-//! |---|---|
-//! | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
-//! | [`bake`] | [`rig::Rig`] → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
-//! | [`character`] | a small procedural walking character (glTF) for the firmware |
-//! | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
-//! | [`rig`] | the in-memory rig: nodes, skins, meshes, clips |
-//! | [`pose`] | skinning a rig in glTF world space through skin-core, in `f32` or fixed point |
-//! | [`split`] | palette splitting: sub-meshes within a bone budget |
-//! | [`report`] | what `skin inspect` and `skin budget` print |
-//! | [`oracle`] | the `f64` reference `skin validate` measures against |
-//! | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
-//! | [`picture`] | RGB565 pictures: PNG files and differences |
-//! | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser |
-//! | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
-//! | [`frames`] | the firmware's frame dump read back as pictures |
-//! | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
-//! | [`validate`] | `skin validate`: the error table and its thresholds |
-//! | [`html`] | `skin validate --report`: the validation as static HTML pages with plots and pictures |
-//! | [`cli`] | the `skin` command-line tool |
+//! | layer | module | job |
+//! |---|---|---|
+//! | 1 data | [`rig`] | the in-memory rig: nodes, skins, meshes, clips (skin-core's clip `Path` and `Interpolation`); node world matrices in `f64` ([`rig::world64`]) |
+//! | 1 data | [`error`] | [`ImportError`] |
+//! | 2 in | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
+//! | 2 in | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
+//! | 2 in | [`character`] | a small procedural walking character (glTF) for the firmware |
+//! | 2 rig | [`split`] | palette splitting: a primitive's parts within a bone budget |
+//! | 3 pose | [`pose`] | the rig evaluated through skin-core in a lane: units, values, clips, palettes, skinning |
+//! | 3 pose | [`oracle`] | the same in plain `f64`, from the glTF specification |
+//! | 4 out | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
+//! | 4 out | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
+//! | 4 out | [`picture`] | RGB565 pictures: PNG files and differences |
+//! | 4 out | [`report`] | what `skin inspect` and `skin budget` print |
+//! | 4 out | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
+//! | 4 out | [`frames`] | the firmware's frame dump read back as pictures |
+//! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
+//! | 6 | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
+//! | 6 | [`validate`] | `skin validate`: the error table and its thresholds |
+//! | 7 | [`html`] | `skin validate --report`: the validation as static HTML pages, plots and pictures |
+//! | 8 | [`cli`] | the `skin` command-line tool: one argument struct and one `run` per subcommand |
 
 pub mod accessor;
 pub mod animation;
@@ -54,5 +55,6 @@ pub mod rig;
 pub mod split;
 pub mod validate;
 
-pub use error::{ImportError, PoseError};
+pub use error::ImportError;
+pub use pose::PoseError;
 pub use rig::Rig;

@@ -14,50 +14,15 @@
 //! - meshes without a skin (or primitives without weights): `W(node) · p`.
 //!
 //! It starts from the rig (the importer's `f32` data), not from the file: the tests check it
-//! against `skin_tests::gltf_ref`, which reads the file itself.
-//!
-//! ```
-//! use skin_host::oracle::{matrix, Trs64};
-//! let quarter = std::f64::consts::FRAC_1_SQRT_2;
-//! let m = matrix(&Trs64 {
-//!     translation: [1.0, 0.0, 0.0],
-//!     rotation: [0.0, 0.0, quarter, quarter], // 90° about +Z
-//!     scale: [2.0; 3],
-//! });
-//! // (1, 0, 0) → scaled to (2, 0, 0) → turned to (0, 2, 0) → moved to (1, 2, 0).
-//! let p = [0, 1, 2].map(|r| m[r][0] + m[r][3]);
-//! assert!((p[0] - 1.0).abs() < 1e-12 && (p[1] - 2.0).abs() < 1e-12 && p[2].abs() < 1e-12);
-//! ```
+//! against `skin_tests::gltf_ref`, which reads the file itself. Its node world matrices are
+//! [`crate::rig::world64`]'s.
 
-use crate::rig::{Channel, Interpolation, Path, Primitive, Rig, Trs};
-
-/// A row-major affine 3×4 matrix in `f64`.
-pub type M34 = [[f64; 4]; 3];
-
-/// Translation, rotation `[x, y, z, w]` and scale in `f64`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Trs64 {
-    /// Translation.
-    pub translation: [f64; 3],
-    /// Rotation `[x, y, z, w]` (normalised when turned into a matrix).
-    pub rotation: [f64; 4],
-    /// Scale.
-    pub scale: [f64; 3],
-}
-
-impl From<&Trs> for Trs64 {
-    fn from(t: &Trs) -> Self {
-        Self {
-            translation: t.translation.map(f64::from),
-            rotation: t.rotation.map(f64::from),
-            scale: t.scale.map(f64::from),
-        }
-    }
-}
+use crate::rig::world64::{mul, point, unit4, world, Trs64, M34};
+use crate::rig::{Channel, Interpolation, Path, Primitive, Rig};
 
 /// One (mesh node, primitive) skinned in `f64`, in glTF world space.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block64 {
+pub struct PosedPrimitive64 {
     /// The mesh node.
     pub node: usize,
     /// The mesh.
@@ -70,72 +35,9 @@ pub struct Block64 {
     pub normals: Option<Vec<[f64; 3]>>,
 }
 
-fn unit4(q: [f64; 4]) -> [f64; 4] {
-    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-    q.map(|v| v / n)
-}
-
-/// `T·R·S` as a row-major 3×4 matrix (the rotation normalised first).
-pub fn matrix(t: &Trs64) -> M34 {
-    let [x, y, z, w] = unit4(t.rotation);
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    core::array::from_fn(|i| {
-        [
-            r[i][0] * t.scale[0],
-            r[i][1] * t.scale[1],
-            r[i][2] * t.scale[2],
-            t.translation[i],
-        ]
-    })
-}
-
-/// `a · b` for affine matrices.
-pub fn mul(a: &M34, b: &M34) -> M34 {
-    core::array::from_fn(|i| {
-        core::array::from_fn(|c| {
-            let t = if c == 3 { a[i][3] } else { 0.0 };
-            a[i][0] * b[0][c] + a[i][1] * b[1][c] + a[i][2] * b[2][c] + t
-        })
-    })
-}
-
-/// `m · (p, 1)`.
-pub fn point(m: &M34, p: [f64; 3]) -> [f64; 3] {
-    m.map(|r| r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3])
-}
-
 /// `m · (v, 0)`.
 fn vector(m: &M34, v: [f64; 3]) -> [f64; 3] {
     m.map(|r| r[0] * v[0] + r[1] * v[1] + r[2] * v[2])
-}
-
-/// World matrices of every node from node transforms `locals` (indexed by node).
-pub fn world(rig: &Rig, locals: &[Trs64]) -> Vec<M34> {
-    let mut world = vec![[[0.0; 4]; 3]; rig.nodes.len()];
-    for &i in &rig.order {
-        let l = matrix(&locals[i]);
-        world[i] = match rig.nodes[i].parent {
-            Some(p) => mul(&world[p], &l),
-            None => l,
-        };
-    }
-    world
 }
 
 /// Spherical interpolation along the shorter arc between (normalised) keys.
@@ -231,8 +133,8 @@ pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
 }
 
 /// Skin every (mesh node, primitive) of `rig` at the rest pose or clip `c` at `t` seconds,
-/// in node order (as [`crate::pose::pose`] lists them). `None` when the clip does not exist.
-pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Block64>> {
+/// in node order (as [`crate::pose::pose()`] lists them). `None` when the clip does not exist.
+pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive64>> {
     let world = world(rig, &locals(rig, anim)?);
     let mut blocks = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
@@ -249,7 +151,7 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Block64>> {
                 (Some(palette), Some(_)) => skin_primitive(prim, palette, true),
                 _ => skin_primitive(prim, &[world[node]], false),
             };
-            blocks.push(Block64 {
+            blocks.push(PosedPrimitive64 {
                 node,
                 mesh,
                 primitive: pi,
@@ -312,7 +214,7 @@ fn skin_primitive(
 }
 
 /// The diagonal of the bounding box of every block's positions (0 without any).
-pub fn extent(blocks: &[Block64]) -> f64 {
+pub fn extent(blocks: &[PosedPrimitive64]) -> f64 {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for p in blocks.iter().flat_map(|b| &b.positions) {

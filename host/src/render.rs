@@ -20,10 +20,10 @@
 //! ```no_run
 //! use skin_core::budget::Budget;
 //! use skin_host::render::Cpu;
-//! use skin_host::pose::Arith;
+//! use skin_host::pose::LaneKind;
 //! let rig = skin_host::import::from_path("CesiumMan.glb".as_ref())?;
 //! // Clip 0 at 0.5 s as the firmware draws it, 240×240.
-//! let cpu = Cpu::new(&rig, Some(0), Arith::F32, Some(Budget::VS_1_1))?;
+//! let cpu = Cpu::new(&rig, Some(0), LaneKind::F32, Some(Budget::VS_1_1))?;
 //! cpu.render(0.5, (240, 240))?.save_png("frame.png".as_ref())?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -40,10 +40,11 @@ use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, Scree
 use skin_core::transform::Transform;
 
 use crate::bake::{self, BakeError, Options};
-use crate::error::PoseError;
 use crate::gpu::{GpuError, Model, Reference, View};
 use crate::picture::Picture;
-use crate::pose::{self, Arith};
+use crate::pose::animate::duration;
+use crate::pose::units::to_asset;
+use crate::pose::{LaneKind, PoseError};
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -77,15 +78,6 @@ pub enum RenderError {
     },
 }
 
-/// The duration of clip `c` as the baked asset stores it: the last key time of the channels
-/// that move what is drawn.
-pub fn duration(rig: &Rig, c: usize) -> f32 {
-    pose::clip_keys(rig, c, 0)
-        .iter()
-        .filter_map(|k| k.times.last().copied())
-        .fold(0.0, f32::max)
-}
-
 /// `anim` with its time looped into the clip (`(c, t)` → `(c, t mod duration)`).
 pub fn looped(rig: &Rig, anim: Option<(usize, f32)>) -> Result<Option<(usize, f32)>, PoseError> {
     match anim {
@@ -117,7 +109,12 @@ pub fn gpu(
     let palettes = model.palettes(rig, looped(rig, anim)?)?;
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
-    Ok(gpu.render(&model.batches(&palettes), &view, model.budget, model.layout)?)
+    Ok(gpu.render(
+        &model.mesh_draws(&palettes),
+        &view,
+        model.budget,
+        model.layout,
+    )?)
 }
 
 /// The CPU renderer of one clip (or the rest pose) of a model: the model baked in memory,
@@ -125,7 +122,7 @@ pub fn gpu(
 #[derive(Clone, Debug)]
 pub struct Cpu {
     bytes: Vec<u8>,
-    arith: Arith,
+    lane: LaneKind,
     unit_exponent: i32,
 }
 
@@ -137,23 +134,23 @@ const CHUNK: usize = 64;
 pub const SCENE_BONES: usize = 2048;
 
 impl Cpu {
-    /// Bake `rig` with clip `clip` only (none: the rest pose) in `arith`, its palettes split
+    /// Bake `rig` with clip `clip` only (none: the rest pose) in `lane`, its palettes split
     /// for `budget` (none: only the format's 256 bones a part).
     pub fn new(
         rig: &Rig,
         clip: Option<usize>,
-        arith: Arith,
+        lane: LaneKind,
         budget: Option<Budget>,
     ) -> Result<Self, RenderError> {
         let options = Options {
             budget,
-            arith,
+            lane,
             clips: Some(clip.into_iter().collect()),
         };
         let baked = bake::bake(rig, &options)?;
         Ok(Self {
             bytes: baked.bytes,
-            arith,
+            lane,
             unit_exponent: baked.unit_exponent,
         })
     }
@@ -163,11 +160,11 @@ impl Cpu {
     /// exactly). A camera made from it sees model-unit positions as the scene's camera sees
     /// asset-unit ones.
     pub fn rest_bounds(&self, size: (u16, u16)) -> Result<Bounds, RenderError> {
-        let b = match self.arith {
-            Arith::F32 => play::<f32, _>(&self.bytes, size, rest_box),
-            Arith::Fixed => play::<Q14, _>(&self.bytes, size, rest_box),
+        let b = match self.lane {
+            LaneKind::F32 => play::<f32, _>(&self.bytes, size, rest_box),
+            LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, rest_box),
         }?;
-        let s = pose::to_asset(self.unit_exponent).recip();
+        let s = to_asset(self.unit_exponent).recip();
         Ok(Bounds {
             min: b.min.map(|v| v * s),
             max: b.max.map(|v| v * s),
@@ -180,9 +177,9 @@ impl Cpu {
         if !t.is_finite() {
             return Err(PoseError::BadTime(t).into());
         }
-        match self.arith {
-            Arith::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
-            Arith::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
+        match self.lane {
+            LaneKind::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
+            LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
         }
     }
 }

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use skin_core::budget::{Budget, Layout};
 
-use crate::pose::{self, Arith};
+use crate::pose::range::check_fixed;
+use crate::pose::{asset_unit, pose, LaneKind};
 use crate::rig::Rig;
 use crate::split::{split, SplitError};
 
@@ -41,24 +42,51 @@ pub fn diagonal((lo, hi): ([f32; 3], [f32; 3])) -> f32 {
 }
 
 /// Does the fixed-point pipeline hold the rig at rest and at every checked time of every
-/// clip ([`pose::check_times`]: keys and the midpoints between them)? `Ok(frames checked)`
-/// or the first failure.
+/// clip ([`crate::pose::range::check_times`]: keys and the midpoints between them)?
+/// `Ok(frames checked)` or the first failure.
 pub fn fixed_fits(rig: &Rig) -> Result<usize, String> {
-    let k = pose::asset_unit(rig);
+    let k = asset_unit(rig);
     let clips: Vec<usize> = (0..rig.clips.len()).collect();
-    pose::check_fixed(rig, &clips, k).map_err(|e| e.to_string())
+    check_fixed(rig, &clips, k).map_err(|e| e.to_string())
 }
 
 /// The `skin inspect` report.
 pub fn inspect(rig: &Rig, name: &str) -> String {
     let mut s = String::new();
-    let label = |n: &Option<String>| n.as_deref().map_or(String::new(), |n| format!(" {n:?}"));
     let roots = rig.nodes.iter().filter(|n| n.parent.is_none()).count();
     let _ = writeln!(s, "model: {name}");
     let _ = writeln!(s, "nodes: {} ({roots} root(s))", rig.nodes.len());
+    skins(&mut s, rig);
+    meshes(&mut s, rig);
+    let _ = writeln!(s, "animations: {}", rig.clips.len());
+    for (i, c) in rig.clips.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  animation {i}{}: {:.3} s, {} channels",
+            label(&c.name),
+            c.duration(),
+            c.channels.len()
+        );
+    }
+    rest_box(&mut s, rig);
+    lanes(&mut s, rig);
+    for w in &rig.warnings {
+        let _ = writeln!(s, "warning: {w}");
+    }
+    s
+}
+
+/// Long lists (RecursiveSkeletons has 84 skins) show this many entries and a summary.
+const SHOWN: usize = 8;
+
+/// ` "name"`, or nothing for an unnamed thing.
+fn label(n: &Option<String>) -> String {
+    n.as_deref().map_or(String::new(), |n| format!(" {n:?}"))
+}
+
+/// The skins and their joint counts.
+fn skins(s: &mut String, rig: &Rig) {
     let _ = writeln!(s, "skins: {}", rig.skins.len());
-    // Long lists (RecursiveSkeletons has 84 skins) show the first few and a summary.
-    const SHOWN: usize = 8;
     for (i, sk) in rig.skins.iter().enumerate().take(SHOWN) {
         let _ = writeln!(
             s,
@@ -76,6 +104,10 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
             rig.skins.len() - SHOWN
         );
     }
+}
+
+/// The meshes, and the nodes that instantiate them.
+fn meshes(s: &mut String, rig: &Rig) {
     let _ = writeln!(s, "meshes: {}", rig.meshes.len());
     for (i, m) in rig.meshes.iter().enumerate() {
         let verts: usize = m.primitives.iter().map(|p| p.positions.len()).sum();
@@ -105,18 +137,12 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
     if instances.len() > SHOWN {
         let _ = writeln!(s, "  ... {} more mesh nodes", instances.len() - SHOWN);
     }
-    let _ = writeln!(s, "animations: {}", rig.clips.len());
-    for (i, c) in rig.clips.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "  animation {i}{}: {:.3} s, {} channels",
-            label(&c.name),
-            c.duration(),
-            c.channels.len()
-        );
-    }
-    match pose::pose(rig, None, Arith::F32) {
-        Ok(blocks) => match bounds(blocks.iter().flat_map(|b| &b.positions)) {
+}
+
+/// The box of the rest pose skinned in `f32`.
+fn rest_box(s: &mut String, rig: &Rig) {
+    match pose(rig, None, LaneKind::F32) {
+        Ok(posed) => match bounds(posed.iter().flat_map(|p| &p.positions)) {
             Some(b) => {
                 let _ = writeln!(
                     s,
@@ -134,7 +160,11 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
             let _ = writeln!(s, "bounding box: cannot pose in f32: {e}");
         }
     }
-    let k = pose::asset_unit(rig);
+}
+
+/// Which lanes hold the rig.
+fn lanes(s: &mut String, rig: &Rig) {
+    let k = asset_unit(rig);
     let _ = writeln!(s, "fixed point: asset unit 2^{k} model units");
     let _ = writeln!(s, "  f32: holds");
     match fixed_fits(rig) {
@@ -148,10 +178,6 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
             let _ = writeln!(s, "  I8F24 pose + I2F14 skinning: does not hold: {e}");
         }
     }
-    for w in &rig.warnings {
-        let _ = writeln!(s, "warning: {w}");
-    }
-    s
 }
 
 /// Cost of fitting every skinned mesh instance of a rig into one budget and layout.

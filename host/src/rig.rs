@@ -1,5 +1,10 @@
 //! The in-memory rig a glTF file imports to: nodes, skins, meshes and clips, in `f32` as
-//! glTF stores them, with indices as in the file.
+//! glTF stores them, with indices as in the file. Its clip channels use skin-core's own
+//! [`Path`] and [`Interpolation`]; [`world64`] computes node world matrices in `f64`.
+
+pub use skin_core::clip::{Interpolation, Path};
+
+pub mod world64;
 
 /// Translation, rotation (unit quaternion `[x, y, z, w]`) and scale: `T·R·S`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -150,38 +155,6 @@ pub struct Mesh {
     pub primitives: Vec<Primitive>,
 }
 
-/// What a channel animates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// Translation (3 values a key).
-    Translation,
-    /// Rotation (4 values a key, `[x, y, z, w]`).
-    Rotation,
-    /// Scale (3 values a key).
-    Scale,
-}
-
-impl Path {
-    /// Values per key.
-    pub fn width(self) -> usize {
-        match self {
-            Path::Rotation => 4,
-            _ => 3,
-        }
-    }
-}
-
-/// How values are interpolated between keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interpolation {
-    /// Hold the previous key.
-    Step,
-    /// Linear (slerp for rotations).
-    Linear,
-    /// Cubic Hermite spline; every key stores in-tangent, value, out-tangent.
-    CubicSpline,
-}
-
 /// One animated property of one node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Channel {
@@ -248,6 +221,25 @@ impl Rig {
             }
         }
         self.order.iter().copied().filter(|&i| keep[i]).collect()
+    }
+
+    /// Every node's local transform as stored (the rest pose), indexed by node.
+    pub fn rest_locals(&self) -> Vec<Trs> {
+        self.nodes.iter().map(|n| n.local).collect()
+    }
+
+    /// The nodes that posing reads: every mesh node, the joints of their skins, and all
+    /// their ancestors, parents first. Other nodes (cameras, lights, unused skins) are never
+    /// converted, so a value there that a lane cannot hold does not matter.
+    pub fn posed_nodes(&self) -> Vec<usize> {
+        let mut nodes = Vec::new();
+        for (node, _, skin) in self.mesh_nodes() {
+            nodes.push(node);
+            if let Some(s) = skin {
+                nodes.extend_from_slice(&self.skins[s].joints);
+            }
+        }
+        self.with_ancestors(&nodes)
     }
 
     /// The nodes that instantiate a mesh, in node order: `(node, mesh, skin)`.

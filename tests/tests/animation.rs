@@ -14,8 +14,9 @@ use embedded_graphics_core::pixelcolor::raw::{RawU16, ToBytes};
 use skin_core::budget::Budget;
 use skin_host::cli::{Cli, CliError};
 use skin_host::picture::Picture;
-use skin_host::pose::Arith;
-use skin_host::render::{self, Cpu};
+use skin_host::pose::animate::duration;
+use skin_host::pose::LaneKind;
+use skin_host::render::Cpu;
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -69,7 +70,7 @@ fn an_apng_holds_every_frame_of_the_clip_exactly() {
         "render", m, "--anim", "0", "--size", "64x48", "--fps", "12", "-o", o,
     ];
     let said = skin(&args).unwrap();
-    let duration = render::duration(&rig, 0);
+    let duration = duration(&rig, 0);
     let want = (duration * 12.0 - 1e-3).ceil() as usize;
     assert!(want >= 2, "the walk lasts {duration} s");
     assert!(
@@ -81,7 +82,7 @@ fn an_apng_holds_every_frame_of_the_clip_exactly() {
     assert!(delays
         .iter()
         .all(|&(n, d)| f64::from(n) / f64::from(d) == 1.0 / 12.0));
-    let cpu = Cpu::new(&rig, Some(0), Arith::F32, Some(Budget::VS_1_1)).unwrap();
+    let cpu = Cpu::new(&rig, Some(0), LaneKind::F32, Some(Budget::VS_1_1)).unwrap();
     for (k, got) in frames.iter().enumerate() {
         let picture = cpu.render(k as f32 / 12.0, (64, 48)).unwrap();
         assert_eq!(*got, picture.rgb8(), "frame {k}");
@@ -112,14 +113,14 @@ fn a_gif_keeps_the_clip_length_and_the_picture() {
         delays.push(u32::from(f.delay));
         first.get_or_insert_with(|| f.buffer.to_vec());
     }
-    let duration = render::duration(&rig, 0);
+    let duration = duration(&rig, 0);
     let frames = (duration * 30.0 - 1e-3).ceil();
     assert_eq!(delays.len(), frames as usize);
     // Whole centiseconds that add up to the frames' time, to the rounding of the last.
     let total: u32 = delays.iter().sum();
     assert_eq!(total, (100.0 * frames / 30.0).round() as u32);
     // The character's flat shading has few colours: the first frame is exact.
-    let want = Cpu::new(&rig, Some(0), Arith::F32, Some(Budget::VS_1_1))
+    let want = Cpu::new(&rig, Some(0), LaneKind::F32, Some(Budget::VS_1_1))
         .unwrap()
         .render(0.0, (48, 48))
         .unwrap();
@@ -172,13 +173,13 @@ fn the_firmware_frame_dump_plays_at_its_clip_rate() {
     std::fs::create_dir_all(&dump).unwrap();
     let options = skin_host::bake::Options {
         budget: Some(Budget::VS_1_1),
-        arith: Arith::Fixed,
+        lane: LaneKind::Fixed,
         clips: None,
     };
     let baked = skin_host::bake::bake(&rig, &options).unwrap();
     std::fs::write(dump.join("asset.bin"), &baked.bytes).unwrap();
-    let cpu = Cpu::new(&rig, Some(0), Arith::Fixed, Some(Budget::VS_1_1)).unwrap();
-    let duration = render::duration(&rig, 0);
+    let cpu = Cpu::new(&rig, Some(0), LaneKind::Fixed, Some(Budget::VS_1_1)).unwrap();
+    let duration = duration(&rig, 0);
     let pictures: Vec<Picture> = (0..4)
         .map(|k| cpu.render(duration * k as f32 / 4.0, (240, 240)).unwrap())
         .collect();
@@ -256,7 +257,7 @@ fn compare_shows_cpu_gpu_and_their_difference() {
             .map(|(x, y)| p.pixels[(y * p.width + x) as usize])
             .collect(),
     };
-    let cpu = Cpu::new(&rig, Some(0), Arith::F32, Some(Budget::VS_1_1)).unwrap();
+    let cpu = Cpu::new(&rig, Some(0), LaneKind::F32, Some(Budget::VS_1_1)).unwrap();
     let want_cpu = cpu.render(0.3, (64, 64)).unwrap();
     assert_eq!(panel(0), want_cpu);
     let gpu_panel = panel(68);

@@ -365,7 +365,7 @@ fn firmware_frames_host_render_depends_on_time() {
     let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
     let options = skin_host::bake::Options {
         budget: Some(Budget::VS_1_1),
-        arith: skin_host::pose::Arith::Fixed,
+        lane: skin_host::pose::LaneKind::Fixed,
         clips: None,
     };
     let baked = skin_host::bake::bake(&rig, &options).expect("bakes");
@@ -386,7 +386,7 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
     let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
     let options = skin_host::bake::Options {
         budget: Some(Budget::VS_1_1),
-        arith: skin_host::pose::Arith::F32,
+        lane: skin_host::pose::LaneKind::F32,
         clips: None,
     };
     let dir = tempfile::tempdir().expect("temporary folder");

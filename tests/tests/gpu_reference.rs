@@ -14,7 +14,7 @@ use skin_core::budget::{Budget, Layout};
 use skin_core::raster::{render, Bounds, Camera, FrameBuffer, ScreenVertex};
 use skin_core::skin::SkinnedMesh;
 use skin_core::vertex::Influence;
-use skin_host::gpu::{Batch, DrawCall, GpuError, GpuMesh, Reference, Shading, View};
+use skin_host::gpu::{DrawCall, GpuError, GpuMesh, MeshDraws, Reference, Shading, View};
 use skin_host::rig::{Influence4, Mode, Primitive};
 use skin_host::split::split;
 
@@ -272,7 +272,7 @@ fn the_picture_matches_the_core_rasteriser() {
     )
     .unwrap();
     let draws = mesh.single_draw(12);
-    let batch = Batch {
+    let batch = MeshDraws {
         mesh: &mesh,
         palette: &pal,
         draws: &draws,
@@ -436,7 +436,7 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
     let cam = Camera::frame(&Bounds::of(mesh.positions().iter().copied()).unwrap(), 8, 8).unwrap();
     let mut view = View::scene(cam, 8, 8, Shading::Lambert);
     view.width = 0;
-    let batch = Batch {
+    let batch = MeshDraws {
         mesh: &mesh,
         palette: &pal,
         draws: &all,

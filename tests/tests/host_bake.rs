@@ -14,7 +14,7 @@ use skin_core::palette::Palette;
 use skin_core::skin::SkinnedMesh;
 use skin_core::vertex::Influence;
 use skin_host::bake::{self, BakeError, Baked, Options};
-use skin_host::pose::{self, Arith};
+use skin_host::pose::{self, LaneKind};
 use skin_host::rig::Rig;
 use skin_host::split::SplitError;
 use skin_tests::gltf_gen::{twelve_bone_triangle, Interp, Worm, UNSIGNED_SHORT};
@@ -69,8 +69,8 @@ where
     }
     for frame in frames {
         let host_frame = frame.map(|(a, t)| (baked.clips[a], t));
-        let locals = pose::frame::<L::Real>(rig, host_frame, k).expect("host frame");
-        let want = pose::skin_raw::<L>(rig, &locals, k).expect("host skin");
+        let locals = pose::animate::frame::<L::Real>(rig, host_frame, k).expect("host frame");
+        let want = pose::skin::pose_lane::<L>(rig, &locals, k).expect("host skin");
         let got = skin_asset::<L>(&baked.bytes, frame);
         assert_eq!(got.len(), baked.parts.len());
         let mut seen: Vec<Vec<bool>> = want.iter().map(|b| vec![false; b.out.len()]).collect();
@@ -108,14 +108,14 @@ where
 /// fixed bake.
 fn check(rig: &Rig, budget: Option<Budget>, what: &str) -> [Baked; 2] {
     let fractions = [-0.1, 0.0, 0.13, 0.37, 0.5, 0.71, 1.0, 1.3];
-    let options = |arith| Options {
+    let options = |lane| Options {
         budget,
-        arith,
+        lane,
         clips: None,
     };
-    let f = bake::bake(rig, &options(Arith::F32)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let f = bake::bake(rig, &options(LaneKind::F32)).unwrap_or_else(|e| panic!("{what}: {e}"));
     round_trip::<f32>(rig, &f, &fractions, what);
-    let x = bake::bake(rig, &options(Arith::Fixed)).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let x = bake::bake(rig, &options(LaneKind::Fixed)).unwrap_or_else(|e| panic!("{what}: {e}"));
     round_trip::<Q14>(rig, &x, &fractions, what);
     assert_eq!(f.parts, x.parts, "{what}: the same parts in both formats");
     assert_eq!(x.unit_exponent, pose::asset_unit(rig));
@@ -209,7 +209,7 @@ fn baked_fixed_worm_matches_the_f64_reference() {
         &rig,
         &Options {
             budget: Some(Budget::registers("test_18", 18)),
-            arith: Arith::Fixed,
+            lane: LaneKind::Fixed,
             clips: None,
         },
     )
@@ -238,10 +238,10 @@ fn bake_is_deterministic() {
         two_skins: true,
         ..Worm::default()
     });
-    for arith in [Arith::F32, Arith::Fixed] {
+    for lane in [LaneKind::F32, LaneKind::Fixed] {
         let o = Options {
             budget: Some(Budget::registers("test_18", 18)),
-            arith,
+            lane,
             clips: None,
         };
         let a = bake::bake(&rig, &o).unwrap();
@@ -255,7 +255,7 @@ fn bake_includes_only_the_chosen_clips() {
     let rig = worm(Worm::default());
     let o = Options {
         budget: None,
-        arith: Arith::Fixed,
+        lane: LaneKind::Fixed,
         clips: Some(vec![]),
     };
     let none = bake::bake(&rig, &o).unwrap();
@@ -275,7 +275,7 @@ fn a_triangle_beyond_the_budget_is_refused() {
     let rig = skin_host::import::from_slice(&twelve_bone_triangle(1.0).glb(), None).unwrap();
     let o = |budget| Options {
         budget,
-        arith: Arith::F32,
+        lane: LaneKind::F32,
         clips: None,
     };
     // 12 bones fit a palette of 12, not of 9.
@@ -303,14 +303,14 @@ fn a_clip_overflowing_fixed_point_is_refused() {
     // Rest: positions within one unit. The clip slides a bone 5000 units: 5000 asset units
     // are beyond I8F24's ±128, so the fixed bake refuses; f32 holds it.
     let rig = skin_host::import::from_slice(&twelve_bone_triangle(5000.0).glb(), None).unwrap();
-    let o = |arith| Options {
+    let o = |lane| Options {
         budget: None,
-        arith,
+        lane,
         clips: None,
     };
-    let f = bake::bake(&rig, &o(Arith::F32)).unwrap();
+    let f = bake::bake(&rig, &o(LaneKind::F32)).unwrap();
     round_trip::<f32>(&rig, &f, &[0.0, 0.5, 1.0], "slide");
-    let e = bake::bake(&rig, &o(Arith::Fixed)).unwrap_err();
+    let e = bake::bake(&rig, &o(LaneKind::Fixed)).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, BakeError::Pose(_)), "{e:?}");
     assert!(msg.contains("animation 0"), "{msg}");
@@ -319,7 +319,7 @@ fn a_clip_overflowing_fixed_point_is_refused() {
         &rig,
         &Options {
             clips: Some(vec![]),
-            ..o(Arith::Fixed)
+            ..o(LaneKind::Fixed)
         },
     )
     .unwrap();
@@ -380,7 +380,7 @@ fn rigid_meshes_round_trip_with_their_normals() {
     // Normals are stored as the import has them, quantised to the lane.
     for (part, src) in asset.parts().zip(&x.parts) {
         let prim = &rig.meshes[src.mesh].primitives[src.primitive];
-        let want = pose::normals::<Q14>(prim, "test").unwrap();
+        let want = pose::values::normals::<Q14>(prim, "test").unwrap();
         let got = part.normals().expect("normals");
         for (local, &v) in src.vertices.iter().enumerate() {
             assert_eq!(got.get(local), Some(want[v as usize]));
@@ -395,7 +395,7 @@ fn non_triangle_primitives_are_refused() {
         &rig,
         &Options {
             budget: None,
-            arith: Arith::F32,
+            lane: LaneKind::F32,
             clips: None,
         },
     )

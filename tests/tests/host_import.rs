@@ -291,11 +291,11 @@ proptest! {
         }
         // Whatever happens, no panic; and anything imported can be posed without panic.
         if let Ok(rig) = import::from_slice(&bytes, None) {
-            let _ = skin_host::pose::pose(&rig, None, skin_host::pose::Arith::F32);
-            let _ = skin_host::pose::pose(&rig, None, skin_host::pose::Arith::Fixed);
+            let _ = skin_host::pose::pose(&rig, None, skin_host::pose::LaneKind::F32);
+            let _ = skin_host::pose::pose(&rig, None, skin_host::pose::LaneKind::Fixed);
             if !rig.clips.is_empty() {
-                let _ = skin_host::pose::pose(&rig, Some((0, 0.7)), skin_host::pose::Arith::F32);
-                let _ = skin_host::pose::pose(&rig, Some((0, 0.7)), skin_host::pose::Arith::Fixed);
+                let _ = skin_host::pose::pose(&rig, Some((0, 0.7)), skin_host::pose::LaneKind::F32);
+                let _ = skin_host::pose::pose(&rig, Some((0, 0.7)), skin_host::pose::LaneKind::Fixed);
             }
         }
     }

@@ -10,12 +10,12 @@
 
 use std::path::Path;
 
-use skin_host::pose::{self, Arith};
+use skin_host::pose::{self, LaneKind};
 use skin_tests::gltf_gen::{Interp, Worm, UNSIGNED_BYTE, UNSIGNED_SHORT};
 use skin_tests::gltf_ref;
 
 /// Compare `skin_host` with the reference for the rest pose and `times` of every clip.
-/// Returns the worst error relative to the extent, per arith.
+/// Returns the worst error relative to the extent, per lane.
 fn compare(path: &Path, times: &[f64]) -> [f64; 2] {
     let rig = skin_host::import::from_path(path).expect("import");
     let model = gltf_ref::load(path);
@@ -36,12 +36,12 @@ fn compare(path: &Path, times: &[f64]) -> [f64; 2] {
         // The CLI takes f32 seconds: the reference samples at exactly that time.
         let t32 = t as f32;
         let want = gltf_ref::pose(&model, anim, f64::from(t32));
-        for (a, arith) in [Arith::F32, Arith::Fixed].into_iter().enumerate() {
-            let got = pose::pose(&rig, anim.map(|c| (c, t32)), arith)
-                .unwrap_or_else(|e| panic!("{}: {arith:?}: {e}", path.display()));
+        for (a, lane) in [LaneKind::F32, LaneKind::Fixed].into_iter().enumerate() {
+            let got = pose::pose(&rig, anim.map(|c| (c, t32)), lane)
+                .unwrap_or_else(|e| panic!("{}: {lane:?}: {e}", path.display()));
             assert_eq!(got.len(), want.len());
             let tol = 1e-5 * extent
-                + if arith == Arith::Fixed {
+                + if lane == LaneKind::Fixed {
                     fixed_bound
                 } else {
                     0.0
@@ -55,7 +55,7 @@ fn compare(path: &Path, times: &[f64]) -> [f64; 2] {
                         worst[a] = worst[a].max(err / extent);
                         assert!(
                             err <= tol,
-                            "{} {arith:?} anim {anim:?} t {t}: node {} prim {} vertex {v}: {gp:?} vs {wp:?} (tol {tol})",
+                            "{} {lane:?} anim {anim:?} t {t}: node {} prim {} vertex {v}: {gp:?} vs {wp:?} (tol {tol})",
                             path.display(),
                             g.node,
                             g.primitive

@@ -17,8 +17,8 @@ fn skin<L: Lane>(
     palette: &[Affine<L>],
     k: i32,
 ) -> Vec<[L::Out; 3]> {
-    let pos = pose::positions::<L>(prim, k, "test").unwrap();
-    let inf = pose::influences::<L>(prim, "test").unwrap();
+    let pos = pose::values::positions::<L>(prim, k, "test").unwrap();
+    let inf = pose::values::influences::<L>(prim, "test").unwrap();
     let mut out = vec![[L::Out::default(); 3]; pos.len()];
     SkinnedMesh::<L, 4>::new(&pos, &inf)
         .unwrap()
@@ -32,8 +32,8 @@ fn check<L: Lane>(rig: &Rig, locals: &[Trs], capacity: usize, k: i32) -> (usize,
     let (mut parts, mut dup) = (0, 0);
     for (_, mesh, skin_index) in rig.mesh_nodes() {
         let Some(s) = skin_index else { continue };
-        let transforms = pose::transforms::<L::Real>(rig, locals, k).unwrap();
-        let palette = pose::skin_palette::<L>(rig, &transforms, s, k).unwrap();
+        let transforms = pose::values::transforms::<L::Real>(rig, locals, k).unwrap();
+        let palette = pose::palette::skin_palette::<L>(rig, &transforms, s, k).unwrap();
         for prim in &rig.meshes[mesh].primitives {
             if prim.influences.is_none() {
                 continue;
@@ -75,7 +75,7 @@ fn check<L: Lane>(rig: &Rig, locals: &[Trs], capacity: usize, k: i32) -> (usize,
 }
 
 fn bent(rig: &Rig) -> Vec<Trs> {
-    let mut locals = pose::rest_locals(rig);
+    let mut locals = rig.rest_locals();
     for (i, l) in locals.iter_mut().enumerate() {
         let a = 0.15 * (i % 5) as f32;
         l.rotation = [0.0, (a / 2.0).sin(), 0.0, (a / 2.0).cos()];
@@ -96,7 +96,7 @@ fn split_worm_skins_identically() {
     )
     .unwrap();
     let k = pose::asset_unit(&rig);
-    for locals in [pose::rest_locals(&rig), bent(&rig)] {
+    for locals in [rig.rest_locals(), bent(&rig)] {
         for capacity in [5, 7, 9, 10, 32] {
             let (parts, dup) = check::<f32>(&rig, &locals, capacity, 0);
             let fixed = check::<Q14>(&rig, &locals, capacity, k);

@@ -225,12 +225,12 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
             anim.map_or(0.0, |a| f64::from(a.1)),
         );
         let palettes = split.palettes(&rig, anim).unwrap();
-        for (b, block) in split.blocks.iter().enumerate() {
-            let got = gpu.skin_compute(&block.whole, &palettes[b]).unwrap();
-            for (p, q) in got.positions.iter().zip(&want[b].positions) {
+        for (p, prim) in split.primitives.iter().enumerate() {
+            let got = gpu.skin_compute(&prim.whole, &palettes[p]).unwrap();
+            for (g, q) in got.positions.iter().zip(&want[p].positions) {
                 for i in 0..3 {
-                    let err = (f64::from(p[i]) - q[i]).abs();
-                    assert!(err <= f32_tol, "{name} {anim:?}: {p:?} vs {q:?}");
+                    let err = (f64::from(g[i]) - q[i]).abs();
+                    assert!(err <= f32_tol, "{name} {anim:?}: {g:?} vs {q:?}");
                 }
             }
         }
@@ -246,9 +246,9 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
     let dir = tempfile::tempdir().unwrap();
     for path in worms(dir.path()) {
         let rig = skin_host::import::from_path(&path).unwrap();
-        let blocks = Model::new(&rig, Budget::VS_2_0, Layout::Affine3x4)
+        let primitives = Model::new(&rig, Budget::VS_2_0, Layout::Affine3x4)
             .unwrap()
-            .blocks
+            .primitives
             .len();
         let whole = check_validate(
             &gpu,
@@ -260,7 +260,7 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
         );
         assert_eq!(
             whole.draw_calls,
-            blocks,
+            primitives,
             "{}: one draw call a primitive",
             path.display()
         );
@@ -277,7 +277,7 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             },
         );
         assert!(
-            split.draw_calls > blocks,
+            split.draw_calls > primitives,
             "{}: {} draw calls",
             path.display(),
             split.draw_calls

@@ -4,20 +4,20 @@
 use std::f32::consts::TAU;
 
 use super::vector::{cross, dot, mid, sub};
-use super::{Part, Side, SIDES};
+use super::{BodyPart, Side, SIDES};
 
 /// The mesh under construction: vertices with their body part, triangles.
 #[derive(Default)]
 pub(crate) struct Mesh {
     pub(crate) positions: Vec<[f32; 3]>,
-    pub(crate) parts: Vec<Part>,
+    pub(crate) body_parts: Vec<BodyPart>,
     pub(crate) indices: Vec<u16>,
 }
 
 impl Mesh {
-    fn vertex(&mut self, p: [f32; 3], part: Part) -> u16 {
+    fn vertex(&mut self, p: [f32; 3], part: BodyPart) -> u16 {
         self.positions.push(p);
-        self.parts.push(part);
+        self.body_parts.push(part);
         (self.positions.len() - 1) as u16
     }
 
@@ -33,7 +33,7 @@ impl Mesh {
 
     /// A closed tube through `rings` (centre, radius across x, radius across z), capped
     /// at both ends by a vertex `cap` beyond the end rings.
-    fn tube(&mut self, rings: &[([f32; 3], f32, f32)], cap: f32, part: Part) {
+    fn tube(&mut self, rings: &[([f32; 3], f32, f32)], cap: f32, part: BodyPart) {
         let first = self.positions.len() as u16;
         for &(c, rx, rz) in rings {
             for j in 0..SIDES {
@@ -61,7 +61,7 @@ impl Mesh {
     }
 
     /// A sphere-like head: `rings` latitude rings and two poles.
-    fn ball(&mut self, centre: [f32; 3], r: f32, rings: usize, part: Part) {
+    fn ball(&mut self, centre: [f32; 3], r: f32, rings: usize, part: BodyPart) {
         let top = self.vertex([centre[0], centre[1] + r, centre[2]], part);
         let first = self.positions.len() as u16;
         for i in 1..=rings {
@@ -94,7 +94,7 @@ impl Mesh {
     }
 
     /// A box from `lo` to `hi` (a foot).
-    fn block(&mut self, lo: [f32; 3], hi: [f32; 3], part: Part) {
+    fn block(&mut self, lo: [f32; 3], hi: [f32; 3], part: BodyPart) {
         let first = self.positions.len() as u16;
         for k in 0..8 {
             let pick = |axis: usize| {
@@ -154,9 +154,9 @@ pub(crate) fn body(m: &mut Mesh) {
             ([0., 1.55, 0.], 0.05, 0.05),
         ],
         0.03,
-        Part::Torso,
+        BodyPart::Torso,
     );
-    m.ball([0., 1.68, 0.02], 0.12, 4, Part::Head);
+    m.ball([0., 1.68, 0.02], 0.12, 4, BodyPart::Head);
     for (side, s) in [(Side::Left, 1.0), (Side::Right, -1.0)] {
         let x = 0.24 * s;
         m.tube(
@@ -168,7 +168,7 @@ pub(crate) fn body(m: &mut Mesh) {
                 ([x, 0.90, 0.], 0.034, 0.034),
             ],
             0.04,
-            Part::Arm(side),
+            BodyPart::Arm(side),
         );
         let x = 0.1 * s;
         m.tube(
@@ -180,12 +180,12 @@ pub(crate) fn body(m: &mut Mesh) {
                 ([x, 0.10, 0.], 0.040, 0.040),
             ],
             0.02,
-            Part::Leg(side),
+            BodyPart::Leg(side),
         );
         m.block(
             [x - 0.045, 0.0, -0.05],
             [x + 0.045, 0.07, 0.14],
-            Part::Leg(side),
+            BodyPart::Leg(side),
         );
     }
 }

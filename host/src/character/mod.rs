@@ -46,7 +46,7 @@ pub struct Bone {
 
 /// Body parts: which bones may influence a part's vertices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
+pub(crate) enum BodyPart {
     Torso,
     Head,
     Arm(Side),
@@ -105,7 +105,7 @@ impl Character {
         body(&mut mesh);
         let normals = mesh.normals();
         let (joints, weights) = mesh
-            .parts
+            .body_parts
             .iter()
             .zip(&mesh.positions)
             .map(|(part, p)| envelope(&bones, *part, *p))
@@ -219,9 +219,9 @@ fn skeleton() -> Vec<Bone> {
 }
 
 /// The bones that may influence `part`.
-fn candidates(part: Part) -> &'static [usize] {
+fn candidates(part: BodyPart) -> &'static [usize] {
     match part {
-        Part::Torso => &[
+        BodyPart::Torso => &[
             HIPS,
             SPINE,
             CHEST,
@@ -231,17 +231,17 @@ fn candidates(part: Part) -> &'static [usize] {
             THIGH_L,
             THIGH_R,
         ],
-        Part::Head => &[HEAD, CHEST],
-        Part::Arm(Side::Left) => &[CHEST, UPPER_ARM_L, FOREARM_L],
-        Part::Arm(Side::Right) => &[CHEST, UPPER_ARM_R, FOREARM_R],
-        Part::Leg(Side::Left) => &[HIPS, THIGH_L, SHIN_L],
-        Part::Leg(Side::Right) => &[HIPS, THIGH_R, SHIN_R],
+        BodyPart::Head => &[HEAD, CHEST],
+        BodyPart::Arm(Side::Left) => &[CHEST, UPPER_ARM_L, FOREARM_L],
+        BodyPart::Arm(Side::Right) => &[CHEST, UPPER_ARM_R, FOREARM_R],
+        BodyPart::Leg(Side::Left) => &[HIPS, THIGH_L, SHIN_L],
+        BodyPart::Leg(Side::Right) => &[HIPS, THIGH_R, SHIN_R],
     }
 }
 
 /// Envelope weights of a vertex of `part` at `p`: the four strongest, normalised; the
 /// nearest bone alone when no envelope reaches it.
-fn envelope(bones: &[Bone], part: Part, p: [f32; 3]) -> ([u8; 4], [f32; 4]) {
+fn envelope(bones: &[Bone], part: BodyPart, p: [f32; 3]) -> ([u8; 4], [f32; 4]) {
     let mut w: Vec<(f32, usize)> = candidates(part)
         .iter()
         .map(|&b| {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::vector::{cross, dot};
 use super::*;
 use crate::bake::{bake, Options};
-use crate::pose::{pose, Arith};
+use crate::pose::{pose, LaneKind};
 use skin_core::budget::Budget;
 
 #[test]
@@ -85,7 +85,7 @@ fn the_walk_loops_and_moves() {
         );
     }
     let at = |t: f32| {
-        pose(&rig, Some((0, t)), Arith::F32).unwrap()[0]
+        pose(&rig, Some((0, t)), LaneKind::F32).unwrap()[0]
             .positions
             .clone()
     };
@@ -105,10 +105,10 @@ fn the_walk_loops_and_moves() {
 #[test]
 fn bakes_small_enough_for_the_micro_bit_in_both_lanes() {
     let rig = crate::import::from_slice(&Character::new().glb(), None).unwrap();
-    for arith in [Arith::Fixed, Arith::F32] {
+    for lane in [LaneKind::Fixed, LaneKind::F32] {
         let options = Options {
             budget: Some(Budget::VS_1_1),
-            arith,
+            lane,
             clips: None,
         };
         let baked = bake(&rig, &options).expect("bakes");

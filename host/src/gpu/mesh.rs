@@ -32,7 +32,7 @@ pub struct DrawCall {
 /// A primitive split into draw calls: one mesh holding every part's vertices, the draw
 /// calls, and the primitive's vertex that each mesh vertex is.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Parts {
+pub struct SplitMesh {
     /// The parts' vertices and triangles.
     pub mesh: GpuMesh,
     /// One draw call per part.
@@ -94,7 +94,7 @@ impl GpuMesh {
         ) {
             return Err(GpuError::NotTriangles { mode: prim.mode });
         }
-        let influences = match crate::pose::influences::<f32>(prim, "GPU mesh")? {
+        let influences = match crate::pose::values::influences::<f32>(prim, "GPU mesh")? {
             i if i.is_empty() => vec![Influence::rigid(0); prim.positions.len()],
             i => i,
         };
@@ -108,7 +108,7 @@ impl GpuMesh {
 
     /// A palette-split primitive as one mesh: the parts' vertices one after the other
     /// (duplicated where parts meet), their triangles, and one draw call per part.
-    pub fn from_split(prim: &Primitive, split: &Split) -> Result<Parts, GpuError> {
+    pub fn from_split(prim: &Primitive, split: &Split) -> Result<SplitMesh, GpuError> {
         let whole = Self::from_primitive(prim)?;
         let (mut pos, mut nrm, mut inf, mut idx) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut draws, mut origin) = (Vec::new(), Vec::new());
@@ -128,7 +128,7 @@ impl GpuMesh {
                 bones: part.bones.clone(),
             });
         }
-        Ok(Parts {
+        Ok(SplitMesh {
             mesh: Self::new(pos, nrm, inf, idx)?,
             draws,
             origin,

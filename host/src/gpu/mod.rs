@@ -47,9 +47,9 @@ pub mod shader;
 mod vertex;
 
 pub use context::{GpuError, Reference};
-pub use mesh::{DrawCall, GpuMesh, Parts};
-pub use model::{Block, Model};
-pub use picture::{Batch, Shading, View};
+pub use mesh::{DrawCall, GpuMesh, SplitMesh};
+pub use model::{GpuPrimitive, Model};
+pub use picture::{MeshDraws, Shading, View};
 pub use vertex::Drawn;
 
 /// Skinned vertices read back from the GPU.

@@ -1,21 +1,22 @@
 //! A rig as the GPU reference draws it: each (mesh node, primitive) as one mesh for the
 //! compute path and as palette-split draw calls within a budget for the vertex paths, and
 //! the `f32` palettes of a frame — the very palettes skin-core skins with in
-//! [`crate::pose`], so the GPU and the core differ only in the skinning itself.
+//! [`crate::pose::palette`], so the GPU and the core differ only in the skinning itself.
 
 use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 use skin_core::raster::Bounds;
 
-use super::{Batch, DrawCall, GpuError, GpuMesh, Parts, Shading};
-use crate::error::PoseError;
-use crate::pose;
+use super::{DrawCall, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
+use crate::pose::animate::frame;
+use crate::pose::palette::{node_world, skin_palette};
+use crate::pose::PoseError;
 use crate::rig::Rig;
 use crate::split::split;
 
 /// One (mesh node, primitive) ready to draw.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Block {
+pub struct GpuPrimitive {
     /// The mesh node.
     pub node: usize,
     /// The mesh.
@@ -28,14 +29,14 @@ pub struct Block {
     /// The primitive's vertices in accessor order (the compute path).
     pub whole: GpuMesh,
     /// Its palette splits (the vertex paths).
-    pub parts: Parts,
+    pub split: SplitMesh,
 }
 
 /// Every (mesh node, primitive) of a rig, split for one budget and layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// The blocks, in node order (as [`crate::pose::pose`] lists them).
-    pub blocks: Vec<Block>,
+    /// The primitives, in node order (as [`crate::pose::pose()`] lists them).
+    pub primitives: Vec<GpuPrimitive>,
     /// The budget the draw calls fit.
     pub budget: Budget,
     /// The palette layout of the vertex paths.
@@ -58,12 +59,12 @@ impl Model {
                 layout,
             });
         }
-        let mut blocks = Vec::new();
+        let mut primitives = Vec::new();
         for (node, mesh, skin) in rig.mesh_nodes() {
             for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
                 let whole = GpuMesh::from_primitive(prim)?;
                 let skin = skin.filter(|_| prim.influences.is_some());
-                let parts = match skin {
+                let split = match skin {
                     Some(_) => {
                         let s = split(prim, capacity).map_err(|source| GpuError::Split {
                             node,
@@ -74,19 +75,19 @@ impl Model {
                         })?;
                         GpuMesh::from_split(prim, &s)?
                     }
-                    None => Parts {
+                    None => SplitMesh {
                         draws: whole.single_draw(1),
                         origin: (0..whole.len() as u32).collect(),
                         mesh: whole.clone(),
                     },
                 };
-                blocks.push(Block {
+                primitives.push(GpuPrimitive {
                     node,
                     mesh,
                     primitive: pi,
                     skin,
                     whole,
-                    parts,
+                    split,
                 });
             }
         }
@@ -95,38 +96,33 @@ impl Model {
             .flat_map(|(_, m, _)| &rig.meshes[m].primitives)
             .all(|p| p.normals.is_some());
         Ok(Self {
-            blocks,
+            primitives,
             budget,
             layout,
             normals,
         })
     }
 
-    /// The `f32` palette of each block at the rest pose (`anim` = `None`) or clip `c` at
-    /// `t` seconds (`Some((c, t))`, sampled as [`pose::pose`] samples it): the skin's
-    /// `W · IBM` per joint, or the node's world matrix for a rigid block.
+    /// The `f32` palette of each primitive at the rest pose (`anim` = `None`) or clip `c` at
+    /// `t` seconds (`Some((c, t))`, sampled as [`crate::pose::pose()`] samples it): the skin's
+    /// `W · IBM` per joint, or the node's world matrix for a rigid primitive.
     pub fn palettes(
         &self,
         rig: &Rig,
         anim: Option<(usize, f32)>,
     ) -> Result<Vec<Vec<Affine<f32>>>, PoseError> {
-        let locals = pose::frame::<f32>(rig, anim, 0)?;
+        let locals = frame::<f32>(rig, anim, 0)?;
         let mut skins: Vec<Option<Vec<Affine<f32>>>> = vec![None; rig.skins.len()];
-        self.blocks
+        self.primitives
             .iter()
             .map(|b| match b.skin {
                 Some(s) => {
                     if skins[s].is_none() {
-                        skins[s] = Some(pose::skin_palette::<f32>(rig, &locals, s, 0)?);
+                        skins[s] = Some(skin_palette::<f32>(rig, &locals, s, 0)?);
                     }
                     Ok(skins[s].clone().unwrap_or_default())
                 }
-                None => {
-                    let nodes = rig.with_ancestors(&[b.node]);
-                    let world = pose::world::<f32>(rig, &locals, &nodes)?;
-                    let at = nodes.iter().position(|&n| n == b.node).unwrap_or(0);
-                    Ok(vec![world[at]])
-                }
+                None => Ok(vec![node_world::<f32>(rig, &locals, b.node)?]),
             })
             .collect()
     }
@@ -135,22 +131,22 @@ impl Model {
     /// frames for the same model baked in `f32`); `None` without vertices.
     pub fn bounds(&self) -> Option<Bounds> {
         Bounds::of(
-            self.blocks
+            self.primitives
                 .iter()
-                .flat_map(|b| b.parts.mesh.positions().iter().copied()),
+                .flat_map(|b| b.split.mesh.positions().iter().copied()),
         )
     }
 
-    /// The blocks' split meshes with `palettes` (from [`Model::palettes`]), for
+    /// The primitives' split meshes with `palettes` (from [`Model::palettes`]), for
     /// [`super::Reference::render`].
-    pub fn batches<'a>(&'a self, palettes: &'a [Vec<Affine<f32>>]) -> Vec<Batch<'a>> {
-        self.blocks
+    pub fn mesh_draws<'a>(&'a self, palettes: &'a [Vec<Affine<f32>>]) -> Vec<MeshDraws<'a>> {
+        self.primitives
             .iter()
             .zip(palettes)
-            .map(|(b, p)| Batch {
-                mesh: &b.parts.mesh,
+            .map(|(b, p)| MeshDraws {
+                mesh: &b.split.mesh,
                 palette: p,
-                draws: &b.parts.draws,
+                draws: &b.split.draws,
             })
             .collect()
     }
@@ -164,11 +160,11 @@ impl Model {
         }
     }
 
-    /// Draw calls a frame takes: one per part of every block.
+    /// Draw calls a frame takes: one per part of every primitive.
     pub fn draw_calls(&self) -> usize {
-        self.blocks
+        self.primitives
             .iter()
-            .flat_map(|b| &b.parts.draws)
+            .flat_map(|b| &b.split.draws)
             .filter(|d: &&DrawCall| !d.indices.is_empty())
             .count()
     }

@@ -50,7 +50,7 @@ pub struct View {
 /// One mesh of a picture: its vertices, its palette (one matrix per joint) and its draw
 /// calls (each within the budget).
 #[derive(Clone, Copy, Debug)]
-pub struct Batch<'a> {
+pub struct MeshDraws<'a> {
     /// The mesh.
     pub mesh: &'a GpuMesh,
     /// Its palette.
@@ -73,11 +73,11 @@ const COLOUR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 impl Reference {
-    /// Draw `batches` in order into a `view.width × view.height` picture, each skinned by a
+    /// Draw `meshes` in order into a `view.width × view.height` picture, each skinned by a
     /// vertex shader whose uniform palette holds `budget`'s capacity of `layout` matrices.
     pub fn render(
         &self,
-        batches: &[Batch<'_>],
+        meshes: &[MeshDraws<'_>],
         view: &View,
         budget: Budget,
         layout: Layout,
@@ -91,7 +91,7 @@ impl Reference {
                 max: side,
             });
         }
-        let prepared = batches
+        let prepared = meshes
             .iter()
             .map(|b| self.prepare(b.mesh, b.palette, b.draws, budget, layout))
             .collect::<Result<Vec<_>, _>>()?;
@@ -204,9 +204,9 @@ impl Reference {
                 });
                 pass.set_pipeline(&pipeline);
                 pass.set_bind_group(1, &view_group, &[]);
-                for (batch, prepared) in batches.iter().zip(&prepared) {
+                for (mesh, prepared) in meshes.iter().zip(&prepared) {
                     prepared.bind_buffers(&mut pass);
-                    prepared.draw(self, &pipeline, batch.draws, &mut pass);
+                    prepared.draw(self, &pipeline, mesh.draws, &mut pass);
                 }
             }
             (encoder, colour)

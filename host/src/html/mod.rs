@@ -32,7 +32,7 @@ use base64::Engine as _;
 use skin_core::budget::{Budget, Layout};
 
 use crate::animation::GAIN;
-use crate::oracle::{self, Block64};
+use crate::oracle::{self, PosedPrimitive64};
 use crate::picture::Picture;
 use crate::report::budget_rows;
 use crate::rig::Rig;
@@ -273,7 +273,7 @@ fn over_time(r: &Report) -> Result<String, String> {
 
 /// The triangles of `pose` (f32, model units) and, for each, its vertices' indices into
 /// the blocks' vertices one after another.
-fn triangles(rig: &Rig, pose: &[Block64]) -> (Vec<[[f32; 3]; 3]>, Vec<[usize; 3]>) {
+fn triangles(rig: &Rig, pose: &[PosedPrimitive64]) -> (Vec<[[f32; 3]; 3]>, Vec<[usize; 3]>) {
     let (mut tris, mut ids) = (Vec::new(), Vec::new());
     let mut first = 0;
     for b in pose {

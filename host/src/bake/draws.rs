@@ -1,0 +1,141 @@
+//! The asset's parts: each (mesh node, primitive) split by [`crate::split`] into draw calls
+//! whose palettes fit the budget, or drawn rigidly by its node.
+
+use skin_core::asset::MAX_PART_BONES;
+use skin_core::budget::{Budget, Layout};
+
+use super::bones::{JointKey, Joints};
+use super::{BakeError, PartSource};
+use crate::rig::{Influence4, Mode, Primitive, Rig};
+use crate::split::split;
+
+/// How many bones a part's palette holds, and that limit in words for errors.
+pub struct PaletteLimit {
+    /// Bones a part may use.
+    pub capacity: usize,
+    /// E.g. `budget vs_1_1 holds 32 bones as 3x4 matrices`.
+    pub words: String,
+}
+
+impl PaletteLimit {
+    /// The limit of `budget` (matrices stored 3×4), never above [`MAX_PART_BONES`]; `None`:
+    /// only the format's limit.
+    pub fn new(budget: Option<Budget>) -> Self {
+        let capacity = budget.map_or(MAX_PART_BONES, |b| {
+            b.capacity(Layout::Affine3x4).min(MAX_PART_BONES)
+        });
+        let words = match budget {
+            Some(b) => format!("budget {} holds {capacity} bones as 3x4 matrices", b.name),
+            None => format!("a part holds at most {capacity} bones"),
+        };
+        Self { capacity, words }
+    }
+}
+
+/// One draw call being assembled.
+pub struct Draw {
+    /// Where it comes from.
+    pub source: PartSource,
+    /// Joint entries of the palette.
+    pub palette: Vec<u16>,
+    /// Its vertices (bones renamed into the palette) and triangles.
+    pub prim: Primitive,
+}
+
+/// Every draw call of `rig` in node order, its palette's entries added to `joints`, and
+/// the vertices splitting duplicated.
+pub fn draws(
+    rig: &Rig,
+    limit: &PaletteLimit,
+    joints: &mut Joints<'_>,
+) -> Result<(Vec<Draw>, usize), BakeError> {
+    let mut draws: Vec<Draw> = Vec::new();
+    let mut duplicated = 0;
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
+            if !matches!(
+                prim.mode,
+                Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+            ) {
+                return Err(BakeError::Topology {
+                    node,
+                    mesh,
+                    primitive: pi,
+                    mode: prim.mode,
+                });
+            }
+            let at = (node, mesh, pi);
+            match (skin, &prim.influences) {
+                (Some(sk), Some(_)) => {
+                    duplicated += split_draws(prim, at, sk, limit, joints, &mut draws)?;
+                }
+                _ => draws.push(Draw {
+                    prim: rigid(prim),
+                    palette: vec![joints.entry(JointKey::Rigid(node))?],
+                    source: source(at, (0..prim.positions.len() as u32).collect()),
+                }),
+            }
+        }
+    }
+    if draws.is_empty() {
+        return Err(BakeError::NoMesh);
+    }
+    Ok((draws, duplicated))
+}
+
+/// The part of `(node, mesh, primitive)` made of the primitive's `vertices`.
+fn source((node, mesh, primitive): (usize, usize, usize), vertices: Vec<u32>) -> PartSource {
+    PartSource {
+        node,
+        mesh,
+        primitive,
+        vertices,
+    }
+}
+
+/// The draw calls of skinned primitive `prim` (at `(node, mesh, primitive)`, of skin `sk`)
+/// onto `draws`; the vertices splitting duplicated.
+fn split_draws(
+    prim: &Primitive,
+    at: (usize, usize, usize),
+    sk: usize,
+    limit: &PaletteLimit,
+    joints: &mut Joints<'_>,
+    draws: &mut Vec<Draw>,
+) -> Result<usize, BakeError> {
+    let (node, mesh, primitive) = at;
+    let sp = split(prim, limit.capacity).map_err(|source| BakeError::Split {
+        node,
+        mesh,
+        primitive,
+        budget: limit.words.clone(),
+        source,
+    })?;
+    for part in sp.parts {
+        let palette = part
+            .bones
+            .iter()
+            .map(|&j| joints.entry(JointKey::Skin(sk, usize::from(j))))
+            .collect::<Result<_, _>>()?;
+        draws.push(Draw {
+            prim: part.primitive(prim, sp.arity),
+            palette,
+            source: source(at, part.vertices),
+        });
+    }
+    Ok(sp.duplicated)
+}
+
+/// `prim` as one part of triangles whose every vertex follows palette entry 0.
+fn rigid(prim: &Primitive) -> Primitive {
+    let one = Influence4 {
+        joints: [0; 4],
+        weights: [1.0, 0.0, 0.0, 0.0],
+    };
+    Primitive {
+        mode: Mode::Triangles,
+        indices: Some(prim.elements().concat()),
+        influences: Some(vec![one; prim.positions.len()]),
+        ..prim.clone()
+    }
+}

@@ -1,0 +1,166 @@
+//! Baking: a [`Rig`] → the compact asset bytes skin-core reads ([`skin_core::asset`]).
+//!
+//! One asset holds everything `skin pose` draws:
+//!
+//! - **bones**: the [posed nodes](crate::rig::Rig::posed_nodes) (mesh nodes, their skins'
+//!   joints, and every ancestor), parents first, rest transforms as stored; the root matrix
+//!   is identity because non-joint ancestors are bones too;
+//! - **joints**: one `(bone, inverse bind)` entry per skin joint a part uses, and one with
+//!   an identity inverse bind per mesh node drawn rigidly (unskinned meshes, and skinned
+//!   nodes' primitives without weights, which glTF places by the node's world matrix);
+//! - **parts**: each (mesh node, primitive) split by [`crate::split`] into draw calls whose
+//!   palettes fit the budget (at most [`MAX_PART_BONES`] bones), vertices duplicated where
+//!   parts meet, triangle indices 16-bit and local to the part;
+//! - **clips**: the chosen animations' channels on posed nodes, keys as in the file,
+//!   translations in asset units.
+//!
+//! Every length is in asset units `2^k` ([`crate::pose::asset_unit`] in fixed point,
+//! `k = 0` in `f32`). The values handed to the writer are exactly those [`crate::pose`]
+//! converts, so that a device skinning the asset gets the same bits as `skin pose` (tested).
+//!
+//! Refusals ([`BakeError`]) instead of a wrong asset: a triangle needing more bones than
+//! the budget, a part beyond 16-bit indices, non-triangle primitives, and — in fixed
+//! point — any value that overflows at rest or at a key time or midpoint of a chosen clip
+//! ([`crate::pose::range::check_fixed`]).
+//!
+//! [`bake_in`] assembles the asset in this order, one file each: `bones` (the skeleton and
+//! the joint entries), `draws` (the parts, split for the budget), `vertices` (the parts'
+//! arrays in the lane), `clips` (the channels, renumbered to bones); then skin-core's
+//! writer lays them out.
+//!
+//! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
+
+mod bones;
+mod clips;
+mod draws;
+mod error;
+mod vertices;
+
+use skin_core::affine::Affine;
+use skin_core::asset::{AssetLane, AssetParts};
+use skin_core::budget::Budget;
+use skin_core::lane::Q14;
+
+use crate::pose::range::check_fixed;
+use crate::pose::units::to_asset;
+use crate::pose::{asset_unit, LaneKind, PoseError};
+use crate::rig::Rig;
+use bones::{Bones, Joints};
+use clips::Clips;
+use draws::{draws, PaletteLimit};
+use vertices::Vertices;
+
+pub use clips::clip_name;
+pub use error::BakeError;
+
+/// What to bake.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The palette budget (matrices stored 3×4); `None`: only the format's limit of
+    /// [`MAX_PART_BONES`] bones a part.
+    pub budget: Option<Budget>,
+    /// The lane: `f32`, or the fixed lane (`Q14` vertices, `I8F24` poses).
+    pub lane: LaneKind,
+    /// The animations to include (indices into [`Rig::clips`]); `None`: all.
+    pub clips: Option<Vec<usize>>,
+}
+
+/// Where a part of the asset comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartSource {
+    /// The mesh node.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive.
+    pub primitive: usize,
+    /// The primitive's vertex that each of the part's vertices is.
+    pub vertices: Vec<u32>,
+}
+
+/// A baked asset and how it maps back to the rig.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Baked {
+    /// The asset bytes.
+    pub bytes: Vec<u8>,
+    /// Model units = asset units × 2^`unit_exponent`.
+    pub unit_exponent: i32,
+    /// The rig node of each bone.
+    pub bones: Vec<usize>,
+    /// Joint entries.
+    pub joints: usize,
+    /// Where each part comes from, in asset order.
+    pub parts: Vec<PartSource>,
+    /// The rig clip of each asset clip.
+    pub clips: Vec<usize>,
+    /// Whether normals are stored (every baked primitive has them).
+    pub normals: bool,
+    /// Vertices added by splitting.
+    pub duplicated: usize,
+}
+
+/// Bake `rig` as `options` say.
+pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
+    let clips: Vec<usize> = match &options.clips {
+        Some(c) => c.clone(),
+        None => (0..rig.clips.len()).collect(),
+    };
+    if let Some(&c) = clips.iter().find(|&&c| c >= rig.clips.len()) {
+        return Err(PoseError::NoAnimation(c.to_string(), rig.clips.len()).into());
+    }
+    match options.lane {
+        LaneKind::F32 => bake_in::<f32>(rig, options.budget, &clips, 0),
+        LaneKind::Fixed => {
+            let k = asset_unit(rig);
+            check_fixed(rig, &clips, k)?;
+            bake_in::<Q14>(rig, options.budget, &clips, k)
+        }
+    }
+}
+
+/// [`bake`] in lane `L` with asset unit `2^k`, after the range checks.
+pub fn bake_in<L: AssetLane>(
+    rig: &Rig,
+    budget: Option<Budget>,
+    clips: &[usize],
+    k: i32,
+) -> Result<Baked, BakeError> {
+    let s = to_asset(k);
+    let bones = Bones::new(rig, s)?;
+    let mut joints = Joints::new(rig, &bones, s);
+    let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget), &mut joints)?;
+    let vertices = Vertices::<L>::new(&draws, k)?;
+    let clip_keys = Clips::new(rig, clips, k);
+    let channels = clip_keys.channels(&bones.bone_of);
+    let clip_parts = clip_keys.parts(&channels);
+    let (joint_bones, inverse_binds): (Vec<u16>, Vec<Affine<f32>>) =
+        joints.list.iter().copied().unzip();
+    let asset = AssetParts::<L> {
+        unit_exponent: i8::try_from(k)
+            .map_err(|_| BakeError::Capacity(format!("asset unit 2^{k} is out of range")))?,
+        parents: &bones.parents,
+        rest: &bones.rest,
+        root: Affine::IDENTITY,
+        joints: &joint_bones,
+        inverse_binds: &inverse_binds,
+        positions: &vertices.positions,
+        normals: vertices.normals.as_deref(),
+        influences: &vertices.influences,
+        indices: &vertices.indices,
+        parts: &vertices.parts,
+        clips: &clip_parts,
+    };
+    let mut bytes = vec![0u8; asset.size()?];
+    let n = asset.write(&mut bytes)?;
+    bytes.truncate(n);
+    Ok(Baked {
+        bytes,
+        unit_exponent: k,
+        joints: joint_bones.len(),
+        normals: vertices.normals.is_some(),
+        bones: bones.nodes,
+        parts: draws.into_iter().map(|d| d.source).collect(),
+        clips: clips.to_vec(),
+        duplicated,
+    })
+}

@@ -1,0 +1,202 @@
+//! The arguments several subcommands share, each group a clap [`Args`] struct flattened
+//! into the subcommands that take it, and resolved against the model in one place.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use skin_core::budget::{Budget, Layout};
+
+use super::CliError;
+use crate::picture::Picture;
+use crate::pose::{LaneKind, PoseError};
+use crate::rig::Rig;
+
+/// The model a subcommand reads.
+#[derive(Debug, Args)]
+pub struct ModelArg {
+    /// A .gltf or .glb file.
+    pub model: PathBuf,
+}
+
+impl ModelArg {
+    /// Import the model, writing the importer's warnings to `warn`.
+    pub fn load(&self, warn: &mut dyn Write) -> Result<Rig, CliError> {
+        let rig = crate::import::from_path(&self.model).map_err(|source| CliError::Import {
+            path: self.path(),
+            source,
+        })?;
+        for w in &rig.warnings {
+            writeln!(warn, "skin: warning: {w}")?;
+        }
+        Ok(rig)
+    }
+
+    /// The path as the user gave it, for messages.
+    pub fn path(&self) -> String {
+        self.model.display().to_string()
+    }
+
+    /// The file's name without its folder, for reports.
+    pub fn file_name(&self) -> String {
+        self.model
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path())
+    }
+
+    /// `source` as an error of this model.
+    pub fn pose_error(&self, source: PoseError) -> CliError {
+        CliError::Pose {
+            path: self.path(),
+            source,
+        }
+    }
+}
+
+/// One frame: `--anim` (none: the rest pose) at `--time`.
+#[derive(Debug, Args)]
+pub struct ClipArgs {
+    /// Animation index or name; default: the rest pose.
+    #[arg(long, value_name = "INDEX|NAME")]
+    pub anim: Option<String>,
+    /// Time in seconds within the animation (may be negative; `pose` holds the clip's first
+    /// or last key outside it, `render` loops over it).
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        value_name = "SECONDS",
+        allow_negative_numbers = true
+    )]
+    pub time: f32,
+}
+
+impl ClipArgs {
+    /// The frame in `rig`: `None` for the rest pose, else `(clip, time)`; a time that is not
+    /// finite is refused either way.
+    pub fn frame(&self, rig: &Rig) -> Result<Option<(usize, f32)>, PoseError> {
+        if !self.time.is_finite() {
+            return Err(PoseError::BadTime(self.time));
+        }
+        match &self.anim {
+            Some(a) => Ok(Some((find_clip(rig, a)?, self.time))),
+            None => Ok(None),
+        }
+    }
+}
+
+/// Some of the model's clips: `--anim`, repeated.
+#[derive(Debug, Args)]
+pub struct ClipsArgs {
+    /// Only this animation (index or name; repeatable); default: all.
+    #[arg(long = "anim", value_name = "INDEX|NAME")]
+    pub anims: Vec<String>,
+}
+
+impl ClipsArgs {
+    /// The clips of `rig` named; `None` (every clip) when none is.
+    pub fn clips(&self, rig: &Rig) -> Result<Option<Vec<usize>>, PoseError> {
+        if self.anims.is_empty() {
+            return Ok(None);
+        }
+        self.anims
+            .iter()
+            .map(|a| find_clip(rig, a))
+            .collect::<Result<_, _>>()
+            .map(Some)
+    }
+}
+
+/// Resolve `--anim` (an index, or else a name).
+pub fn find_clip(rig: &Rig, anim: &str) -> Result<usize, PoseError> {
+    if let Ok(i) = anim.parse::<usize>() {
+        if i < rig.clips.len() {
+            return Ok(i);
+        }
+    }
+    rig.clips
+        .iter()
+        .position(|c| c.name.as_deref() == Some(anim))
+        .ok_or_else(|| PoseError::NoAnimation(anim.to_owned(), rig.clips.len()))
+}
+
+/// The lane. The flag keeps the name users know, `--arith`; its values are the lanes.
+#[derive(Debug, Args)]
+pub struct LaneArgs {
+    /// The lane (number format) of the skinning: f32, or fixed point as the firmware's
+    /// fixed lane computes it (the GPU renders in f32 only).
+    #[arg(long = "arith", value_name = "LANE", value_enum, default_value_t = LaneArg::F32)]
+    pub lane: LaneArg,
+}
+
+/// A lane on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LaneArg {
+    /// 32-bit float throughout.
+    F32,
+    /// Fixed point: I8F24 pose maths, I2F14 skinning lane, positions in asset units.
+    Fixed,
+}
+
+impl From<LaneArg> for LaneKind {
+    fn from(a: LaneArg) -> LaneKind {
+        match a {
+            LaneArg::F32 => LaneKind::F32,
+            LaneArg::Fixed => LaneKind::Fixed,
+        }
+    }
+}
+
+/// The size of a picture.
+#[derive(Debug, Args)]
+pub struct PictureArgs {
+    /// Picture size.
+    #[arg(long, default_value = "240x240", value_name = "WxH", value_parser = parse_size)]
+    pub size: (u16, u16),
+}
+
+/// A picture size, `WxH`, each side 1..=1024 pixels.
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("size {s:?} is not WxH with sides of 1..=1024 pixels, e.g. 240x240");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let side = |v: &str| {
+        v.trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|v| (1..=1024).contains(v))
+            .ok_or_else(bad)
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+/// The palette layout of the vertex-shader paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// Affine 3x4 matrices: 3 registers a bone.
+    #[value(name = "3x4")]
+    Affine3x4,
+    /// Full 4x4 matrices: 4 registers a bone.
+    #[value(name = "4x4")]
+    Mat4x4,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Layout {
+        match l {
+            LayoutArg::Affine3x4 => Layout::Affine3x4,
+            LayoutArg::Mat4x4 => Layout::Mat4x4,
+        }
+    }
+}
+
+/// The budget preset called `name` (each subcommand has its own `--budget` default).
+pub fn preset(name: &str) -> Result<Budget, CliError> {
+    Ok(crate::report::budgets(&[name.to_owned()]).map_err(CliError::Usage)?[0])
+}
+
+/// Write `picture` to the PNG file `path`.
+pub fn save(picture: &Picture, path: &Path) -> Result<(), CliError> {
+    picture
+        .save_png(path)
+        .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))
+}

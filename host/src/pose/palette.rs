@@ -1,0 +1,110 @@
+//! Forward kinematics and palettes: node world matrices by skin-core's [`Skeleton`], and a
+//! skin's palette `W · IBM` by its [`BindPose`], one matrix a joint, in a lane.
+
+use skin_core::affine::Affine;
+use skin_core::bind::BindPose;
+use skin_core::lane::Lane;
+use skin_core::num::Real;
+use skin_core::palette::Palette;
+use skin_core::skeleton::Skeleton;
+use skin_core::transform::Transform;
+
+use super::error::PoseError;
+use super::values::{inverse_binds, MAX_JOINTS};
+use crate::rig::Rig;
+
+/// The most nodes (joints and their ancestors) one skeleton may have on the host.
+pub const MAX_BONES: usize = 512;
+
+/// World matrices of `nodes` (a set closed under parents, parents first; see
+/// [`Rig::with_ancestors`]) computed by skin-core's [`Skeleton`] from the node transforms
+/// `locals` (indexed by node, asset units).
+pub fn world<R: Real>(
+    rig: &Rig,
+    locals: &[Transform<R>],
+    nodes: &[usize],
+) -> Result<Vec<Affine<R>>, PoseError> {
+    if nodes.len() > MAX_BONES {
+        return Err(PoseError::Capacity(format!(
+            "{} joints and ancestors exceed the host's skeleton capacity of {MAX_BONES}",
+            nodes.len()
+        )));
+    }
+    let mut parents = Vec::with_capacity(nodes.len());
+    let mut rest = Vec::with_capacity(nodes.len());
+    for &n in nodes {
+        let parent = rig.nodes[n]
+            .parent
+            .map(|p| nodes.iter().position(|&q| q == p).map(|i| i as u16));
+        parents.push(parent.flatten());
+        rest.push(locals[n]);
+    }
+    let skeleton =
+        Skeleton::<R, MAX_BONES>::new(&parents, &rest).map_err(PoseError::core("skeleton"))?;
+    let mut world = vec![Affine::IDENTITY; nodes.len()];
+    skeleton
+        .world(&rest, &mut world)
+        .map_err(PoseError::core(format!(
+            "forward kinematics in {}",
+            R::NAME
+        )))?;
+    Ok(world)
+}
+
+/// The world matrix of `node` from the node transforms `locals` (indexed by node, asset
+/// units): what glTF places an unskinned mesh by.
+pub fn node_world<R: Real>(
+    rig: &Rig,
+    locals: &[Transform<R>],
+    node: usize,
+) -> Result<Affine<R>, PoseError> {
+    let nodes = rig.with_ancestors(&[node]);
+    let world = world::<R>(rig, locals, &nodes)?;
+    let at = nodes.iter().position(|&n| n == node).unwrap_or(0);
+    Ok(world[at])
+}
+
+/// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix.
+pub fn node_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    node: usize,
+) -> Result<Vec<Affine<L>>, PoseError> {
+    let world = node_world::<L::Real>(rig, locals, node)?;
+    let mut p: Palette<L, 1> = Palette::new();
+    p.push(&world)
+        .map_err(PoseError::core(format!("world matrix of node {node}")))?;
+    Ok(p.as_slice().to_vec())
+}
+
+/// The palette `W · IBM` of `skin` in lane `L` from the node transforms `locals` (indexed
+/// by node, asset units `2^k`), one matrix a joint.
+pub fn skin_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+) -> Result<Vec<Affine<L>>, PoseError> {
+    let sk = &rig.skins[skin];
+    if sk.joints.len() > MAX_JOINTS {
+        return Err(PoseError::Capacity(format!(
+            "skin {skin} has {} joints; the host skins at most {MAX_JOINTS} per skin",
+            sk.joints.len()
+        )));
+    }
+    let nodes = rig.with_ancestors(&sk.joints);
+    let world = world::<L::Real>(rig, locals, &nodes)?;
+    let joints: Vec<u16> = sk
+        .joints
+        .iter()
+        .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
+        .collect();
+    let ibms = inverse_binds::<L::Real>(rig, skin, k)?;
+    let ctx = format!("skin {skin} in {}", L::NAME);
+    let bind = BindPose::<L::Real, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .map_err(PoseError::core(ctx.clone()))?;
+    let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
+    bind.palette(&world, &mut palette)
+        .map_err(PoseError::core(ctx))?;
+    Ok(palette.as_slice().to_vec())
+}

@@ -1,0 +1,53 @@
+//! Whether the fixed lane holds a rig: skinned at rest and at the times where a clip's
+//! values peak, as the device would.
+
+use skin_core::lane::Q14;
+
+use super::animate::frame;
+use super::error::PoseError;
+use super::skin::pose_in;
+use crate::rig::{Clip, Rig};
+
+/// The times at which a clip is checked for fixed-point range: every key time and the
+/// midpoint between consecutive distinct key times (where cubic splines overshoot most),
+/// sorted and without repeats.
+pub fn check_times(clip: &Clip) -> Vec<f32> {
+    let mut keys: Vec<f32> = clip
+        .channels
+        .iter()
+        .flat_map(|c| c.times.iter().copied())
+        .collect();
+    keys.sort_by(f32::total_cmp);
+    keys.dedup();
+    let mids: Vec<f32> = keys
+        .windows(2)
+        .map(|w| w[0] + (w[1] - w[0]) / 2.0)
+        .collect();
+    keys.extend(mids);
+    keys.sort_by(f32::total_cmp);
+    keys.dedup();
+    keys
+}
+
+/// Skin the rig in fixed point (asset unit `2^k`) at rest and at every [`check_times`]
+/// of each clip in `clips`, as the device would; `Ok(frames checked)` or the first frame
+/// that overflows (named in the error's context).
+pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseError> {
+    let at = |what: String| {
+        move |e: PoseError| PoseError::Frame {
+            frame: what,
+            source: Box::new(e),
+        }
+    };
+    pose_in::<Q14>(rig, &frame(rig, None, k)?, k).map_err(at("rest pose".into()))?;
+    let mut frames = 1;
+    for &c in clips {
+        for t in check_times(&rig.clips[c]) {
+            let what = format!("animation {c} at {t} s");
+            let locals = frame(rig, Some((c, t)), k).map_err(at(what.clone()))?;
+            pose_in::<Q14>(rig, &locals, k).map_err(at(what))?;
+            frames += 1;
+        }
+    }
+    Ok(frames)
+}

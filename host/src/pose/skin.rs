@@ -1,0 +1,133 @@
+//! Skinning: every (mesh node, primitive) of a rig skinned by skin-core's
+//! [`SkinnedMesh`] (or placed by its node as a one-bone [`RigidMesh`]) in a lane.
+
+use skin_core::affine::Affine;
+use skin_core::lane::{Lane, Q14};
+use skin_core::skin::{RigidMesh, SkinnedMesh};
+use skin_core::transform::Transform;
+
+use super::animate::frame;
+use super::error::PoseError;
+use super::lane::LaneKind;
+use super::palette::{node_palette, skin_palette};
+use super::units::asset_unit;
+use super::values::{influences, positions};
+use crate::rig::Rig;
+
+/// Skinned positions of one primitive of one mesh node, in glTF world space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PosedPrimitive {
+    /// The node that instantiates the mesh.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// Positions in glTF world space, in accessor order.
+    pub positions: Vec<[f32; 3]>,
+}
+
+/// Skinned positions of one primitive of one mesh node as the lane's kernel writes them
+/// (asset units).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanePosed<L: Lane> {
+    /// The node that instantiates the mesh.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive within the mesh.
+    pub primitive: usize,
+    /// The kernel's output, in accessor order.
+    pub out: Vec<[L::Out; 3]>,
+}
+
+/// Skin every (mesh node, primitive) at the rest pose (`anim` = `None`) or with clip `c`
+/// sampled at `t` seconds (`Some((c, t))`), in node order. In fixed point the clip is
+/// sampled in `I8F24` asset units, as on the device.
+pub fn pose(
+    rig: &Rig,
+    anim: Option<(usize, f32)>,
+    lane: LaneKind,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
+    match lane {
+        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0),
+        LaneKind::Fixed => {
+            let k = asset_unit(rig);
+            pose_in::<Q14>(rig, &frame(rig, anim, k)?, k)
+        }
+    }
+}
+
+/// Skin every (mesh node, primitive) in lane `L` with the node transforms `locals`
+/// (indexed by node, asset units `2^k`; see [`frame`]), positions back in model units.
+pub fn pose_in<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    k: i32,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
+    let back = 2f32.powi(k);
+    Ok(pose_lane::<L>(rig, locals, k)?
+        .into_iter()
+        .map(|b| PosedPrimitive {
+            node: b.node,
+            mesh: b.mesh,
+            primitive: b.primitive,
+            positions: b
+                .out
+                .iter()
+                .map(|o| o.map(|c| L::out_to_f32(c) * back))
+                .collect(),
+        })
+        .collect())
+}
+
+/// [`pose_in`] without the conversion back to model units: the kernel's own output.
+pub fn pose_lane<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    k: i32,
+) -> Result<Vec<LanePosed<L>>, PoseError> {
+    let mut posed = Vec::new();
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        let palette = match skin {
+            Some(s) => skin_palette::<L>(rig, locals, s, k)?,
+            None => node_palette::<L>(rig, locals, node)?,
+        };
+        for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
+            let ctx = format!("node {node} mesh {mesh} primitive {pi}");
+            let pos = positions::<L>(prim, k, &ctx)?;
+            let mut out = vec![[L::Out::default(); 3]; pos.len()];
+            let failed = PoseError::core(format!("{ctx} in {}", L::NAME));
+            match (skin, &prim.influences) {
+                (Some(_), Some(_)) => {
+                    let inf = influences::<L>(prim, &ctx)?;
+                    SkinnedMesh::<L, 4>::new(&pos, &inf)
+                        .and_then(|m| m.skin(&palette, &mut out))
+                        .map_err(failed)?;
+                }
+                _ => {
+                    // A rigid mesh (or a skinned node's primitive without weights, which
+                    // glTF places by the node's world matrix too).
+                    let by_node: Vec<Affine<L>>;
+                    let rigid = if skin.is_some() {
+                        by_node = node_palette::<L>(rig, locals, node)?;
+                        &by_node
+                    } else {
+                        &palette
+                    };
+                    let bones = vec![0u8; pos.len()];
+                    RigidMesh::<L>::new(&pos, &bones)
+                        .and_then(|m| m.skin(rigid, &mut out))
+                        .map_err(failed)?;
+                }
+            }
+            posed.push(LanePosed {
+                node,
+                mesh,
+                primitive: pi,
+                out,
+            });
+        }
+    }
+    Ok(posed)
+}

@@ -1,0 +1,156 @@
+//! `skin validate`: core `f32`, core fixed point, GPU compute and GPU vertex shader measured
+//! against the `f64` [`oracle`](crate::oracle) over frames of every clip, the GPU picture
+//! compared with the CPU one, and the documented thresholds checked (`docs/VALIDATION.md`).
+//!
+//! A vertex's error is its largest coordinate difference (the ∞-norm), in model units and
+//! as a fraction of the model's *extent*, the diagonal of the rest pose's bounding box. The
+//! thresholds ([`Limits`]):
+//!
+//! | comparison | limit |
+//! |---|---|
+//! | core `f32`, GPU compute, GPU vertex vs the oracle; GPU vs core `f32` | 10⁻⁵ of the extent |
+//! | core fixed vs the oracle | the lane's bound, 8.25·2⁻¹⁵ asset units plus 10⁻⁶ for the `I8F24` pose (`core/src/lane/mod.rs`), plus 10⁻⁵ of the extent |
+//! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
+//! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
+//!
+//! The pictures' camera is the firmware's: it frames the skinned rest pose
+//! ([`Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
+//!
+//! ```no_run
+//! use skin_host::gpu::Reference;
+//! use skin_host::validate::{validate, Options};
+//! let rig = skin_host::import::from_path("CesiumMan.glb".as_ref())?;
+//! let report = validate(&rig, &Reference::new()?, &Options::default(), |_, _| {})?;
+//! print!("{}", report.table("CesiumMan.glb"));
+//! assert!(report.failures().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod pictures;
+mod report;
+mod tally;
+
+use skin_core::budget::{Budget, Layout};
+
+use crate::gpu::{Model, Reference};
+use crate::oracle;
+use crate::pose::animate::duration;
+use crate::pose::{asset_unit, PoseError};
+use crate::rig::Rig;
+use pictures::PictureCheck;
+use tally::Tally;
+
+pub use error::ValidateError;
+pub use report::{Errors, Frame, Heat, Limits, Pictures, Report, Row, LIMITS};
+/// What to validate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Frames per clip, spread evenly over one loop (`duration · k / frames`).
+    pub frames: u32,
+    /// The clips; `None`: every clip. The rest pose is always one more frame.
+    pub clips: Option<Vec<usize>>,
+    /// The budget of the vertex-shader paths (palette splits as it requires).
+    pub budget: Budget,
+    /// The palette layout of the vertex-shader paths (3×4 or 4×4).
+    pub layout: Layout,
+    /// The pictures' size in pixels.
+    pub size: (u16, u16),
+}
+
+impl Default for Options {
+    /// 8 frames of every clip, `vs_2_0` with 3×4 matrices, 240×240 pictures.
+    fn default() -> Self {
+        Self {
+            frames: 8,
+            clips: None,
+            budget: Budget::VS_2_0,
+            layout: Layout::Affine3x4,
+            size: (240, 240),
+        }
+    }
+}
+
+/// The frames `options` asks for: the rest pose, then `frames` times of each clip.
+pub fn frames(rig: &Rig, options: &Options) -> Vec<Frame> {
+    let clips: Vec<usize> = match &options.clips {
+        Some(c) => c.clone(),
+        None => (0..rig.clips.len()).collect(),
+    };
+    let mut out = vec![Frame { anim: None }];
+    for c in clips {
+        let d = duration(rig, c);
+        for k in 0..options.frames {
+            out.push(Frame {
+                anim: Some((c, d * k as f32 / options.frames as f32)),
+            });
+        }
+    }
+    out
+}
+
+/// Validate `rig` on `gpu` as `options` say; `on_frame` is called after each frame (for a
+/// progress bar), with the frames done and the total.
+pub fn validate(
+    rig: &Rig,
+    gpu: &Reference,
+    options: &Options,
+    mut on_frame: impl FnMut(usize, usize),
+) -> Result<Report, ValidateError> {
+    if options.frames == 0 {
+        return Err(ValidateError::Nothing("--frames must be at least 1".into()));
+    }
+    if let Some(&c) = options
+        .clips
+        .iter()
+        .flatten()
+        .find(|&&c| c >= rig.clips.len())
+    {
+        return Err(PoseError::NoAnimation(c.to_string(), rig.clips.len()).into());
+    }
+    let model = Model::new(rig, options.budget, options.layout)?;
+    if model.primitives.is_empty() {
+        return Err(ValidateError::Nothing(
+            "the model has no mesh to validate".into(),
+        ));
+    }
+    let rest = oracle::pose(rig, None).unwrap_or_default();
+    let extent = oracle::extent(&rest);
+    let k = asset_unit(rig);
+    let frames = frames(rig, options);
+    let mut pictures = PictureCheck::new(rig, gpu, &model, options.budget, options.size)?;
+    let mut tally = Tally::default();
+    let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
+    for (i, frame) in frames.iter().enumerate() {
+        let mut now = Tally::default();
+        let want = now.frame(rig, gpu, &model, frame.anim)?;
+        let rows = now.rows(extent, k);
+        over_time.resize(rows.len(), Vec::with_capacity(frames.len()));
+        for (series, row) in over_time.iter_mut().zip(&rows) {
+            series.push(row.errors.max);
+        }
+        now.keep_worst(&mut heat, i, &want);
+        tally.merge(&now);
+        pictures.frame(frame.anim)?;
+        on_frame(i + 1, frames.len());
+    }
+    let (pictures, worst) = pictures.finish();
+    Ok(Report {
+        adapter: gpu.adapter(),
+        extent,
+        unit_exponent: k,
+        vertices: rest.iter().map(|b| b.positions.len()).sum(),
+        budget: options.budget,
+        layout: options.layout,
+        draw_calls: model.draw_calls(),
+        rows: tally.rows(extent, k),
+        size: options.size,
+        pictures,
+        pixel_limit: LIMITS.pixels,
+        worst,
+        undrawn: tally.undrawn,
+        frames,
+        over_time,
+        heat,
+    })
+}

@@ -1,0 +1,213 @@
+//! The accumulators of every comparison `skin validate` makes, frame by frame.
+
+use crate::gpu::{Drawn, Model, Reference, Skinned};
+use crate::oracle::{self, PosedPrimitive64};
+use crate::pose::{pose, LaneKind, PoseError, PosedPrimitive};
+use crate::rig::Rig;
+
+use super::error::ValidateError;
+use super::report::{finite_or_inf, Errors, Heat, Row, LIMITS};
+
+/// Largest coordinate difference.
+fn error3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0, f64::max)
+}
+
+fn f64s(p: &[f32; 3]) -> [f64; 3] {
+    p.map(f64::from)
+}
+
+/// The accumulators of every comparison.
+#[derive(Default)]
+pub struct Tally {
+    core_f32: Errors,
+    core_fixed: Errors,
+    compute: Errors,
+    vertex: Errors,
+    compute_core: Errors,
+    vertex_core: Errors,
+    compute_normals: Errors,
+    vertex_normals: Errors,
+    /// Split vertices the vertex path did not draw.
+    pub undrawn: usize,
+    /// Core fixed vs `f64`, the error of each vertex (of one frame's tally).
+    fixed_vertices: Vec<f64>,
+    /// GPU compute vs core `f32`, the error of each vertex (of one frame's tally).
+    compute_core_vertices: Vec<f64>,
+}
+
+impl Tally {
+    /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
+    /// seconds: core `f32` and fixed, GPU compute and GPU vertex shader (through `model`'s
+    /// palette splits) against the oracle, and the GPU paths against core `f32`; returns
+    /// the oracle's pose.
+    pub fn frame(
+        &mut self,
+        rig: &Rig,
+        gpu: &Reference,
+        model: &Model,
+        anim: Option<(usize, f32)>,
+    ) -> Result<Vec<PosedPrimitive64>, ValidateError> {
+        let want = oracle::pose(rig, anim.map(|(c, t)| (c, f64::from(t))))
+            .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
+        let core_f32 = pose(rig, anim, LaneKind::F32)?;
+        let core_fixed = pose(rig, anim, LaneKind::Fixed)?;
+        self.positions(&core_f32, &core_fixed, &want);
+        let palettes = model.palettes(rig, anim)?;
+        for (p, prim) in model.primitives.iter().enumerate() {
+            let compute = gpu.skin_compute(&prim.whole, &palettes[p])?;
+            let vertex = gpu.skin_vertex(
+                &prim.split.mesh,
+                &palettes[p],
+                &prim.split.draws,
+                model.budget,
+                model.layout,
+            )?;
+            self.gpu(
+                &compute,
+                &vertex,
+                &prim.split.origin,
+                &core_f32[p].positions,
+                &want[p],
+            );
+        }
+        Ok(want)
+    }
+
+    /// Add one frame's tally.
+    pub fn merge(&mut self, frame: &Tally) {
+        self.core_f32.merge(frame.core_f32);
+        self.core_fixed.merge(frame.core_fixed);
+        self.compute.merge(frame.compute);
+        self.vertex.merge(frame.vertex);
+        self.compute_core.merge(frame.compute_core);
+        self.vertex_core.merge(frame.vertex_core);
+        self.compute_normals.merge(frame.compute_normals);
+        self.vertex_normals.merge(frame.vertex_normals);
+        self.undrawn += frame.undrawn;
+    }
+
+    /// Keep this frame's (`frame`, posed as `want`) per-vertex errors in `heat` where they
+    /// are the largest so far (ties go to the later frame, as the pictures' do).
+    pub fn keep_worst(&self, heat: &mut Vec<Heat>, frame: usize, want: &[PosedPrimitive64]) {
+        let now = [
+            ("core fixed", "f64", &self.fixed_vertices),
+            ("gpu compute", "core f32", &self.compute_core_vertices),
+        ];
+        let max = |e: &[f64]| e.iter().copied().fold(0.0, f64::max);
+        for (path, against, errors) in now {
+            let slot = heat
+                .iter()
+                .position(|h| h.path == path && h.against == against);
+            if slot.is_some_and(|s| max(&heat[s].errors) > max(errors)) {
+                continue;
+            }
+            let h = Heat {
+                path,
+                against,
+                frame,
+                pose: want.to_vec(),
+                errors: errors.clone(),
+            };
+            match slot {
+                Some(s) => heat[s] = h,
+                None => heat.push(h),
+            }
+        }
+    }
+
+    /// Core `f32` and fixed positions against the oracle's.
+    fn positions(
+        &mut self,
+        f32s: &[PosedPrimitive],
+        fixed: &[PosedPrimitive],
+        want: &[PosedPrimitive64],
+    ) {
+        for ((a, b), w) in f32s.iter().zip(fixed).zip(want) {
+            for ((pa, pb), pw) in a.positions.iter().zip(&b.positions).zip(&w.positions) {
+                self.core_f32.add(error3(f64s(pa), *pw));
+                let e = finite_or_inf(error3(f64s(pb), *pw));
+                self.core_fixed.add(e);
+                self.fixed_vertices.push(e);
+            }
+        }
+    }
+
+    /// One primitive's GPU results: `compute` in accessor order, `vertex` over the split mesh
+    /// whose vertex `v` is the primitive's `origin[v]`; against core `f32` positions `core`
+    /// and the oracle `want`.
+    fn gpu(
+        &mut self,
+        compute: &Skinned,
+        vertex: &Drawn,
+        origin: &[u32],
+        core: &[[f32; 3]],
+        want: &PosedPrimitive64,
+    ) {
+        let normals = want.normals.as_deref();
+        for (v, p) in compute.positions.iter().enumerate() {
+            self.compute.add(error3(f64s(p), want.positions[v]));
+            let e = finite_or_inf(error3(f64s(p), f64s(&core[v])));
+            self.compute_core.add(e);
+            self.compute_core_vertices.push(e);
+            if let Some(n) = normals {
+                self.compute_normals
+                    .add(error3(f64s(&compute.normals[v]), n[v]));
+            }
+        }
+        for (s, &o) in origin.iter().enumerate() {
+            if !vertex.drawn[s] {
+                self.undrawn += 1;
+                continue;
+            }
+            let (p, o) = (&vertex.skinned.positions[s], o as usize);
+            self.vertex.add(error3(f64s(p), want.positions[o]));
+            self.vertex_core.add(error3(f64s(p), f64s(&core[o])));
+            if let Some(n) = normals {
+                self.vertex_normals
+                    .add(error3(f64s(&vertex.skinned.normals[s]), n[o]));
+            }
+        }
+    }
+
+    /// The table's rows with their limits (model units; `extent` and asset unit `2^k`).
+    pub fn rows(&self, extent: f64, k: i32) -> Vec<Row> {
+        let f32_limit = LIMITS.f32_extent * extent;
+        let fixed_limit = LIMITS.fixed_asset_units * 2f64.powi(k) + f32_limit;
+        let row = |path, against, normals, errors: Errors, limit| Row {
+            path,
+            against,
+            normals,
+            errors,
+            limit,
+        };
+        vec![
+            row("core f32", "f64", false, self.core_f32, f32_limit),
+            row("core fixed", "f64", false, self.core_fixed, fixed_limit),
+            row("gpu compute", "f64", false, self.compute, f32_limit),
+            row("gpu vertex", "f64", false, self.vertex, f32_limit),
+            row(
+                "gpu compute",
+                "core f32",
+                false,
+                self.compute_core,
+                f32_limit,
+            ),
+            row("gpu vertex", "core f32", false, self.vertex_core, f32_limit),
+            row(
+                "gpu compute",
+                "f64 normals",
+                true,
+                self.compute_normals,
+                LIMITS.normal,
+            ),
+            row(
+                "gpu vertex",
+                "f64 normals",
+                true,
+                self.vertex_normals,
+                LIMITS.normal,
+            ),
+        ]
+    }
+}
