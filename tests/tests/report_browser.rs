@@ -11,6 +11,8 @@
 //!
 //! Needs a GPU adapter (for the validation) and Chromium (`chromium` on PATH or
 //! `$SKIN_CHROMIUM`; scripts/setup.sh installs Debian's); skips visibly without either.
+//! The report's own input checks (a file where the folder goes, a folder without models)
+//! need neither.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -215,5 +217,41 @@ fn the_report_renders_in_chromium() {
         "{other} pixels differ from the background"
     );
     assert!(colours.len() > 64, "only {} colours", colours.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_in_the_way_of_the_report_and_an_empty_folder_are_named() {
+    let dir = std::env::temp_dir().join(format!("skin-report-inputs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let model = dir.join("walker.glb");
+    skin_host::character::Character::new()
+        .write(&model)
+        .unwrap();
+    let in_the_way = dir.join("report");
+    std::fs::write(&in_the_way, b"not a folder").unwrap();
+    let run = |args: &[&str]| {
+        let cli = Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied())).unwrap();
+        let (mut out, mut warn) = (Vec::new(), Vec::new());
+        skin_host::cli::run(cli, &mut out, &mut warn)
+            .unwrap_err()
+            .to_string()
+    };
+    let m = model.to_str().unwrap();
+    let e = run(&["validate", m, "--report", in_the_way.to_str().unwrap()]);
+    assert!(
+        e.starts_with("cannot make report directory") && e.contains("report"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&in_the_way).unwrap(), b"not a folder");
+    let empty = dir.join("empty");
+    let e = run(&["validate", empty.to_str().unwrap()]);
+    assert!(
+        e.ends_with("no .glb or .gltf files in this directory"),
+        "{e}"
+    );
+    let e = run(&["validate", m, m, "--pictures", "p.png"]);
+    assert_eq!(e, "--pictures takes one model, not 2");
     std::fs::remove_dir_all(&dir).unwrap();
 }
