@@ -4,14 +4,13 @@
 //! the temporary file and leaves whatever was at the target untouched.
 //!
 //! ```
-//! use std::io::Write;
 //! let dir = std::env::temp_dir().join(format!("skin-output-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
 //! let path = dir.join("hello.txt");
-//! skin_host::output::write(&path, |w| Ok(w.write_all(b"hello")?))?;
+//! skin_host::output::write_bytes(&path, b"hello")?;
 //! assert_eq!(std::fs::read(&path)?, b"hello");
 //! // A directory in the way is named, not overwritten.
-//! let err = skin_host::output::write(&dir, |_| Ok(())).unwrap_err();
+//! let err = skin_host::output::write_bytes(&dir, b"hello").unwrap_err();
 //! assert!(err.to_string().contains("is a directory"));
 //! std::fs::remove_dir_all(&dir)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
