@@ -31,41 +31,7 @@
 //! has no dual-quaternion mode (capacity 0).
 
 use crate::error::Error;
-
-/// How one bone's transform is stored in constant registers (float4 each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Layout {
-    /// A full 4×4 matrix: 4 registers.
-    Mat4x4,
-    /// An affine 3×4 matrix (last row implied): 3 registers.
-    Affine3x4,
-    /// A unit dual quaternion (rotation + translation, no scale): 2 registers.
-    DualQuat,
-}
-
-impl Layout {
-    /// All layouts, widest first.
-    pub const ALL: [Layout; 3] = [Layout::Mat4x4, Layout::Affine3x4, Layout::DualQuat];
-
-    /// Registers one bone takes.
-    pub const fn registers(self) -> usize {
-        match self {
-            Layout::Mat4x4 => 4,
-            Layout::Affine3x4 => 3,
-            Layout::DualQuat => 2,
-        }
-    }
-
-    /// A short name: `4x4`, `3x4` or `dq`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Layout::Mat4x4 => "4x4",
-            Layout::Affine3x4 => "3x4",
-            Layout::DualQuat => "dq",
-        }
-    }
-}
+pub use crate::layout::Layout;
 
 /// What a budget limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,7 +152,7 @@ mod tests {
 
     #[test]
     fn capacities_match_the_sources() {
-        // MISSION.md: vs_1_1 holds 24 4×4 or 32 3×4 bones; vs_2_0 holds 64 or 85.
+        // vs_1_1's 96 registers hold 24 4×4 or 32 3×4 bones; vs_2_0's 256 hold 64 or 85.
         assert_eq!(Budget::VS_1_1.capacity(Layout::Mat4x4), 24);
         assert_eq!(Budget::VS_1_1.capacity(Layout::Affine3x4), 32);
         assert_eq!(Budget::VS_2_0.capacity(Layout::Mat4x4), 64);

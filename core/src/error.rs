@@ -1,6 +1,8 @@
 //! Typed errors: every way input can be wrong, each with a message that says what and where.
 
-use crate::budget::Layout;
+use crate::lane::WEIGHT_TOLERANCE;
+use crate::layout::Layout;
+use crate::num::NumError;
 
 /// What kind of value an error is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +85,7 @@ pub enum Error {
         /// The weight.
         weight: f32,
     },
-    /// A vertex's weights do not sum to one within [`crate::vertex::WEIGHT_TOLERANCE`].
+    /// A vertex's weights do not sum to one within [`WEIGHT_TOLERANCE`].
     WeightSum {
         /// Vertex index.
         vertex: usize,
@@ -214,7 +216,7 @@ impl core::fmt::Display for Error {
             Error::WeightSum { vertex, sum } => write!(
                 f,
                 "the weights of vertex {vertex} sum to {sum}, not 1 (tolerance {})",
-                crate::vertex::WEIGHT_TOLERANCE
+                WEIGHT_TOLERANCE
             ),
             Error::NotFinite { what, index } => {
                 write!(f, "{} {index} is NaN or infinite", what.name())
@@ -281,16 +283,11 @@ impl core::fmt::Display for Error {
 
 impl core::error::Error for Error {}
 
-/// Map a [`crate::num::NumError`] to an [`Error`] about `what` at `index` in `format`.
-pub(crate) fn num_error(
-    e: crate::num::NumError,
-    what: Quantity,
-    index: usize,
-    format: &'static str,
-) -> Error {
+/// Map a [`NumError`] to an [`Error`] about `what` at `index` in `format`.
+pub(crate) fn num_error(e: NumError, what: Quantity, index: usize, format: &'static str) -> Error {
     match e {
-        crate::num::NumError::NotFinite => Error::NotFinite { what, index },
-        crate::num::NumError::OutOfRange => Error::Overflow {
+        NumError::NotFinite => Error::NotFinite { what, index },
+        NumError::OutOfRange => Error::Overflow {
             what,
             index,
             format,

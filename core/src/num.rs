@@ -250,11 +250,11 @@ impl Real for Fx {
 /// library call there) from four 16 × 16-bit products, each of which fits 32 bits.
 #[inline(always)]
 fn wide_mul(a: i32, b: i32) -> i64 {
-    #[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))]
+    #[cfg(skin_v6m)]
     {
         halves_mul(a, b)
     }
-    #[cfg(not(all(target_arch = "arm", not(target_has_atomic = "32"))))]
+    #[cfg(not(skin_v6m))]
     {
         i64::from(a) * i64::from(b)
     }
@@ -262,10 +262,7 @@ fn wide_mul(a: i32, b: i32) -> i64 {
 
 /// [`wide_mul`] from 16-bit halves: `a = ah·2^16 + al`, `b = bh·2^16 + bl` with `al`, `bl`
 /// in `[0, 2^16)`.
-#[cfg_attr(
-    not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
-    allow(dead_code)
-)]
+#[cfg(any(test, skin_v6m))]
 #[inline(always)]
 fn halves_mul(a: i32, b: i32) -> i64 {
     let (ah, al) = (a >> 16, (a & 0xFFFF) as u32);

@@ -2,11 +2,7 @@
 
 use crate::error::{num_error, Error, Quantity};
 use crate::lane::Lane;
-
-/// How far a vertex's weights may sum from 1 and still be accepted. glTF exporters write
-/// weights normalised in `f32` or in 8/16-bit integers; 1/256 covers unsigned-byte rounding
-/// of four weights. The difference is absorbed by the largest weight.
-pub const WEIGHT_TOLERANCE: f32 = 1.0 / 256.0;
+pub use crate::lane::WEIGHT_TOLERANCE;
 
 /// Up to four bone influences in the "3 stored weights + implicit one" form of hardware
 /// skinning: `bones[0]` carries the largest weight, `1 − (w₁ + w₂ + w₃)`, stored implicitly,
@@ -30,7 +26,7 @@ pub struct Influence<L: Lane> {
     weights: [L::Weight; 3],
 }
 
-// The layout the fixed lane's assembly kernels read (`lane/fixed_point/asm`): the bone bytes
+// The layout the fixed lane's assembly kernels read (`skin/asm/`): the bone bytes
 // at offset 0, the stored weights from offset 4.
 const _: () = {
     use core::mem::offset_of;

@@ -8,10 +8,16 @@
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
 //! ```text
-//! ASSET board=… core=… target=… counts=… lane=… bytes=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! PART part=… vertices=… bones=… kernel=… in_place=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
+//!
+//! `aligned` says whether the embedded asset starts on a 4-byte boundary; each `PART` line
+//! names the loop that skins the part (`generic`, `assembly`) and whether it reads the
+//! vertices where the asset stores them (`in_place`) or copies them first, so that a slower
+//! route than the target has shows in the log.
 //!
 //! Stage figures (`counts=`) are instructions under QEMU (`-icount shift=0`; SysTick
 //! calibrated as the benchmark does) and core cycles on a real board, the stopwatch's own
@@ -26,7 +32,7 @@ use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::palette::Palette;
 use skin_core::raster::bins::Span;
-use skin_core::raster::scene::{Scene, Scratch, Stage, Stages};
+use skin_core::scene::{Scene, Scratch, Stage, Stages};
 use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
 use skin_core::transform::Transform;
 
@@ -196,13 +202,14 @@ where
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
     let (clip, duration) = scene.clip().unwrap_or(("(rest pose)", 0.0));
     defmt::info!(
-        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
+        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} aligned={=bool} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
         board.name,
         board.core,
         env!("SKIN_TARGET"),
         board.counts.name(),
         L::NAME,
         bytes.len(),
+        bytes.as_ptr() as usize % 4 == 0,
         asset::checksum(bytes),
         scene.bones(),
         scene.vertices(),
@@ -214,6 +221,17 @@ where
         HEIGHT,
         ROWS
     );
+    for (index, part) in asset.parts().enumerate() {
+        let route = scene.route(&part).map_err(FrameError::Raster)?;
+        defmt::info!(
+            "PART part={=usize} vertices={=usize} bones={=usize} kernel={=str} in_place={=bool}",
+            index,
+            part.vertex_range().len(),
+            part.bones().len(),
+            route.kernel.name(),
+            route.in_place
+        );
+    }
     frames(scene, &mut p, &meter, display, clock, time)
 }
 

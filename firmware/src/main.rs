@@ -46,9 +46,18 @@ type Lane = skin_core::lane::Q14;
 #[cfg(all(feature = "f32", not(feature = "fixed")))]
 type Lane = f32;
 
+/// Bytes aligned to 4: `include_bytes!` alone gives 1-byte alignment, and the fixed lane's
+/// assembly kernels read an asset's vertex records in place only when they are 2-byte
+/// aligned (else each chunk is copied first: the same frame, more instructions). The asset
+/// format keeps its sections 4-byte aligned within the file, so a 4-aligned start aligns
+/// them all.
+#[cfg(not(feature = "bench"))]
+#[repr(C, align(4))]
+struct Aligned<B: ?Sized>(B);
+
 /// The baked asset (`SKIN_ASSET` at build time).
 #[cfg(not(feature = "bench"))]
-static ASSET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/asset.bin"));
+static ASSET: &Aligned<[u8]> = &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/asset.bin")));
 
 /// Frames rendered under QEMU, spread evenly over one loop of the clip.
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
@@ -102,7 +111,7 @@ fn program(clock: &mut clock::Clock) -> bool {
         counts: frame::Counts::Instructions,
     };
     let mut files = display::FrameFiles::new(frame::WIDTH, frame::HEIGHT);
-    let played = frame::play::<Lane, _>(ASSET, &board, &mut files, clock, |scene, k| {
+    let played = frame::play::<Lane, _>(&ASSET.0, &board, &mut files, clock, |scene, k| {
         (k < FRAMES).then(|| scene.frame_time(k, FRAMES))
     });
     match played {

@@ -99,7 +99,7 @@ fn run() -> Result<core::convert::Infallible, &'static str> {
     };
     let mut clock = Clock::new(core.SYST);
     loop {
-        frame::play::<Lane, _>(ASSET, &board, &mut display, &mut clock, |scene, k| {
+        frame::play::<Lane, _>(&ASSET.0, &board, &mut display, &mut clock, |scene, k| {
             let duration = scene.clip().map_or(0.0, |(_, d)| d);
             let period = (duration * 1e6) as u64;
             let now = timer.get_counter().ticks();

@@ -312,8 +312,8 @@ pub const CHECK_ROUNDS: u32 = 3;
 /// Seed of [`check_lane_loop`].
 pub const CHECK_SEED: u32 = 0x0BAD_5EED;
 
-/// A case where a lane's own LBS loop ([`Lane::lbs`], e.g. the fixed lane's assembly on
-/// Cortex-M) and the generic loop disagree.
+/// A case where the lane's own LBS loop (the one skin-core's dispatch point picks, e.g. the
+/// fixed lane's assembly on Cortex-M) and the generic loop disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mismatch {
     /// The round (random inputs).
@@ -366,7 +366,7 @@ struct CheckOutputs<L: Lane> {
     nb: [[L; 3]; CHECK_VERTICES],
 }
 
-/// Checks that `Lane::lbs` (what [`SkinnedMesh::skin`] and
+/// Checks that the lane's own LBS loop (what [`SkinnedMesh::skin`] and
 /// [`SkinnedMesh::skin_with_normals`] run) gives the generic loop's bits
 /// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
 /// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest

@@ -192,24 +192,4 @@ mod tests {
         let err = Dump::read(&dir, (2, 2)).unwrap_err().to_string();
         assert!(err.starts_with("cannot read frame directory"), "{err}");
     }
-
-    #[test]
-    fn the_asset_gives_the_frame_rate() {
-        let glb = crate::character::Character::new().glb();
-        let rig = crate::import::from_slice(&glb, None).unwrap();
-        let options = crate::bake::Options {
-            budget: None,
-            lane: crate::pose::LaneKind::Fixed,
-            clips: None,
-        };
-        let baked = crate::bake::bake(&rig, &options).unwrap();
-        let d = clip_duration(&baked.bytes).unwrap();
-        assert_eq!(d, crate::pose::animate::duration(&rig, 0));
-        let dump = Dump {
-            pictures: vec![Picture::filled(1, 1, Rgb565::default()); 4],
-            duration: Some(d),
-        };
-        assert_eq!(dump.fps(), Some(4.0 / d));
-        assert_eq!(clip_duration(b"not an asset"), None);
-    }
 }

@@ -136,7 +136,7 @@ pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
 /// in node order (as [`crate::pose::pose()`] lists them). `None` when the clip does not exist.
 pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive64>> {
     let world = world(rig, &locals(rig, anim)?);
-    let mut blocks = Vec::new();
+    let mut posed = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
         let palette: Option<Vec<M34>> = skin.map(|s| {
             let skin = &rig.skins[s];
@@ -151,7 +151,7 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
                 (Some(palette), Some(_)) => skin_primitive(prim, palette, true),
                 _ => skin_primitive(prim, &[world[node]], false),
             };
-            blocks.push(PosedPrimitive64 {
+            posed.push(PosedPrimitive64 {
                 node,
                 mesh,
                 primitive: pi,
@@ -160,7 +160,7 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
             });
         }
     }
-    Some(blocks)
+    Some(posed)
 }
 
 /// Positions and normals of `prim`, each vertex under `Σ w·palette[joint]` of its
@@ -213,11 +213,11 @@ fn skin_primitive(
     (positions, normals)
 }
 
-/// The diagonal of the bounding box of every block's positions (0 without any).
-pub fn extent(blocks: &[PosedPrimitive64]) -> f64 {
+/// The diagonal of the bounding box of every primitive's positions (0 without any).
+pub fn extent(posed: &[PosedPrimitive64]) -> f64 {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
-    for p in blocks.iter().flat_map(|b| &b.positions) {
+    for p in posed.iter().flat_map(|b| &b.positions) {
         for i in 0..3 {
             lo[i] = lo[i].min(p[i]);
             hi[i] = hi[i].max(p[i]);

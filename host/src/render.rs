@@ -2,8 +2,8 @@
 //! skin-core's software rasteriser — the same camera, shading and colours either way, so
 //! the two pictures can be compared pixel for pixel.
 //!
-//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and number format,
-//!   only the chosen clip) and played by [`skin_core::raster::Scene`] — the code, the
+//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and lane,
+//!   only the chosen clip) and played by [`skin_core::scene::Scene`] — the code, the
 //!   numbers and the camera the firmware runs, so with the firmware's budget (`vs_1_1`,
 //!   as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit for bit.
 //! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader through the budget's
@@ -35,8 +35,9 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
-use skin_core::raster::scene::{Scene, Scratch, BACKGROUND};
+
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
+use skin_core::scene::{Scene, Scratch, BACKGROUND};
 use skin_core::transform::Transform;
 
 use crate::bake::{self, BakeError, Options};
@@ -97,7 +98,7 @@ pub fn camera(bounds: &Bounds, (width, height): (u16, u16)) -> Result<Camera, Re
 
 /// The GPU picture of `rig` (split as `model`) at the rest pose or clip `c` at `t` seconds
 /// (looped), `width × height` pixels, the camera framing `bounds` (model units; see
-/// [`bounds`]).
+/// [`Cpu::rest_bounds`]).
 pub fn gpu(
     gpu: &Reference,
     rig: &Rig,

@@ -111,8 +111,38 @@ pub fn split(prim: &Primitive, capacity: usize) -> Result<Split, SplitError> {
             b
         })
         .collect();
-    let mut sets: Vec<Vec<u16>> = Vec::new(); // sorted bone sets of the parts
-    let mut members: Vec<Vec<usize>> = Vec::new(); // element indices of each part
+    let groups = first_fit(&element_bones, capacity)?;
+    let mut distinct = vec![false; prim.positions.len()];
+    let parts: Vec<Part> = groups
+        .into_iter()
+        .map(|g| {
+            let chosen = g.elements.iter().map(|&e| elements[e].as_slice());
+            Part::new(g.bones, chosen, infl, &mut distinct)
+        })
+        .collect();
+    let vertices = distinct.iter().filter(|&&d| d).count();
+    let total: usize = parts.iter().map(|p| p.vertices.len()).sum();
+    Ok(Split {
+        arity,
+        parts,
+        vertices,
+        duplicated: total - vertices,
+    })
+}
+
+/// The elements of one part, before its vertices are gathered.
+struct Group {
+    /// Its bone set, sorted.
+    bones: Vec<u16>,
+    /// Its elements' indices.
+    elements: Vec<usize>,
+}
+
+/// The first-fit partition of elements with bone sets `element_bones`: each goes into the
+/// first part whose bone set can take its bones, else opens a new one.
+fn first_fit(element_bones: &[Vec<u16>], capacity: usize) -> Result<Vec<Group>, SplitError> {
+    let mut sets: Vec<Vec<u16>> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
     for (e, bones) in element_bones.iter().enumerate() {
         if bones.len() > capacity {
             return Err(SplitError::ElementTooBig {
@@ -143,14 +173,28 @@ pub fn split(prim: &Primitive, capacity: usize) -> Result<Split, SplitError> {
         }
         members[at].push(e);
     }
-    let mut distinct = vec![false; prim.positions.len()];
-    let mut parts = Vec::with_capacity(sets.len());
-    for (bones, elems) in sets.into_iter().zip(members) {
-        let mut local = vec![u32::MAX; prim.positions.len()];
+    Ok(sets
+        .into_iter()
+        .zip(members)
+        .map(|(bones, elements)| Group { bones, elements })
+        .collect())
+}
+
+impl Part {
+    /// The part of the sorted bone set `bones` made of `elements` (vertex lists) of a
+    /// primitive with influences `infl`: its vertices in order of first use, marked in
+    /// `distinct`.
+    fn new<'e>(
+        bones: Vec<u16>,
+        elements: impl Iterator<Item = &'e [u32]>,
+        infl: &[Influence4],
+        distinct: &mut [bool],
+    ) -> Part {
+        let mut local = vec![u32::MAX; distinct.len()];
         let mut vertices = Vec::new();
-        let mut indices = Vec::with_capacity(elems.len() * arity);
-        for &e in &elems {
-            for &v in &elements[e] {
+        let mut indices = Vec::new();
+        for element in elements {
+            for &v in element {
                 if local[v as usize] == u32::MAX {
                     local[v as usize] = vertices.len() as u32;
                     vertices.push(v);
@@ -178,24 +222,14 @@ pub fn split(prim: &Primitive, capacity: usize) -> Result<Split, SplitError> {
                 }
             })
             .collect();
-        parts.push(Part {
+        Part {
             bones,
             vertices,
             influences,
             indices,
-        });
+        }
     }
-    let vertices = distinct.iter().filter(|&&d| d).count();
-    let total: usize = parts.iter().map(|p| p.vertices.len()).sum();
-    Ok(Split {
-        arity,
-        parts,
-        vertices,
-        duplicated: total - vertices,
-    })
-}
 
-impl Part {
     /// This part as a primitive of its own (positions and normals copied, influences
     /// renamed), ready to skin with the palette `[palette[b] for b in bones]`.
     pub fn primitive(&self, whole: &Primitive, arity: usize) -> Primitive {

@@ -8,13 +8,10 @@ mod core_rig;
 use core_rig::{Rig, CAP};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use skin_core::lane::{Out16, Q14};
+use skin_core::lane::{Out16, FIXED_ERROR_BOUND, Q14};
 use skin_core::num::Fx;
 use skin_core::prelude::*;
 use skin_tests::oracle;
-
-/// The fixed lane's documented worst-case error per coordinate (core/src/lane/mod.rs).
-const FIXED_BOUND: f64 = 15.0 / 32768.0;
 
 /// Palette indices (one per vertex) and stitched / single-weight influences over them.
 fn rigid_inputs<L: Lane>(rig: &Rig, seed: u64) -> (Vec<u8>, Vec<Influence<L>>) {
@@ -209,7 +206,7 @@ mod core_properties {
                 }
             }
             let err = max_err(&blended, &per_bone);
-            prop_assert!(err <= FIXED_BOUND, "fixed: {err:e}");
+            prop_assert!(err <= FIXED_ERROR_BOUND, "fixed: {err:e}");
         }
 
         #[test]
@@ -239,7 +236,7 @@ mod core_properties {
             let base = skin(&rig, &rig.core_palette::<Q14>(Affine::IDENTITY).unwrap());
             let out = skin(&rig, &rig.core_palette::<Q14>(gfx).unwrap());
             let err = max_err(&out, &moved(&base));
-            prop_assert!(err <= 2.0 * FIXED_BOUND, "fixed positions: {err:e}");
+            prop_assert!(err <= 2.0 * FIXED_ERROR_BOUND, "fixed positions: {err:e}");
         }
     }
 

@@ -2,8 +2,8 @@
 //! vs_2_0 3×4 budget), any rotations, translations across the range, 1–4 influences.
 //!
 //! `f32` must match within 1e-5 of the mesh's extent. The fixed lane (`Fx` skeleton maths,
-//! `Q14` kernel) must stay within the bound its module documents (15·2⁻¹⁵ asset units per
-//! coordinate) and the project's aim, 1/4096 of the extent; `fixed_lane_error_is_measured`
+//! `Q14` kernel) must stay within the bound its module documents (8.25·2⁻¹⁵ asset units per
+//! coordinate, `skin_core::lane::FIXED_ERROR_BOUND`) and the project's aim, 1/4096 of the extent; `fixed_lane_error_is_measured`
 //! prints the largest error it saw.
 
 mod core_rig;
@@ -11,13 +11,10 @@ mod core_rig;
 use core_rig::{Rig, CAP};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use skin_core::lane::Q14;
+use skin_core::lane::{FIXED_ERROR_BOUND, Q14};
 use skin_core::num::Fx;
 use skin_core::prelude::*;
 use skin_tests::oracle;
-
-/// The fixed lane's documented worst-case error per coordinate (core/src/lane/mod.rs).
-const FIXED_BOUND: f64 = 15.0 / 32768.0;
 
 fn max_coord_error(a: &[oracle::V3], b: &[oracle::V3]) -> f64 {
     a.iter()
@@ -153,8 +150,8 @@ mod core_props {
                 w3.max(nerr),
             ));
             prop_assert!(
-                err <= FIXED_BOUND,
-                "fixed error {err:e} exceeds the documented bound {FIXED_BOUND:e}"
+                err <= FIXED_ERROR_BOUND,
+                "fixed error {err:e} exceeds the documented bound {FIXED_ERROR_BOUND:e}"
             );
             prop_assert!(
                 err_in <= extent / 4096.0,
@@ -167,7 +164,7 @@ mod core_props {
         let (abs, rel, rel_in, nerr) = worst.get();
         println!(
             "fixed lane, 1000 rigs × 48 vertices: max error {abs:.3e} asset units \
-             (documented bound {FIXED_BOUND:.3e}); max error / extent = 1/{:.0} \
+             (documented bound {FIXED_ERROR_BOUND:.3e}); max error / extent = 1/{:.0} \
              (1/{:.0} including input rounding); max normal error {nerr:.3e}",
             1.0 / rel,
             1.0 / rel_in

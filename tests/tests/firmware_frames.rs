@@ -4,7 +4,10 @@
 //! every frame must equal, bit for bit, skin-core's `Scene` rendering the same asset at the
 //! same time (the f32 time the firmware logs) on this host, in the same lane. The firmware's
 //! log must describe the asset it embeds (size, checksum, counts), count instructions for
-//! every stage, and report RAM within the board's.
+//! every stage, and report RAM within the board's. It must also embed the asset 4-byte
+//! aligned and skin every part by the fastest route its core has (`PART` lines; see
+//! [`fast_route`]): a silent fallback to a slower loop, or to copying vertices the kernel
+//! could read in place, fails the test.
 //!
 //! Models: the procedural character (`skin character`) everywhere; with `../shared/models`,
 //! RiggedFigure and CesiumMan as Cortex-M0 code, on the M3 and on the M4F (in `f32` also
@@ -25,8 +28,8 @@ use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
-use skin_core::raster::scene::{Scene, Scratch, BACKGROUND};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
+use skin_core::scene::{Scene, Scratch, BACKGROUND};
 use skin_core::transform::Transform;
 use skin_tests::firmware::{field, lines, missing_tools, script};
 
@@ -142,6 +145,20 @@ fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u
         .collect()
 }
 
+/// The route every part of an aligned asset must take on `target` in `lane` (the baker's
+/// `vs_1_1` budget keeps palettes within every kernel's): the loop, and whether the
+/// vertices are read in place. ARMv6-M and ARMv7E-M have fixed-lane assembly kernels that
+/// read the asset's records where they are stored (2-byte aligned); the Cortex-M4F's `f32`
+/// kernel reads 4-byte aligned copies (the asset's `f32` records are read value by value);
+/// the Cortex-M3 has no kernel of its own.
+fn fast_route(target: &str, lane: &str) -> (&'static str, bool) {
+    match (target, lane) {
+        ("thumbv6m-none-eabi" | "thumbv7em-none-eabihf", "I2F14") => ("assembly", true),
+        ("thumbv7em-none-eabihf", "f32") => ("assembly", false),
+        _ => ("generic", false),
+    }
+}
+
 /// Checks one run against the host; returns its `FRAME` totals (instructions a frame).
 fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u64> {
     let ctx = format!("{board}/{}/{model:?}:\n{}", L::NAME, run.log);
@@ -177,6 +194,27 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
         _ => "thumbv6m-none-eabi",
     };
     assert_eq!(a["target"], want_target, "{ctx}");
+    assert_eq!(
+        a["aligned"], "true",
+        "the embedded asset is not 4-byte aligned: {ctx}"
+    );
+
+    let parts = lines(&run.log, "PART");
+    assert_eq!(
+        parts.len(),
+        host.parts().count(),
+        "one PART line per part: {ctx}"
+    );
+    let (kernel, in_place) = fast_route(want_target, L::NAME);
+    for (k, (p, part)) in parts.iter().zip(host.parts()).enumerate() {
+        assert_eq!(field::<usize>(p, "part"), k, "{ctx}");
+        assert_eq!(field::<usize>(p, "bones"), part.bones().len(), "{ctx}");
+        assert_eq!(
+            (p["kernel"], p["in_place"]),
+            (kernel, if in_place { "true" } else { "false" }),
+            "part {k} is skinned by a slower route than {want_target} has: {ctx}"
+        );
+    }
 
     let frames = lines(&run.log, "FRAME");
     assert_eq!(frames.len(), FRAMES as usize, "{ctx}");

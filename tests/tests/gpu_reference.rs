@@ -255,8 +255,8 @@ fn the_picture_matches_the_core_rasteriser() {
         .enumerate()
         .map(|(i, (p, n))| ScreenVertex::project::<f32>(&cam, p, Some(n), i).unwrap())
         .collect();
-    let material = skin_core::raster::scene::MATERIAL;
-    let background = skin_core::raster::scene::BACKGROUND;
+    let material = skin_core::scene::MATERIAL;
+    let background = skin_core::scene::BACKGROUND;
     let mut pixels = vec![Rgb565::BLACK; usize::from(w) * usize::from(h)];
     let mut frame = FrameBuffer::new(&mut pixels, w, h).unwrap();
     let (mut colour, mut depth) = (vec![Rgb565::BLACK; 240 * 16], vec![0u16; 240 * 16]);

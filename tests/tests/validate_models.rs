@@ -211,7 +211,7 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
         differing * 100 <= g.pixels.len(),
         "{name}: {differing} pixels differ"
     );
-    let background = skin_core::raster::scene::BACKGROUND;
+    let background = skin_core::scene::BACKGROUND;
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
     // In view: the thin worms cover a few hundred pixels at least, the sample models more.
     assert!(drawn >= 200, "{name}: the model covers {drawn} pixels");

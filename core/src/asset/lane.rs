@@ -1,8 +1,7 @@
 //! How each lane's vertex values and weights are stored: little-endian, no padding.
 
-use super::views::{Influences, Vectors};
-use crate::affine::Affine;
-use crate::lane::{Lane, Out16, Weight15, Q14};
+use crate::lane::{Lane, Weight15, Q14};
+use crate::vertex::Influence;
 
 /// A [`Lane`] that a baked asset can store: its code in the header and the byte encoding
 /// of its values and weights.
@@ -25,30 +24,19 @@ pub trait AssetLane: Lane {
     fn valid(self) -> bool;
     /// Whether a stored weight is usable: in [0, 1].
     fn valid_weight(w: Self::Weight) -> bool;
-    /// LBS-4 of `out.len()` vertices (positions, and normals into `normals.1`) read
-    /// straight from an asset's stored arrays, without copying them out first, when the
-    /// lane has a loop that reads the stored layout as it is (the fixed lane's Cortex-M
-    /// kernels, with the bits of [`Lane::lbs`]). `false`, having written nothing, when it
-    /// has none or cannot take these arrays: the caller copies them and skins.
-    fn skin_stored(
-        palette: &[Affine<Self>],
-        stored: Stored<'_, Self>,
-        normals: Option<(Vectors<'_, Self>, &mut [[Self; 3]])>,
-        out: &mut [[Self::Out; 3]],
-    ) -> bool {
-        let _ = (palette, stored, normals, out);
-        false
+    /// Stored positions or normals (`bytes`) read in place as `[Self; 3]`s, where the
+    /// lane's skinning kernels take the stored layout as it is (the fixed lane on the
+    /// Cortex-M cores with assembly kernels) and the bytes are aligned for it; `None`
+    /// elsewhere, and then the frame player copies them ([`super::Vectors::copy_to`]).
+    fn vectors_in_place(bytes: &[u8]) -> Option<&[[Self; 3]]> {
+        let _ = bytes;
+        None
     }
-}
-
-/// A run of an asset's stored vertices: positions and influences (see
-/// [`AssetLane::skin_stored`]).
-#[derive(Clone, Copy, Debug)]
-pub struct Stored<'a, L> {
-    /// Positions.
-    pub positions: Vectors<'a, L>,
-    /// Influences, as many.
-    pub influences: Influences<'a, L>,
+    /// Stored influences read in place, as [`AssetLane::vectors_in_place`].
+    fn influences_in_place(bytes: &[u8]) -> Option<&[Influence<Self>]> {
+        let _ = bytes;
+        None
+    }
 }
 
 /// The name of the lane with header code `code`, for errors.
@@ -110,14 +98,12 @@ impl AssetLane for Q14 {
     fn valid_weight(w: Weight15) -> bool {
         w <= Weight15::ONE
     }
-    fn skin_stored(
-        palette: &[Affine<Q14>],
-        stored: Stored<'_, Q14>,
-        normals: Option<(Vectors<'_, Q14>, &mut [[Q14; 3]])>,
-        out: &mut [[Out16; 3]],
-    ) -> bool {
-        let normals = normals.map(|(v, out)| (v.bytes(), out));
-        let (positions, influences) = (stored.positions.bytes(), stored.influences.bytes());
-        crate::lane::lbs4_stored(palette, positions, influences, normals, out)
+    #[cfg(skin_asm_fixed)]
+    fn vectors_in_place(bytes: &[u8]) -> Option<&[[Q14; 3]]> {
+        crate::skin::records(bytes)
+    }
+    #[cfg(skin_asm_fixed)]
+    fn influences_in_place(bytes: &[u8]) -> Option<&[Influence<Q14>]> {
+        crate::skin::records(bytes)
     }
 }

@@ -65,21 +65,21 @@
 //! assert_eq!(out[1][0].to_num::<f32>(), 0.75);
 //! ```
 
+mod asset_parts;
 mod clips;
 mod error;
 mod header;
 mod lane;
-mod part;
-mod parts;
+mod part_view;
 mod read;
 mod views;
 mod write;
 
+pub use asset_parts::{AssetParts, ClipParts, Part};
 pub use clips::ClipView;
 pub use error::{AssetError, Field};
 pub use header::{checksum, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
-pub use lane::{AssetLane, Stored};
-pub use part::{PartView, MAX_PART_BONES};
-pub use parts::{AssetParts, ClipParts, Part};
+pub use lane::AssetLane;
+pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;
 pub use views::{Influences, U16s, Vectors};

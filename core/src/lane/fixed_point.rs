@@ -1,9 +1,8 @@
 //! The fixed-point lane: `I2F14` values, `U1F15` weights, `I16F16` output, `i32` accumulators.
 
-use super::{Lane, Out16, Weight15, Q14};
+use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
 use crate::num::{Fx, NumError};
-use crate::skin::{Batch, Normals};
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
@@ -93,34 +92,6 @@ impl Lane for Q14 {
     fn linear(r: &[Q14; 4], n: &[Q14; 3]) -> i32 {
         linear(r.map(bits), n.map(bits))
     }
-    /// Four influences on Cortex-M: hand-scheduled assembly (`core/src/lane/asm/`, one of the
-    /// crate's two `unsafe` modules), on cores with the DSP extension (ARMv7E-M: Cortex-M4/M7; one
-    /// `SMLA<x><y>` per weighted term) and on ARMv6-M (Cortex-M0/M0+; a per-call palette
-    /// copy that makes the blend's rounding free). Elsewhere, and for fewer influences, the
-    /// generic loop. Both give the generic loop's bits (checked on the device by the firmware
-    /// benchmark), and are only used where they measured faster (`docs/BENCHMARKS.md`).
-    /// ARMv6-M is recognised by its lack of 32-bit atomic read-modify-write (a stable `cfg`);
-    /// the DSP extension by `target_feature = "dsp"` and `"mclass"`, which stable compilers do
-    /// not report for ARM yet (the firmware's build-std builds do): there the generic loop
-    /// runs, with the same bits.
-    #[inline]
-    fn lbs<const K: usize>(
-        batch: Batch<'_, Q14, K>,
-        out: &mut [[Out16; 3]],
-        normals: Normals<'_, Q14>,
-    ) {
-        match batch.four() {
-            #[cfg(all(
-                target_arch = "arm",
-                any(
-                    all(target_feature = "dsp", target_feature = "mclass"),
-                    not(target_has_atomic = "32")
-                )
-            ))]
-            Some(four) => super::asm::fixed_lbs4(four, out, normals),
-            _ => crate::skin::lbs(batch, out, normals),
-        }
-    }
     #[inline(always)]
     fn unit(v: [i32; 3]) -> [Q14; 3] {
         // Squared length (Q28). Each c² < 2^32 (|c| < 2^16); their sum overflows u32 only for
@@ -148,59 +119,10 @@ impl Lane for Q14 {
             }
         }
     }
-}
-
-/// LBS-4 of `out.len()` vertices straight from a baked asset's stored records (see
-/// [`crate::asset::AssetLane::skin_stored`]): the assembly kernels of [`Lane::lbs`] where
-/// they exist, which read that layout as it is; `false` (nothing written) elsewhere or when
-/// they cannot take these arrays.
-#[inline]
-pub(crate) fn lbs4_stored(
-    palette: &[Affine<Q14>],
-    positions: &[u8],
-    influences: &[u8],
-    normals: Option<(&[u8], &mut [[Q14; 3]])>,
-    out: &mut [[Out16; 3]],
-) -> bool {
-    #[cfg(all(
-        target_arch = "arm",
-        any(
-            all(target_feature = "dsp", target_feature = "mclass"),
-            not(target_has_atomic = "32")
-        )
-    ))]
-    {
-        super::asm::fixed_lbs4_stored(palette, positions, influences, normals, out)
+    #[inline(always)]
+    fn which<F: OfLane>(x: F::Of<Q14>) -> Which<F> {
+        Which::Q14(x)
     }
-    #[cfg(not(all(
-        target_arch = "arm",
-        any(
-            all(target_feature = "dsp", target_feature = "mclass"),
-            not(target_has_atomic = "32")
-        )
-    )))]
-    {
-        let _ = (palette, positions, influences, normals, out);
-        false
-    }
-}
-
-/// The top bit of each byte of a word.
-// Used by the assembly kernels (`lane/asm`) on the cores that have them (not the M3) and by
-// the host's tests.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(super) const BONE_TOPS: u32 = 0x8080_8080;
-
-/// Four bone bytes (a little-endian word) tested against `bones` (1 to 128) at once: the
-/// result has a bit of [`BONE_TOPS`] set exactly where a byte is not below `bones` — or,
-/// once some byte is 128 or more, at least one such bit. A byte `b` below 128 is below
-/// `bones` exactly when `b + 128 − bones` (below 256: no carry into the next byte) has its
-/// top bit clear. Results of several words may be gathered with `|` and judged once.
-#[inline(always)]
-#[cfg_attr(not(test), allow(dead_code))] // as `BONE_TOPS`
-pub(super) fn bone_tops(word: u32, bones: usize) -> u32 {
-    let add = (128 - bones as u32) * 0x0101_0101;
-    word | word.wrapping_add(add)
 }
 
 /// A `Q14` as `i32`.
@@ -232,11 +154,11 @@ fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
 }
 
 /// Intervals of the inverse-square-root seed table over [¼, 1).
-pub(super) const SEED_INTERVALS: usize = 96;
+pub(crate) const SEED_INTERVALS: usize = 96;
 
 /// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
 /// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
-pub(super) const SEED: [u16; SEED_INTERVALS] = {
+pub(crate) const SEED: [u16; SEED_INTERVALS] = {
     let mut t = [0u16; SEED_INTERVALS];
     let mut i = 0;
     while i < SEED_INTERVALS {
@@ -278,7 +200,7 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
 /// squared length (`docs/BENCHMARKS.md`).
 #[inline(always)]
 fn normalise_even(x: u32) -> (u32, u32) {
-    if cfg!(all(target_arch = "arm", not(target_has_atomic = "32"))) {
+    if cfg!(skin_v6m) {
         let (mut s, mut m) = (0, x);
         for step in [16, 8, 4, 2] {
             if m >> (32 - step) == 0 {
@@ -303,38 +225,6 @@ fn fx_to_q14(v: Fx) -> Option<Q14> {
 mod tests {
     use super::*;
 
-    /// [`bone_tops`] flags a word exactly when one of its bytes is not below `bones`, for
-    /// every palette size it takes, on words built around the boundary and at random.
-    #[test]
-    fn bone_tops_flags_exactly_the_bytes_out_of_range() {
-        let mut seed = 0x1234_5678u32;
-        let mut next = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            seed
-        };
-        for bones in 1..=128usize {
-            let edges = [0, bones - 1, bones, bones.min(127), 127, 128, 200, 255].map(|b| b as u8);
-            let mut words = heapless::Vec::<[u8; 4], 600>::new();
-            for &a in &edges {
-                for &b in &edges {
-                    for k in 0..4 {
-                        let mut w = [(bones - 1) as u8; 4];
-                        w[k] = a;
-                        w[(k + 1) % 4] = b;
-                        words.push(w).unwrap();
-                    }
-                }
-            }
-            for _ in 0..300 {
-                words.push(next().to_le_bytes()).unwrap();
-            }
-            for w in words {
-                let all_below = w.iter().all(|&b| usize::from(b) < bones);
-                let flagged = bone_tops(u32::from_le_bytes(w), bones) & BONE_TOPS != 0;
-                assert_eq!(flagged, !all_below, "bytes {w:?}, {bones} bones");
-            }
-        }
-    }
     use crate::lane::Weight15;
 
     #[test]

@@ -1,22 +1,8 @@
 //! The `f32` lane.
 
-use super::Lane;
+use super::{Lane, OfLane, Which, WEIGHT_TOLERANCE};
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
-use crate::skin::{Batch, Normals};
-
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    target_feature = "sse2"
-))]
-mod quad;
-
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    target_feature = "sse2"
-))]
-#[allow(unsafe_code)] // entering the AVX2 loop after run-time detection (see the module)
-mod avx2;
 
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
 /// ~3.4e-2), then two Newton steps (each squares the error: ~1.7e-3, then ~5e-6, near f32
@@ -55,7 +41,7 @@ impl Lane for f32 {
     }
     fn implicit_weight(w: &[f32]) -> Option<f32> {
         let rest = 1.0 - w.iter().sum::<f32>();
-        (rest >= -crate::vertex::WEIGHT_TOLERANCE).then_some(rest.max(0.0))
+        (rest >= -WEIGHT_TOLERANCE).then_some(rest.max(0.0))
     }
     fn narrow(m: &Affine<f32>) -> Option<Affine<f32>> {
         Self::fits(m).then_some(*m)
@@ -99,57 +85,8 @@ impl Lane for f32 {
         let y = inv_len(len2);
         v.map(|c| c * y)
     }
-    /// On x86, eight vertices at a time in AVX2 where the processor has it (chosen at run
-    /// time, `core/src/lane/float/avx2.rs`), else four at a time in SSE2
-    /// (`core/src/lane/float/quad.rs`): about 2.5 and 2 times the generic loop's speed. On
-    /// Cortex-M with a single-precision FPU and the hard-float ABI, four influences in
-    /// assembly (`core/src/lane/asm/`: whole matrices per `VLDM`, the generic loop's
-    /// operations in its order). Elsewhere the generic loop. All give the same bits
-    /// (`docs/BENCHMARKS.md`).
-    #[inline]
-    fn lbs<const K: usize>(
-        batch: Batch<'_, f32, K>,
-        out: &mut [[f32; 3]],
-        normals: Normals<'_, f32>,
-    ) {
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            target_feature = "sse2"
-        ))]
-        avx2::lbs(batch, out, normals);
-        #[cfg(all(
-            target_arch = "arm",
-            target_feature = "mclass",
-            target_feature = "thumb2",
-            target_abi = "eabihf"
-        ))]
-        match batch.four() {
-            Some(four) => super::asm::float_lbs4(four, out, normals),
-            None => crate::skin::lbs(batch, out, normals),
-        }
-        #[cfg(not(any(
-            all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                target_feature = "sse2"
-            ),
-            all(
-                target_arch = "arm",
-                target_feature = "mclass",
-                target_feature = "thumb2",
-                target_abi = "eabihf"
-            )
-        )))]
-        crate::skin::lbs(batch, out, normals);
-    }
-
-    /// Four vertices at a time (`core/src/lane/float/quad.rs`) where `f32` has 4-wide SIMD (SSE2); elsewhere the
-    /// trait's generic loop. Both give the same bits.
-    #[cfg(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
-        target_feature = "sse2"
-    ))]
-    #[inline]
-    fn stitch(rigid: crate::skin::Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, f32>) {
-        quad::stitch(rigid, out, normals);
+    #[inline(always)]
+    fn which<F: OfLane>(x: F::Of<f32>) -> Which<F> {
+        Which::F32(x)
     }
 }

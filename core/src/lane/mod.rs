@@ -1,6 +1,8 @@
 //! Lanes: the number formats the skinning loop runs in.
 //!
-//! The kernels in [`crate::skin`] are written once over [`Lane`]; two lanes implement it.
+//! A lane is a number format and the arithmetic the skinning loop does in it: the generic
+//! loop in `crate::skin` is written once over [`Lane`]'s primitives, and two lanes
+//! implement it.
 //!
 //! | lane | value | stored as | range | resolution |
 //! |---|---|---|---|---|
@@ -25,7 +27,7 @@
 //! positions |p|∞ < 1: each palette entry is rounded to the nearest 2⁻¹⁴ (error ≤ 2⁻¹⁵, so
 //! ≤ 2⁻¹⁵·(|x|+|y|+|z|+1) < 4·2⁻¹⁵ on a coordinate); the blend rounds each entry once more
 //! (another < 4·2⁻¹⁵); the output rounds to 2⁻¹⁶ (≤ 2⁻¹⁷). In all below 8.25·2⁻¹⁵ ≈
-//! 2.5·10⁻⁴ asset units; the palette's own `I8F24` maths adds below 10⁻⁶. The baker picks the
+//! 2.5·10⁻⁴ asset units ([`FIXED_ERROR_BOUND`]); the palette's own `I8F24` maths adds below 10⁻⁶. The baker picks the
 //! asset unit as the smallest power of two above the largest bind coordinate, so a model
 //! whose bounding box spans at least one unit (any model that straddles its origin, as
 //! characters do) sees under 1/4000 of its extent. Measured: worst 1.5·10⁻⁴ asset units over
@@ -40,25 +42,11 @@ use fixed::types::{I16F16, I2F14, U1F15};
 use crate::affine::Affine;
 use crate::num::{NumError, Real};
 
-// The Cortex-M kernels in assembly: `unsafe` code (see the module; the crate's other `unsafe`
-// module is the x86 AVX2 loop, `float/avx2.rs`).
-#[cfg(all(
-    target_arch = "arm",
-    any(
-        all(target_feature = "dsp", target_feature = "mclass"),
-        not(target_has_atomic = "32"),
-        all(
-            target_feature = "mclass",
-            target_feature = "thumb2",
-            target_abi = "eabihf"
-        )
-    )
-))]
-mod asm;
 mod fixed_point;
 mod float;
 
-pub(crate) use fixed_point::lbs4_stored;
+#[cfg(skin_asm_fixed)]
+pub(crate) use fixed_point::SEED;
 
 /// Fixed-point lane value: `I2F14`.
 pub type Q14 = I2F14;
@@ -66,6 +54,16 @@ pub type Q14 = I2F14;
 pub type Weight15 = U1F15;
 /// Fixed-point skinned position: `I16F16`.
 pub type Out16 = I16F16;
+
+/// How far a vertex's weights may sum from 1 and still be accepted. glTF exporters write
+/// weights normalised in `f32` or in 8/16-bit integers; 1/256 covers unsigned-byte rounding
+/// of four weights. The difference is absorbed by the largest weight
+/// (`crate::vertex::Influence`).
+pub const WEIGHT_TOLERANCE: f32 = 1.0 / 256.0;
+
+/// The fixed lane's error bound per skinned coordinate, in asset units, for bind positions
+/// with |p|∞ < 1: 8.25·2⁻¹⁵ ≈ 2.5·10⁻⁴ (derived in the [module docs](self)).
+pub const FIXED_ERROR_BOUND: f64 = 8.25 / 32768.0;
 
 /// A number format for the skinning loop. See the [module docs](self).
 pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
@@ -125,29 +123,23 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
         Self::unit(m.rows.map(|r| Self::linear(&r, n)))
     }
 
-    /// The LBS loop of [`SkinnedMesh`](crate::skin::SkinnedMesh): skinned positions into
-    /// `out` and, given `(normals, out_normals)`, renormalised normals. The default is the
-    /// generic loop over the primitives above; a lane overrides it only where a benchmark
-    /// shows that a specialised loop pays, with the same arithmetic per vertex (the `f32`
-    /// lane skins four vertices at a time; see `docs/BENCHMARKS.md`).
-    #[inline(always)]
-    fn lbs<const K: usize>(
-        batch: crate::skin::Batch<'_, Self, K>,
-        out: &mut [[Self::Out; 3]],
-        normals: crate::skin::Normals<'_, Self>,
-    ) {
-        crate::skin::lbs(batch, out, normals);
-    }
+    /// `x`, a value built from this lane, as the lane it is ([`Which`]): how code written
+    /// once over `L: Lane` hands its arguments to code written for one lane, such as the
+    /// skinning kernels' dispatch (`crate::skin::kernel`). The lanes are a closed set, `f32`
+    /// and [`Q14`]; after inlining the match on the result costs nothing.
+    fn which<F: OfLane>(x: F::Of<Self>) -> Which<F>;
+}
 
-    /// The stitching loop of [`RigidMesh`](crate::skin::RigidMesh), as [`Lane::lbs`] for one
-    /// bone per vertex: the default is the generic loop, the `f32` lane skins four vertices
-    /// at a time on x86.
-    #[inline(always)]
-    fn stitch(
-        rigid: crate::skin::Rigid<'_, Self>,
-        out: &mut [[Self::Out; 3]],
-        normals: crate::skin::Normals<'_, Self>,
-    ) {
-        crate::skin::stitch(rigid, out, normals);
-    }
+/// A type built from a lane (e.g. the arguments of a skinning loop), for [`Lane::which`].
+pub trait OfLane {
+    /// The type for lane `L`.
+    type Of<L: Lane>;
+}
+
+/// A value of [`OfLane::Of`] for the lane it was made in.
+pub enum Which<F: OfLane> {
+    /// Made in the `f32` lane.
+    F32(F::Of<f32>),
+    /// Made in the fixed lane.
+    Q14(F::Of<Q14>),
 }

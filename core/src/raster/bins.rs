@@ -9,9 +9,11 @@
 //! or not. The lists are linked through the spans themselves: one link per span serves its
 //! band's list and then the carried list, as a span is in one list at a time.
 
+use core::ops::Range;
+
 use super::band::{fetch, visible, Triangle};
 use super::{Band, RasterError, ScreenVertex};
-use crate::asset::{AssetLane, PartView};
+use crate::indices::U16s;
 use embedded_graphics_core::pixelcolor::Rgb565;
 
 /// A front-facing triangle that reaches the screen: its vertices (indices into the whole
@@ -30,18 +32,20 @@ const NONE: u16 = u16::MAX;
 /// The most bands a binned frame may have (more are drawn unbinned: the same picture).
 pub(crate) const MAX_BANDS: usize = 128;
 
-/// The projected vertices of `part`, or [`RasterError::Buffer`].
-pub(crate) fn part_vertices<'v, L: AssetLane>(
-    vertices: &'v [ScreenVertex],
-    part: &PartView<'_, L>,
+/// One draw call: the run of the frame's projected vertices it uses, and its triangle
+/// indices, local to that run.
+pub type DrawCall<'a> = (Range<usize>, U16s<'a>);
+
+/// The projected vertices `range` of a frame of `total`, or [`RasterError::Buffer`].
+pub(crate) fn run_of(
+    vertices: &[ScreenVertex],
+    range: Range<usize>,
     total: usize,
-) -> Result<&'v [ScreenVertex], RasterError> {
-    vertices
-        .get(part.vertex_range())
-        .ok_or(RasterError::Buffer {
-            needed: total,
-            len: vertices.len(),
-        })
+) -> Result<&[ScreenVertex], RasterError> {
+    vertices.get(range).ok_or(RasterError::Buffer {
+        needed: total,
+        len: vertices.len(),
+    })
 }
 
 /// A frame's binned triangles: the first span of each band's list, and where drawing
@@ -56,7 +60,7 @@ pub(crate) struct Bins {
     carried: u16,
 }
 
-/// Bins the triangles of `parts` on a `width × height` screen drawn in bands of `rows`
+/// Bins the triangles of the draw calls `parts` on a `width × height` screen drawn in bands of `rows`
 /// rows into `spans`; `None` when they do not fit (more visible triangles than `spans`
 /// holds or 65535, vertices beyond 65536, more than [`MAX_BANDS`] bands, a screen taller
 /// than 1024 rows): the caller then draws unbinned.
@@ -64,8 +68,8 @@ pub(crate) struct Bins {
 // themselves; inlined into a frame loop the M0 code spilled more (measured: binning and
 // drawing together 2.39 M -> 2.33 M instructions a CesiumMan frame).
 #[inline(never)]
-pub(crate) fn bin<'a, L: AssetLane + 'a>(
-    parts: impl Iterator<Item = PartView<'a, L>>,
+pub(crate) fn bin<'a>(
+    parts: impl Iterator<Item = DrawCall<'a>>,
     vertices: &[ScreenVertex],
     total: usize,
     (width, height, rows): (u16, u16, u16),
@@ -80,13 +84,12 @@ pub(crate) fn bin<'a, L: AssetLane + 'a>(
     let mut heads = [NONE; MAX_BANDS];
     let mut tails = [NONE; MAX_BANDS];
     let mut n = 0;
-    for part in parts {
-        let v = part_vertices(vertices, &part, total)?;
-        let base = part.vertex_range().start;
+    for (range, idx) in parts {
+        let base = range.start;
+        let v = run_of(vertices, range, total)?;
         if base + v.len() > 1 << 16 {
             return Ok(None);
         }
-        let idx = part.indices();
         if idx.len() % 3 != 0 {
             return Err(RasterError::Indices { len: idx.len() });
         }

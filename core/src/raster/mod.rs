@@ -10,7 +10,6 @@
 //! | [`band`] | the band rasteriser: coverage, top-left fill rule, culling, z-buffer |
 //! | [`bins`] | binning: which triangles reach which rows, once a frame |
 //! | [`frame`] | a frame as a loop over bands; [`FrameBuffer`], a `DrawTarget` over a slice |
-//! | [`scene`] | an asset played through the whole pipeline: sample → palette → skin → project |
 //!
 //! Everything after projection is integer arithmetic, and projection is integer in the
 //! fixed lane and plain IEEE `f32` (no fused operations) in the `f32` lane, so a frame is
@@ -43,13 +42,11 @@ pub mod bins;
 pub mod camera;
 mod depth;
 pub mod frame;
-pub mod scene;
 mod wide;
 
 pub use band::Band;
 pub use camera::{Bounds, Camera, Project};
 pub use frame::{render, FrameBuffer, FrameError};
-pub use scene::{Scene, Stage, Stages};
 
 use crate::asset::AssetError;
 use crate::error::Error;

@@ -6,17 +6,7 @@
 //! there each product is built from 16-bit halves of the entry and the position, and the
 //! halves' products are summed per column before they meet in 64 bits: twelve 16 × 16-bit
 //! multiplies a row and a few 64-bit additions. Elsewhere the products are `i64`. Its
-//! target is recognised by the one configuration flag that tells it apart from ARMv7-M: no
-//! 32-bit atomics.
-
-/// ARMv6-M: no long multiply (see the module docs).
-macro_rules! v6m {
-    ($($item:item)*) => { $(#[cfg(all(target_arch = "arm", not(target_has_atomic = "32")))] $item)* };
-}
-/// Everything else.
-macro_rules! not_v6m {
-    ($($item:item)*) => { $(#[cfg(not(all(target_arch = "arm", not(target_has_atomic = "32"))))] $item)* };
-}
+//! target is the `cfg` flag `skin_v6m` (`core/build.rs`).
 
 /// Positions in `−NEAR..NEAR` (in bits: 2^19 is 8 asset units, beyond the skinned
 /// positions' bound of 6) take [`Narrow::project`].
@@ -54,8 +44,11 @@ impl Entry {
 /// [`near`]).
 #[derive(Clone, Copy, Debug)]
 struct Split {
+    #[cfg(any(test, not(skin_v6m)))]
     whole: i32,
+    #[cfg(any(test, skin_v6m))]
     hi: i32,
+    #[cfg(any(test, skin_v6m))]
     lo: u32,
 }
 
@@ -63,8 +56,11 @@ impl Split {
     #[inline(always)]
     fn new(whole: i32) -> Self {
         Self {
+            #[cfg(any(test, not(skin_v6m)))]
             whole,
+            #[cfg(any(test, skin_v6m))]
             hi: whole >> 16,
+            #[cfg(any(test, skin_v6m))]
             lo: (whole & 0xFFFF) as u32,
         }
     }
@@ -107,33 +103,28 @@ impl Narrow {
     /// `i32`.
     #[inline(always)]
     pub(crate) fn project(&self, p: [i32; 3]) -> [i32; 3] {
-        v6m! {
-            fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
-                [
-                    halves(&n.x, [p[0], p[2]], n.round[0]),
-                    halves(&[n.y], [p[1]], n.round[1]),
-                    halves(&n.z, [p[0], p[2]], n.round[2]),
-                ]
-            }
+        #[cfg(skin_v6m)]
+        fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
+            [
+                halves(&n.x, [p[0], p[2]], n.round[0]),
+                halves(&[n.y], [p[1]], n.round[1]),
+                halves(&n.z, [p[0], p[2]], n.round[2]),
+            ]
         }
-        not_v6m! {
-            fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
-                [
-                    long(&n.x, [p[0], p[2]], n.round[0]),
-                    long(&[n.y], [p[1]], n.round[1]),
-                    long(&n.z, [p[0], p[2]], n.round[2]),
-                ]
-            }
+        #[cfg(not(skin_v6m))]
+        fn pick(n: &Narrow, p: [Split; 3]) -> [i32; 3] {
+            [
+                long(&n.x, [p[0], p[2]], n.round[0]),
+                long(&[n.y], [p[1]], n.round[1]),
+                long(&n.z, [p[0], p[2]], n.round[2]),
+            ]
         }
         pick(self, p.map(Split::new))
     }
 }
 
 /// One row, `⌊(Σ mₖ·pₖ + round) / 2^32⌋`, with `i64` products.
-#[cfg_attr(
-    all(not(test), target_arch = "arm", not(target_has_atomic = "32")),
-    allow(dead_code)
-)]
+#[cfg(any(test, not(skin_v6m)))]
 #[inline(always)]
 fn long<const N: usize>(m: &[Entry; N], p: [Split; N], round: i64) -> i32 {
     let s: i64 = (0..N)
@@ -144,10 +135,7 @@ fn long<const N: usize>(m: &[Entry; N], p: [Split; N], round: i64) -> i32 {
 
 /// [`long`] from 16 × 16-bit products: `Σ m·p = 2^32·Σ mh·ph + 2^16·Σ (mh·pl + ml·ph) +
 /// Σ ml·pl`, where each `mh·pl` fits `i32` and each `ml·pl` fits `u32`.
-#[cfg_attr(
-    not(any(test, all(target_arch = "arm", not(target_has_atomic = "32")))),
-    allow(dead_code)
-)]
+#[cfg(any(test, skin_v6m))]
 #[inline(always)]
 fn halves<const N: usize>(m: &[Entry; N], p: [Split; N], round: i64) -> i32 {
     let (mut high, mut small, mut mid, mut low) = (0i32, 0i32, 0i64, 0u64);

@@ -7,7 +7,7 @@ use skin_core::affine::Affine;
 use skin_core::quat::Quat;
 use skin_core::transform::Transform;
 
-use super::BakeError;
+use super::error::BakeError;
 use crate::pose::units::scaled_affine;
 use crate::rig::Rig;
 

@@ -5,7 +5,7 @@ use skin_core::asset::MAX_PART_BONES;
 use skin_core::budget::{Budget, Layout};
 
 use super::bones::{JointKey, Joints};
-use super::{BakeError, PartSource};
+use super::error::BakeError;
 use crate::rig::{Influence4, Mode, Primitive, Rig};
 use crate::split::split;
 
@@ -30,6 +30,19 @@ impl PaletteLimit {
         };
         Self { capacity, words }
     }
+}
+
+/// Where a part of the asset comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartSource {
+    /// The mesh node.
+    pub node: usize,
+    /// The mesh.
+    pub mesh: usize,
+    /// The primitive.
+    pub primitive: usize,
+    /// The primitive's vertex that each of the part's vertices is.
+    pub vertices: Vec<u32>,
 }
 
 /// One draw call being assembled.

@@ -23,10 +23,10 @@
 //! point — any value that overflows at rest or at a key time or midpoint of a chosen clip
 //! ([`crate::pose::range::check_fixed`]).
 //!
-//! [`bake_in`] assembles the asset in this order, one file each: `bones` (the skeleton and
-//! the joint entries), `draws` (the parts, split for the budget), `vertices` (the parts'
-//! arrays in the lane), `clips` (the channels, renumbered to bones); then skin-core's
-//! writer lays them out.
+//! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
+//! imports only from those before it): `bones` (the skeleton and the joint entries),
+//! `draws` (the parts, split for the budget), `vertices` (the parts' arrays in the lane),
+//! `clips` (the channels, renumbered to bones); then skin-core's writer lays them out.
 //!
 //! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
 
@@ -51,31 +51,19 @@ use draws::{draws, PaletteLimit};
 use vertices::Vertices;
 
 pub use clips::clip_name;
+pub use draws::PartSource;
 pub use error::BakeError;
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The palette budget (matrices stored 3×4); `None`: only the format's limit of
-    /// [`MAX_PART_BONES`] bones a part.
+    /// [`MAX_PART_BONES`](skin_core::asset::MAX_PART_BONES) bones a part.
     pub budget: Option<Budget>,
     /// The lane: `f32`, or the fixed lane (`Q14` vertices, `I8F24` poses).
     pub lane: LaneKind,
     /// The animations to include (indices into [`Rig::clips`]); `None`: all.
     pub clips: Option<Vec<usize>>,
-}
-
-/// Where a part of the asset comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartSource {
-    /// The mesh node.
-    pub node: usize,
-    /// The mesh.
-    pub mesh: usize,
-    /// The primitive.
-    pub primitive: usize,
-    /// The primitive's vertex that each of the part's vertices is.
-    pub vertices: Vec<u32>,
 }
 
 /// A baked asset and how it maps back to the rig.

@@ -5,7 +5,7 @@ use skin_core::asset::{AssetLane, Part};
 use skin_core::vertex::Influence;
 
 use super::draws::Draw;
-use super::BakeError;
+use super::error::BakeError;
 use crate::pose::values::{influences, normals, positions};
 
 /// Every draw call's vertices, one part after another, in lane `L`.

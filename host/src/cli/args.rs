@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use skin_core::budget::{Budget, Layout};
 
-use super::CliError;
+use super::error::CliError;
 use crate::picture::Picture;
 use crate::pose::{LaneKind, PoseError};
 use crate::rig::Rig;
@@ -191,7 +191,7 @@ impl From<LayoutArg> for Layout {
 
 /// The budget preset called `name` (each subcommand has its own `--budget` default).
 pub fn preset(name: &str) -> Result<Budget, CliError> {
-    Ok(crate::report::budgets(&[name.to_owned()]).map_err(CliError::Usage)?[0])
+    Ok(crate::inspect::budgets(&[name.to_owned()]).map_err(CliError::Usage)?[0])
 }
 
 /// Write `picture` to the PNG file `path`.

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
 use super::args::{preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs};
-use super::CliError;
+use super::error::CliError;
 use crate::animation;
 use crate::bake::{self, bake};
 use crate::gpu::Reference;
@@ -26,13 +26,13 @@ pub struct InspectCommand {
 }
 
 impl InspectCommand {
-    /// Print the report.
+    /// Print what the model holds.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let rig = self.model.load(warn)?;
         write!(
             out,
             "{}",
-            crate::report::inspect(&rig, &self.model.file_name())
+            crate::inspect::inspect(&rig, &self.model.file_name())
         )?;
         Ok(())
     }
@@ -52,8 +52,8 @@ impl BudgetCommand {
     /// Print the table.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let rig = self.model.load(warn)?;
-        let presets = crate::report::budgets(&self.budgets).map_err(CliError::Usage)?;
-        write!(out, "{}", crate::report::budget_table(&rig, &presets))?;
+        let presets = crate::inspect::budgets(&self.budgets).map_err(CliError::Usage)?;
+        write!(out, "{}", crate::inspect::budget_table(&rig, &presets))?;
         Ok(())
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::args::PictureArgs;
-use super::CliError;
+use super::error::CliError;
 use crate::animation::{Animation, AnimationError, Format};
 use crate::frames::Dump;
 use crate::output::{self, OutputError};

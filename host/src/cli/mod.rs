@@ -10,8 +10,8 @@
 //! `--anim`/`--time`, clips `--anim`…, the lane `--arith`, the picture `--size`), each
 //! resolved against the model in one place.
 
-mod args;
-mod commands;
+pub mod args;
+pub mod commands;
 mod error;
 mod frames;
 
@@ -19,12 +19,9 @@ use std::io::Write;
 
 use clap::{Parser, Subcommand};
 
-pub use args::{
-    find_clip, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, PictureArgs,
-};
-pub use commands::{
-    BackendArg, BakeCommand, BudgetCommand, CharacterCommand, Format, InspectCommand, PoseCommand,
-    RenderCommand, ValidateCommand,
+use commands::{
+    BakeCommand, BudgetCommand, CharacterCommand, InspectCommand, PoseCommand, RenderCommand,
+    ValidateCommand,
 };
 pub use error::CliError;
 pub use frames::FramesCommand;
@@ -56,9 +53,9 @@ pub enum Command {
     Pose(PoseCommand),
     /// Bake a model into the compact asset format that skin-core reads on the device
     /// (docs/FORMAT.md): skeleton, skin, palette-split mesh and clips, quantised to the
-    /// number format.
+    /// lane (`--arith`).
     ///
-    /// Refuses (exit status 2, one line) what the budget or the number format cannot hold
+    /// Refuses (exit status 2, one line) what the budget or the lane cannot hold
     /// rather than writing a wrong asset: a triangle needing more bones than a palette
     /// holds, and in fixed point any value that overflows at rest or at a key time (or the
     /// midpoint between keys) of an included clip. Nothing is written then.

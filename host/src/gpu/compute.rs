@@ -38,18 +38,7 @@ impl Reference {
         let storage = wgpu::BufferUsages::STORAGE;
         let out_usage = storage | wgpu::BufferUsages::COPY_SRC;
         let bytes3 = (n * 12) as u64;
-        let pipeline = self.compute_pipeline(|| {
-            let module = self.module("skin compute", shader::compute());
-            self.device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("skin compute"),
-                    layout: None,
-                    module: &module,
-                    entry_point: Some("main"),
-                    compilation_options: Default::default(),
-                    cache: None,
-                })
-        })?;
+        let pipeline = self.skin_pipeline()?;
         self.checked("compute skinning", || {
             let inputs = [
                 self.buffer("palette", bytemuck::cast_slice(&rows), storage),
@@ -97,6 +86,22 @@ impl Reference {
                 positions: positions.to_vec(),
                 normals: normals.to_vec(),
             })
+        })
+    }
+
+    /// The compute pipeline of `shader::compute`.
+    fn skin_pipeline(&self) -> Result<wgpu::ComputePipeline, GpuError> {
+        self.compute_pipeline(|| {
+            let module = self.module("skin compute", shader::compute());
+            self.device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("skin compute"),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some("main"),
+                    compilation_options: Default::default(),
+                    cache: None,
+                })
         })
     }
 }

@@ -116,7 +116,7 @@ pub enum GpuError {
     },
     /// The primitive's influences could not become skin-core influences.
     #[error(transparent)]
-    Pose(#[from] crate::PoseError),
+    Pose(#[from] crate::pose::PoseError),
     /// A vertex drawn by two draw calls that map its bones differently (give each draw
     /// call its own vertices, as [`crate::split`] does).
     #[error("vertex {vertex} is drawn by draw calls {first} and {second}, whose palettes map its bones differently")]

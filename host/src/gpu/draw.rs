@@ -15,6 +15,16 @@ pub(super) const VERTEX_BUFFERS: [Option<wgpu::VertexBufferLayout<'static>>; 4] 
     Some(layout(16, &wgpu::vertex_attr_array![3 => Float32x4])),
 ];
 
+/// The vertex stage of the vertex-shader paths: `module`'s `vs` over [`VERTEX_BUFFERS`].
+pub(super) fn vertex_stage(module: &wgpu::ShaderModule) -> wgpu::VertexState<'_> {
+    wgpu::VertexState {
+        module,
+        entry_point: Some("vs"),
+        compilation_options: Default::default(),
+        buffers: &VERTEX_BUFFERS,
+    }
+}
+
 const fn layout(
     stride: u64,
     attributes: &'static [wgpu::VertexAttribute],

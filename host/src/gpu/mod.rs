@@ -42,14 +42,14 @@ mod context;
 mod draw;
 mod mesh;
 mod model;
-mod picture;
+mod offscreen;
 pub mod shader;
 mod vertex;
 
 pub use context::{GpuError, Reference};
 pub use mesh::{DrawCall, GpuMesh, SplitMesh};
 pub use model::{GpuPrimitive, Model};
-pub use picture::{MeshDraws, Shading, View};
+pub use offscreen::{MeshDraws, Shading, View};
 pub use vertex::Drawn;
 
 /// Skinned vertices read back from the GPU.

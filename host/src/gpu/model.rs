@@ -127,7 +127,7 @@ impl Model {
             .collect()
     }
 
-    /// The box around every drawn vertex's bind position (what `skin_core::raster::Scene`
+    /// The box around every drawn vertex's bind position (what `skin_core::scene::Scene`
     /// frames for the same model baked in `f32`); `None` without vertices.
     pub fn bounds(&self) -> Option<Bounds> {
         Bounds::of(

@@ -7,7 +7,7 @@ use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 
 use super::context::Variant;
-use super::draw::VERTEX_BUFFERS;
+use super::draw::vertex_stage;
 use super::{shader, DrawCall, GpuError, GpuMesh, Reference, Skinned};
 
 /// What the vertex path produced.
@@ -57,43 +57,7 @@ impl Reference {
                 max: (side as usize) * (side as usize),
             });
         }
-        let variant = Variant::Readback(layout, prepared.capacity);
-        let pipeline = self.render_pipeline(variant, || {
-            let module = self.module(
-                "vertex read-back",
-                shader::vertex_readback(layout, prepared.capacity),
-            );
-            let target = Some(wgpu::ColorTargetState {
-                format: FORMAT,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            });
-            self.device
-                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("vertex read-back"),
-                    layout: None,
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs"),
-                        compilation_options: Default::default(),
-                        buffers: &VERTEX_BUFFERS,
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: wgpu::PrimitiveTopology::PointList,
-                        ..Default::default()
-                    },
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some("fs"),
-                        compilation_options: Default::default(),
-                        targets: &[target.clone(), target],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
-        })?;
+        let pipeline = self.readback_pipeline(layout, prepared.capacity)?;
         let (encoder, targets, draw_calls) = self.checked("vertex-shader skinning", || {
             let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
             let targets = [0, 1]
@@ -145,6 +109,45 @@ impl Reference {
             },
             drawn: positions[..n].iter().map(|t| t[3] == 1.0).collect(),
             draw_calls,
+        })
+    }
+
+    /// The read-back pipeline for a uniform palette of `capacity` `layout` matrices.
+    fn readback_pipeline(
+        &self,
+        layout: Layout,
+        capacity: usize,
+    ) -> Result<wgpu::RenderPipeline, GpuError> {
+        self.render_pipeline(Variant::Readback(layout, capacity), || {
+            let module = self.module(
+                "vertex read-back",
+                shader::vertex_readback(layout, capacity),
+            );
+            let target = Some(wgpu::ColorTargetState {
+                format: FORMAT,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            });
+            self.device
+                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("vertex read-back"),
+                    layout: None,
+                    vertex: vertex_stage(&module),
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::PointList,
+                        ..Default::default()
+                    },
+                    depth_stencil: None,
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs"),
+                        compilation_options: Default::default(),
+                        targets: &[target.clone(), target],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
         })
     }
 }

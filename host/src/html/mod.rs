@@ -32,9 +32,9 @@ use base64::Engine as _;
 use skin_core::budget::{Budget, Layout};
 
 use crate::animation::GAIN;
+use crate::inspect::budget_rows;
 use crate::oracle::{self, PosedPrimitive64};
 use crate::picture::Picture;
-use crate::report::budget_rows;
 use crate::rig::Rig;
 use crate::split::split;
 use crate::validate::{Heat, Options, Report};

@@ -5,7 +5,7 @@ use crate::pose::PoseError;
 use crate::render::RenderError;
 
 /// Why validation could not run (as opposed to a threshold exceeded, which is a
-/// [`Report`] whose [`Report::failures`] are not empty).
+/// [`super::Report`] whose [`super::Report::failures`] are not empty).
 #[derive(Debug, thiserror::Error)]
 pub enum ValidateError {
     /// Posing failed.

@@ -1,5 +1,5 @@
 //! `skin validate`: core `f32`, core fixed point, GPU compute and GPU vertex shader measured
-//! against the `f64` [`oracle`](crate::oracle) over frames of every clip, the GPU picture
+//! against the `f64` [`oracle`] over frames of every clip, the GPU picture
 //! compared with the CPU one, and the documented thresholds checked (`docs/VALIDATION.md`).
 //!
 //! A vertex's error is its largest coordinate difference (the ∞-norm), in model units and
@@ -14,7 +14,11 @@
 //! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
 //!
 //! The pictures' camera is the firmware's: it frames the skinned rest pose
-//! ([`Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
+//! ([`crate::render::Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
+//!
+//! Its files, each importing only from those before it: `report` (the [`Report`], its
+//! [`Limits`] and table), `error` ([`ValidateError`]), `tally` (the vertex comparisons of
+//! each frame), `pictures` (the picture comparison of each frame).
 //!
 //! ```no_run
 //! use skin_host::gpu::Reference;

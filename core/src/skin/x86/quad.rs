@@ -17,7 +17,7 @@
 //! The arithmetic per vertex is that of [`Lane::point`](crate::lane::Lane::point) and
 //! [`Lane::normal`](crate::lane::Lane::normal) over the
 //! generic blend, in the same order, so the output bits are those of the generic loop
-//! (`crate::skin::lbs`, which the remaining vertices of a mesh that is not a multiple of
+//! (`crate::skin::generic`, which the remaining vertices of a mesh that is not a multiple of
 //! four go through): tested below, and the reason the Cortex-M builds (generic loop) and the
 //! host agree bit for bit. Measured in `docs/BENCHMARKS.md`.
 
@@ -28,7 +28,7 @@ use safe_arch::{
 };
 
 use crate::affine::Affine;
-use crate::skin::{Batch, Normals, Rigid};
+use crate::skin::batch::{Batch, Normals, Rigid};
 use crate::vertex::Influence;
 
 /// One palette matrix: three rows and a padding row, a cache line, so that a bone's table
@@ -246,7 +246,7 @@ fn points_and_normals(
     store3([unit(n0), unit(n1), unit(n2)], out_n);
 }
 
-/// The four-wide loop (the `f32` lane's `Lane::lbs` on x86 without AVX2): a 64-matrix table
+/// The four-wide loop (the `f32` lane's LBS loop on x86 without AVX2): a 64-matrix table
 /// for palettes that fit it (most skeletons; less to copy), else one for every bone byte.
 pub(super) fn lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
@@ -279,7 +279,7 @@ fn lbs_with<const N: usize, const K: usize>(
             for ((p, inf), o) in p4.zip(i4).zip(o4) {
                 points(&blend4::<N, K>(table, inf), p, o);
             }
-            crate::skin::lbs(batch.tail(whole), o1, None);
+            crate::skin::generic::lbs(batch.tail(whole), o1, None);
         }
         Some((n, on)) => {
             let n4 = n.chunks_exact(4);
@@ -291,7 +291,7 @@ fn lbs_with<const N: usize, const K: usize>(
                 points_and_normals(&t, (p, o), (n, on));
             }
             let n1 = &n[whole..];
-            crate::skin::lbs(batch.tail(whole), o1, Some((n1, on1)));
+            crate::skin::generic::lbs(batch.tail(whole), o1, Some((n1, on1)));
         }
     }
 }
@@ -312,9 +312,9 @@ fn rigid4(palette: &[Affine<f32>], bones: &[u8]) -> [[m128; 4]; 3] {
     t
 }
 
-/// The `f32` lane's `Lane::stitch`: [`points`] or [`points_and_normals`] on four vertices at
+/// The `f32` lane's stitching loop on x86: [`points`] or [`points_and_normals`] on four vertices at
 /// a time, the last 1–3 through the generic loop.
-pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: Normals<'_, f32>) {
+pub(crate) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: Normals<'_, f32>) {
     let (palette, positions, bones) = rigid.parts();
     let whole = positions.len() & !3;
     let p4 = positions.chunks_exact(4);
@@ -326,7 +326,7 @@ pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: No
             for ((p, b), o) in p4.zip(b4).zip(o4) {
                 points(&rigid4(palette, b), p, o);
             }
-            crate::skin::stitch(rigid.tail(whole), o1, None);
+            crate::skin::generic::stitch(rigid.tail(whole), o1, None);
         }
         Some((n, on)) => {
             let n4 = n.chunks_exact(4);
@@ -337,7 +337,7 @@ pub(super) fn stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals_io: No
                 let t = rigid4(palette, b);
                 points_and_normals(&t, (p, o), (n, on));
             }
-            crate::skin::stitch(rigid.tail(whole), o1, Some((&n[whole..], on1)));
+            crate::skin::generic::stitch(rigid.tail(whole), o1, Some((&n[whole..], on1)));
         }
     }
 }
@@ -374,12 +374,12 @@ pub(super) mod tests {
     }
 
     /// An `f32` LBS loop.
-    pub(in crate::lane::float) type Kernel<const K: usize> =
+    pub(in crate::skin::x86) type Kernel<const K: usize> =
         fn(Batch<'_, f32, K>, &mut [[f32; 3]], Normals<'_, f32>);
 
     /// Asserts that `lbs` gives the generic loop's bits for meshes of every length up to 37
     /// (so wherever a vertex falls in a group of four or eight), see the test above.
-    pub(in crate::lane::float) fn matches_generic_loop<const K: usize>(lbs: Kernel<K>) {
+    pub(in crate::skin::x86) fn matches_generic_loop<const K: usize>(lbs: Kernel<K>) {
         let mut r = values(7 + K as u32);
         // 70 matrices: the 256-slot table; the first 40 alone: the 64-slot one.
         let mut palette = [Affine::<f32>::IDENTITY; 70];
@@ -423,7 +423,7 @@ pub(super) mod tests {
                     &mut fast[..len],
                     Some((&normals[..len], &mut fast_n[..len])),
                 );
-                crate::skin::lbs(
+                crate::skin::generic::lbs(
                     batch(),
                     &mut slow[..len],
                     Some((&normals[..len], &mut slow_n[..len])),
@@ -484,7 +484,7 @@ pub(super) mod tests {
             let (n, fo, fn_) = (&normals[..len], &mut fast[..len], &mut fast_n[..len]);
             stitch(rigid(), fo, Some((n, fn_)));
             let (so, sn) = (&mut slow[..len], &mut slow_n[..len]);
-            crate::skin::stitch(rigid(), so, Some((n, sn)));
+            crate::skin::generic::stitch(rigid(), so, Some((n, sn)));
             assert_eq!(bits(&fast[..len]), bits(&slow[..len]), "positions, {len}");
             assert_eq!(bits(&fast_n[..len]), bits(&slow_n[..len]), "normals, {len}");
             let mut only = [[7.0; 3]; N];

@@ -1,4 +1,5 @@
-//! What `skin inspect` and `skin budget` print.
+//! What `skin inspect` and `skin budget` print: what a model holds, whether the fixed lane
+//! holds it, and what each constant-register budget costs it.
 
 use std::fmt::Write as _;
 

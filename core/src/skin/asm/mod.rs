@@ -1,5 +1,5 @@
 //! Hand-scheduled assembly for the four-influence LBS loops on Cortex-M: one of skin-core's
-//! two `unsafe` modules (the other is the x86 AVX2 loop, `lane/float/avx2.rs`).
+//! two `unsafe` modules (the other is the x86 AVX2 loop, `skin/x86/avx2.rs`).
 //!
 //! **Why assembly.** The loops' arithmetic is simple, but it needs more live values than a
 //! Cortex-M has registers, and LLVM's scheduling of the Rust loops spent about a third of
@@ -16,7 +16,7 @@
 //! | `f32` (`thumbv7em_f32.rs`) | Cortex-M4F (FPv4-SP) | 233.3 | 161.6 | ≤ 110 |
 //! | `f32`, feature `vmla` | Cortex-M4F (FPv4-SP) | 233.3 | 108.6 | ≤ 110 |
 //!
-//! **What the kernels compute.** Exactly the generic loop's arithmetic (`crate::skin::lbs`
+//! **What the kernels compute.** Exactly the generic loop's arithmetic (`skin::generic`
 //! over the lane's primitives), operation for operation: in the fixed lane every blended
 //! entry is the exact `i32` sum `Σₖ wₖeₖ` rounded once as [`Lane::settle`], then the integer
 //! sequences of [`Lane::point`], [`Lane::linear`] and [`Lane::unit`] (the inverse-square-
@@ -33,8 +33,11 @@
 //! functions, since module assembly does not see the target's DSP and FPU features. Each
 //! saves and restores the callee-saved registers, keeps its own frame on the stack, and
 //! reads and writes nothing outside the arrays the `Job` describes and that frame. The
-//! safe wrappers below make a `Job` only from a [`Batch`] (whose bone indices are checked
-//! against its palette) and the output slices.
+//! safe wrappers below make a `Job` only from a [`Batch`] (a validated view: every bone
+//! index is below its palette's length) and the output slices: the only route into the
+//! kernels, taken by the dispatch point (`skin::kernel`) alone. A baked asset's stored
+//! arrays reach them through the same route: [`records`] reads them in place as the lane's
+//! types, and the frame player makes a `Batch` of them.
 //!
 //! [`Lane::settle`]: crate::lane::Lane::settle
 //! [`Lane::point`]: crate::lane::Lane::point
@@ -43,34 +46,27 @@
 
 #![allow(unsafe_code)]
 
-use super::{Out16, Q14};
+use super::batch::{Batch, Normals};
 use crate::affine::Affine;
-use crate::skin::{Batch, Normals};
+use crate::lane::{Lane, Out16, Q14};
 use crate::vertex::Influence;
 
-#[cfg(all(target_feature = "dsp", target_feature = "mclass"))]
+#[cfg(skin_asm_v7em)]
 mod thumbv7em;
-#[cfg(all(target_feature = "dsp", target_feature = "mclass"))]
+#[cfg(skin_asm_v7em)]
 use thumbv7em as fixed_kernel;
 
-#[cfg(not(target_has_atomic = "32"))]
+#[cfg(skin_asm_v6m)]
 mod thumbv6m;
-#[cfg(not(target_has_atomic = "32"))]
+#[cfg(skin_asm_v6m)]
 use thumbv6m as fixed_kernel;
 
-#[cfg(all(
-    target_feature = "mclass",
-    target_feature = "thumb2",
-    target_abi = "eabihf"
-))]
+#[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
-#[cfg(any(
-    all(target_feature = "dsp", target_feature = "mclass"),
-    not(target_has_atomic = "32")
-))]
-static SEED_TABLE: [u16; super::fixed_point::SEED.len()] = super::fixed_point::SEED;
+#[cfg(skin_asm_fixed)]
+static SEED_TABLE: [u16; crate::lane::SEED.len()] = crate::lane::SEED;
 
 /// The arrays a kernel reads and writes (`repr(C)`: the kernels read its fields by offset),
 /// as byte pointers: a palette of `Affine<L>`, `Influence<L>`s, positions and normals
@@ -111,7 +107,7 @@ const _: () = {
 
 /// A [`Job`] for a batch: the vertex count is the shortest of the slices (as the generic
 /// loop's `zip`), `normals` are filled in by the caller.
-fn job<L: super::Lane>(batch: &Batch<'_, L, 4>, out: &mut [[L::Out; 3]], seed: *const u16) -> Job {
+fn job<L: Lane>(batch: &Batch<'_, L, 4>, out: &mut [[L::Out; 3]], seed: *const u16) -> Job {
     let (palette, positions, influences) = batch.parts();
     Job {
         palette: palette.as_ptr().cast(),
@@ -126,16 +122,20 @@ fn job<L: super::Lane>(batch: &Batch<'_, L, 4>, out: &mut [[L::Out; 3]], seed: *
     }
 }
 
-/// The fixed lane's `Lane::lbs` for four influences, in assembly (ARMv7E-M with DSP, or
-/// ARMv6-M; palettes beyond the ARMv6-M kernel's table take the generic loop).
+/// Whether the fixed kernels take a palette of `bones` matrices (at least one; the ARMv6-M
+/// kernel's table holds 64).
+#[cfg(skin_asm_fixed)]
+#[inline(always)]
+pub(super) fn fixed_takes(bones: usize) -> bool {
+    bones > 0 && fixed_kernel::fits(bones)
+}
+
+/// The fixed lane's LBS loop for four influences, in assembly (ARMv7E-M with DSP, or
+/// ARMv6-M), for palettes it takes ([`fixed_takes`]; others take the generic loop).
 ///
 /// The [`Batch`] guarantees what the kernels cannot check cheaply: every bone index of
-/// every influence (all four slots, weight 0 or not) is below `palette.len()` (checked by
-/// `SkinnedMesh::skin` before a batch is made, and no other code makes one).
-#[cfg(any(
-    all(target_feature = "dsp", target_feature = "mclass"),
-    not(target_has_atomic = "32")
-))]
+/// every influence (all four slots, weight 0 or not) is below `palette.len()`.
+#[cfg(skin_asm_fixed)]
 #[inline]
 pub(super) fn fixed_lbs4(
     batch: Batch<'_, Q14, 4>,
@@ -143,8 +143,8 @@ pub(super) fn fixed_lbs4(
     normals: Normals<'_, Q14>,
 ) {
     let palette = batch.parts().0;
-    if palette.is_empty() || !fixed_kernel::fits(palette.len()) {
-        return crate::skin::lbs(batch, out, normals);
+    if !fixed_takes(palette.len()) {
+        return super::generic::lbs(batch, out, normals);
     }
     let mut job = job(&batch, out, SEED_TABLE.as_ptr());
     match normals {
@@ -170,123 +170,37 @@ pub(super) fn fixed_lbs4(
     }
 }
 
-/// [`fixed_lbs4`] for `out.len()` vertices read straight from a baked asset's stored
-/// arrays (`positions` and `normals`: `[Q14; 3]` records, `influences`: `Influence<Q14>`
-/// records, all little-endian without padding: the very layout the kernels read), so that
-/// nothing is copied out of flash first. `false`, having written nothing, when the kernel
-/// cannot take them: arrays too short or not 2-byte aligned, a palette the kernel does not
-/// take, or a bone index beyond the palette (the caller then copies and skins, which
-/// reports the error).
-#[cfg(any(
-    all(target_feature = "dsp", target_feature = "mclass"),
-    not(target_has_atomic = "32")
-))]
-pub(super) fn fixed_lbs4_stored(
-    palette: &[Affine<Q14>],
-    positions: &[u8],
-    influences: &[u8],
-    normals: Option<(&[u8], &mut [[Q14; 3]])>,
-    out: &mut [[Out16; 3]],
-) -> bool {
-    const VECTOR: usize = core::mem::size_of::<[Q14; 3]>();
-    const INFLUENCE: usize = core::mem::size_of::<Influence<Q14>>();
-    let count = out.len();
-    /// The first `count` records of `size` bytes, if there are as many and they are 2-byte
-    /// aligned.
-    fn records(b: &[u8], count: usize, size: usize) -> Option<&[u8]> {
-        b.get(..count * size)
-            .filter(|b| b.as_ptr() as usize % 2 == 0)
-    }
-    let stored = |b, size| records(b, count, size);
-    let (Some(positions), Some(influences)) =
-        (stored(positions, VECTOR), stored(influences, INFLUENCE))
-    else {
-        return false;
-    };
-    let bones = palette.len();
-    // The `Batch` invariant, checked here: every bone byte (the first four of a record).
-    if bones == 0 || !fixed_kernel::fits(bones) || !bones_below(influences, bones) {
-        return false;
-    }
-    let mut job = Job {
-        palette: palette.as_ptr().cast(),
-        influences: influences.as_ptr(),
-        positions: positions.as_ptr(),
-        normals: core::ptr::null(),
-        out: out.as_mut_ptr().cast(),
-        out_normals: core::ptr::null_mut(),
-        count,
-        palette_len: bones,
-        seed: SEED_TABLE.as_ptr(),
-    };
-    match normals {
-        None => {
-            // SAFETY: `job` describes live arrays: `count` influence and position records
-            // (the byte slices hold `count` records each, 2-byte aligned, in the layout of
-            // `Influence<Q14>` and `[Q14; 3]` on this little-endian target), `count`
-            // elements of `out` (4-byte aligned, borrowed mutably: it aliases nothing the
-            // kernel reads), `bones` matrices (at least one, within `fits`) that hold every
-            // bone byte of those records (checked above), and the `SEED_TABLE`.
-            unsafe { fixed_kernel::lbs4_positions(&job) }
-        }
-        Some((normals, out_normals)) => {
-            let Some(normals) = stored(normals, VECTOR) else {
-                return false;
-            };
-            let Some(out_normals) = out_normals.get_mut(..count) else {
-                return false;
-            };
-            job.normals = normals.as_ptr();
-            job.out_normals = out_normals.as_mut_ptr().cast();
-            // SAFETY: as above, and `count` normal records (2-byte aligned) and `count`
-            // elements of `out_normals` (borrowed mutably, aliasing nothing read).
-            unsafe { fixed_kernel::lbs4_normals(&job) }
-        }
-    }
-    true
+/// A baked asset's stored records `bytes` (little-endian, no padding: the layout of `T` on
+/// this target) read in place as `T`s, or `None` when they are not aligned for `T` or not a
+/// whole number of records: the frame player then copies them. Read straight from flash,
+/// the kernels skin an asset's vertices without copying them first.
+#[cfg(skin_asm_fixed)]
+pub(crate) fn records<T: Record>(bytes: &[u8]) -> Option<&[T]> {
+    // SAFETY: `T` is a `Record`: every bit pattern is a valid value and it has no padding, so
+    // any aligned run of its size in bytes is one; `align_to` reinterprets only the aligned
+    // middle, which stays borrowed immutably for the lifetime of `bytes`.
+    let (head, records, tail) = unsafe { bytes.align_to::<T>() };
+    (head.is_empty() && tail.is_empty()).then_some(records)
 }
 
-/// Whether every bone byte of the 2-byte aligned `Influence<Q14>` records `influences`
-/// (the first four bytes of each) is below `bones` (at least 1).
-///
-/// For up to 128 bones (the Cortex-M0 kernels take 64), four bytes at once: a record's
-/// bone bytes are read as two aligned halfwords and tested by
-/// [`bone_tops`](super::fixed_point::bone_tops), whose results for all records are gathered
-/// with `|` and judged once at the end.
-#[cfg(any(
-    all(target_feature = "dsp", target_feature = "mclass"),
-    not(target_has_atomic = "32")
-))]
-fn bones_below(influences: &[u8], bones: usize) -> bool {
-    const HALVES: usize = core::mem::size_of::<Influence<Q14>>() / 2;
-    const TOPS: u32 = super::fixed_point::BONE_TOPS;
-    if bones > 128 {
-        let in_palette = |r: &[u8]| r[..4].iter().all(|&b| usize::from(b) < bones);
-        return influences.chunks_exact(HALVES * 2).all(in_palette);
-    }
-    // SAFETY: every bit pattern is a valid `u16`; `align_to` only reinterprets the aligned
-    // middle of the slice, whose bytes stay borrowed immutably.
-    let (head, halves, tail) = unsafe { influences.align_to::<u16>() };
-    if !head.is_empty() || !tail.is_empty() {
-        return false;
-    }
-    let tops = halves.chunks_exact(HALVES).fold(0, |tops, r| {
-        let b = u32::from(u16::from_le(r[0])) | u32::from(u16::from_le(r[1])) << 16;
-        tops | super::fixed_point::bone_tops(b, bones)
-    });
-    tops & TOPS == 0
-}
+/// The stored types [`records`] reads in place: the fixed lane's positions and normals
+/// (`[Q14; 3]`, six bytes) and influences (`Influence<Q14>`, ten: four bone bytes, then three
+/// `U1F15` weights; layouts asserted above and in `crate::vertex`), types of which every bit
+/// pattern is a value. The weights' sum is not a bit-pattern property: the asset reader
+/// validated it.
+#[cfg(skin_asm_fixed)]
+pub(crate) trait Record: Sized {}
+#[cfg(skin_asm_fixed)]
+impl Record for [Q14; 3] {}
+#[cfg(skin_asm_fixed)]
+impl Record for Influence<Q14> {}
 
-/// The `f32` lane's `Lane::lbs` for four influences, in assembly (Cortex-M with a
+/// The `f32` lane's LBS loop for four influences, in assembly (Cortex-M with a
 /// single-precision FPU and the hard-float ABI).
 ///
-/// As [`fixed_lbs4`], the [`Batch`] guarantees that every bone index is below
+/// As for the fixed kernels, the [`Batch`] guarantees that every bone index is below
 /// `palette.len()`.
-#[cfg(all(
-    target_feature = "mclass",
-    target_feature = "thumb2",
-    target_abi = "eabihf"
-))]
+#[cfg(skin_asm_v7em_f32)]
 #[inline]
 pub(super) fn float_lbs4(
     batch: Batch<'_, f32, 4>,

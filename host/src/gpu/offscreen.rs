@@ -17,7 +17,7 @@ use skin_core::raster::camera::{AMBIENT, LIGHT};
 use skin_core::raster::Camera;
 
 use super::context::Variant;
-use super::draw::VERTEX_BUFFERS;
+use super::draw::vertex_stage;
 use super::{shader, DrawCall, GpuError, GpuMesh, Reference};
 use crate::picture::{rgb565, Picture};
 
@@ -96,78 +96,9 @@ impl Reference {
             .map(|b| self.prepare(b.mesh, b.palette, b.draws, budget, layout))
             .collect::<Result<Vec<_>, _>>()?;
         let capacity = super::draw::capacity(self, budget, layout)?;
-        let pipeline = self.render_pipeline(Variant::Picture(layout, capacity), || {
-            let module = self.module("picture", shader::picture(layout, capacity));
-            self.device
-                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some("picture"),
-                    layout: None,
-                    vertex: wgpu::VertexState {
-                        module: &module,
-                        entry_point: Some("vs"),
-                        compilation_options: Default::default(),
-                        buffers: &VERTEX_BUFFERS,
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: wgpu::PrimitiveTopology::TriangleList,
-                        front_face: wgpu::FrontFace::Ccw,
-                        cull_mode: Some(wgpu::Face::Back),
-                        ..Default::default()
-                    },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: DEPTH,
-                        depth_write_enabled: Some(true),
-                        depth_compare: Some(wgpu::CompareFunction::Less),
-                        stencil: Default::default(),
-                        bias: Default::default(),
-                    }),
-                    multisample: Default::default(),
-                    fragment: Some(wgpu::FragmentState {
-                        module: &module,
-                        entry_point: Some("fs"),
-                        compilation_options: Default::default(),
-                        targets: &[Some(wgpu::ColorTargetState {
-                            format: COLOUR,
-                            blend: None,
-                            write_mask: wgpu::ColorWrites::ALL,
-                        })],
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
-        })?;
-        let uniform = ViewUniform {
-            screen: view.camera.matrix(),
-            size: [
-                (width * 16) as f32,
-                (height * 16) as f32,
-                f32::from(AMBIENT),
-                if view.shading == Shading::Lambert {
-                    1.0
-                } else {
-                    0.0
-                },
-            ],
-            light: [
-                f32::from(LIGHT[0]) / 16384.0,
-                f32::from(LIGHT[1]) / 16384.0,
-                f32::from(LIGHT[2]) / 16384.0,
-                0.0,
-            ],
-            material: [
-                u32::from(view.material.r()),
-                u32::from(view.material.g()),
-                u32::from(view.material.b()),
-                0,
-            ],
-        };
-        let bg = view.background;
-        let clear = wgpu::Color {
-            r: f64::from(bg.r()) / 31.0,
-            g: f64::from(bg.g()) / 63.0,
-            b: f64::from(bg.b()) / 31.0,
-            a: 1.0,
-        };
+        let pipeline = self.picture_pipeline(layout, capacity)?;
+        let uniform = view.uniform();
+        let clear = view.clear();
         let (encoder, colour) = self.checked("rendering the picture", || {
             let attachment = wgpu::TextureUsages::RENDER_ATTACHMENT;
             let size = (width, height);
@@ -223,10 +154,93 @@ impl Reference {
                 .collect(),
         })
     }
+
+    /// The picture's render pipeline for a uniform palette of `capacity` `layout` matrices.
+    fn picture_pipeline(
+        &self,
+        layout: Layout,
+        capacity: usize,
+    ) -> Result<wgpu::RenderPipeline, GpuError> {
+        self.render_pipeline(Variant::Picture(layout, capacity), || {
+            let module = self.module("picture", shader::picture(layout, capacity));
+            self.device
+                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("picture"),
+                    layout: None,
+                    vertex: vertex_stage(&module),
+                    primitive: wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::TriangleList,
+                        front_face: wgpu::FrontFace::Ccw,
+                        cull_mode: Some(wgpu::Face::Back),
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::Less),
+                        stencil: Default::default(),
+                        bias: Default::default(),
+                    }),
+                    multisample: Default::default(),
+                    fragment: Some(wgpu::FragmentState {
+                        module: &module,
+                        entry_point: Some("fs"),
+                        compilation_options: Default::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: COLOUR,
+                            blend: None,
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+        })
+    }
 }
 
 impl View {
-    /// A view in skin-core's scene colours (`skin_core::raster::scene::{MATERIAL,
+    /// The view uniform of `shader::picture`.
+    fn uniform(&self) -> ViewUniform {
+        ViewUniform {
+            screen: self.camera.matrix(),
+            size: [
+                (u32::from(self.width) * 16) as f32,
+                (u32::from(self.height) * 16) as f32,
+                f32::from(AMBIENT),
+                if self.shading == Shading::Lambert {
+                    1.0
+                } else {
+                    0.0
+                },
+            ],
+            light: [
+                f32::from(LIGHT[0]) / 16384.0,
+                f32::from(LIGHT[1]) / 16384.0,
+                f32::from(LIGHT[2]) / 16384.0,
+                0.0,
+            ],
+            material: [
+                u32::from(self.material.r()),
+                u32::from(self.material.g()),
+                u32::from(self.material.b()),
+                0,
+            ],
+        }
+    }
+
+    /// The background as the render pass clears to it.
+    fn clear(&self) -> wgpu::Color {
+        let bg = self.background;
+        wgpu::Color {
+            r: f64::from(bg.r()) / 31.0,
+            g: f64::from(bg.g()) / 63.0,
+            b: f64::from(bg.b()) / 31.0,
+            a: 1.0,
+        }
+    }
+
+    /// A view in skin-core's scene colours (`skin_core::scene::{MATERIAL,
     /// BACKGROUND}`), as the CPU renderer and the firmware draw.
     pub fn scene(camera: Camera, width: u16, height: u16, shading: Shading) -> Self {
         Self {
@@ -234,8 +248,8 @@ impl View {
             width,
             height,
             shading,
-            material: skin_core::raster::scene::MATERIAL,
-            background: skin_core::raster::scene::BACKGROUND,
+            material: skin_core::scene::MATERIAL,
+            background: skin_core::scene::BACKGROUND,
         }
     }
 }

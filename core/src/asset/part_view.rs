@@ -1,4 +1,5 @@
-//! Parts (draw calls): their views, palettes and validation.
+//! [`PartView`]: one part (draw call) of a read asset — its vertices, triangles and palette —
+//! and the reader's validation of the parts.
 
 use core::ops::Range;
 

@@ -31,13 +31,13 @@ use safe_arch::{m128, set_splat_m128};
 
 use self::f8::{Avx2, F8};
 use super::quad::Table;
-use crate::skin::{Batch, Normals};
+use crate::skin::batch::{Batch, Normals};
 use crate::vertex::Influence;
 
-/// The `f32` lane's `Lane::lbs` on x86: the eight-wide loop where the processor has AVX2,
+/// The `f32` lane's LBS loop on x86: the eight-wide loop where the processor has AVX2,
 /// else the four-wide SSE2 loop. The table is the smallest of 32, 64 or 256 matrices that
 /// holds the palette (less to fill for the usual skeletons).
-pub(super) fn lbs<const K: usize>(
+pub(crate) fn lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
     normals_io: Normals<'_, f32>,
@@ -324,7 +324,7 @@ fn lbs_with<const N: usize, const K: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lane::float::quad::tests::matches_generic_loop;
+    use crate::skin::x86::quad::tests::matches_generic_loop;
 
     /// The eight-wide loop (with its padded last group) gives the generic loop's bits, as
     /// the four-wide loop's test asks of it. Where the processor has

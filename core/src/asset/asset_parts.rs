@@ -1,4 +1,5 @@
-//! The writer's input: a plain struct of slices, everything a baked asset holds.
+//! The writer's input, [`AssetParts`]: a plain struct of slices, everything a baked asset
+//! holds, and its records of parts ([`Part`]) and clips ([`ClipParts`]).
 
 use crate::affine::Affine;
 use crate::clip::Channel;

@@ -1,0 +1,59 @@
+//! Index lists as stored: runs of little-endian `u16` read straight from bytes — a baked
+//! asset's joints, part palettes and triangle indices, which the rasteriser draws from.
+
+/// A run of little-endian `u16` (joints, triangle indices, part palettes).
+///
+/// ```
+/// use skin_core::asset::U16s;
+/// let v = U16s::new(&[1, 0, 2, 1]);
+/// assert_eq!(v.len(), 2);
+/// assert_eq!(v.iter().collect::<Vec<_>>(), [1, 258]);
+/// assert_eq!(v.get(2), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct U16s<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> U16s<'a> {
+    /// A view of `bytes` (an odd last byte is ignored).
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes }
+    }
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / 2
+    }
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Value `i`, if it exists.
+    pub fn get(&self, i: usize) -> Option<u16> {
+        let b = self.bytes.get(2 * i..2 * i + 2)?;
+        Some(u16::from_le_bytes([b[0], b[1]]))
+    }
+    /// All values.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + 'a {
+        self.bytes
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    }
+    /// The values three at a time (triangles of an index list; a last incomplete triple is
+    /// left out).
+    ///
+    /// ```
+    /// use skin_core::asset::U16s;
+    /// let v = U16s::new(&[1, 0, 2, 0, 3, 1, 4, 0]);
+    /// assert_eq!(v.triangles().collect::<Vec<_>>(), [[1, 2, 259]]);
+    /// ```
+    pub fn triangles(&self) -> impl Iterator<Item = [u16; 3]> + 'a {
+        self.bytes.chunks_exact(6).map(|b| {
+            [
+                u16::from_le_bytes([b[0], b[1]]),
+                u16::from_le_bytes([b[2], b[3]]),
+                u16::from_le_bytes([b[4], b[5]]),
+            ]
+        })
+    }
+}

@@ -1,0 +1,199 @@
+//! Palette, deform and skin: per part, the skinning matrices for the pose, then the part's
+//! vertices skinned `C` at a time through a validated view ([`crate::skin`]'s `Batch`) and
+//! the loop the dispatch point picks.
+//!
+//! This is where a deformer that changes vertices before skinning (morph targets) and a
+//! skinning method with palettes of its own (dual quaternions) plug in: the first between
+//! reading a chunk's vertices and skinning them, the second as another palette and loop.
+
+use super::{Scene, Stage, Stages};
+use crate::affine::Affine;
+use crate::asset::{AssetLane, Influences, PartView, Vectors};
+use crate::palette::Palette;
+use crate::raster::{Project, RasterError};
+use crate::skin::batch::Batch;
+use crate::skin::kernel::{self, Kernel};
+use crate::vertex::Influence;
+
+/// Vertices skinned `C` at a time (the only per-vertex RAM besides the projected
+/// vertices): the skinned outputs, and the inputs copied from the asset where the lane
+/// cannot skin them where they are stored ([`AssetLane::vectors_in_place`]).
+#[derive(Clone, Debug)]
+pub struct Scratch<L: Project, const C: usize> {
+    positions: [[L; 3]; C],
+    normals: [[L; 3]; C],
+    influences: [Influence<L>; C],
+    out: [[L::Out; 3]; C],
+    out_normals: [[L; 3]; C],
+}
+
+impl<L: Project, const C: usize> Default for Scratch<L, C> {
+    fn default() -> Self {
+        Self {
+            positions: [[L::default(); 3]; C],
+            normals: [[L::default(); 3]; C],
+            influences: [Influence::default(); C],
+            out: [[L::Out::default(); 3]; C],
+            out_normals: [[L::default(); 3]; C],
+        }
+    }
+}
+
+/// How a part's vertices are skinned: the loop, and whether it reads them where the asset
+/// stores them or from copies in the [`Scratch`]. The firmware logs it per part, so that a
+/// slower route than the target has (e.g. a misaligned asset, which must be copied) shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Route {
+    /// The skinning loop ([`Kernel::lbs`]).
+    pub kernel: Kernel,
+    /// Read in place from the asset ([`AssetLane::vectors_in_place`]), not copied first.
+    pub in_place: bool,
+}
+
+/// A part's stored vertices as the lane's own slices, read in place.
+struct InPlace<'a, L: AssetLane> {
+    positions: &'a [[L; 3]],
+    influences: &'a [Influence<L>],
+    normals: Option<&'a [[L; 3]]>,
+}
+
+/// A part's stored vertex arrays.
+struct Stored<'a, L: AssetLane> {
+    positions: Vectors<'a, L>,
+    influences: Influences<'a, L>,
+    normals: Option<Vectors<'a, L>>,
+}
+
+impl<'a, L: AssetLane> Stored<'a, L> {
+    /// The arrays of `part`, each of its vertex count, or [`RasterError::Capacity`] (an asset
+    /// read by [`crate::asset::Asset::read`] has them all).
+    fn of(part: &PartView<'a, L>, total: usize) -> Result<Self, RasterError> {
+        let n = part.vertex_range().len();
+        let (positions, influences, normals) =
+            (part.positions(), part.influences(), part.normals());
+        let whole =
+            positions.len() == n && influences.len() == n && normals.is_none_or(|v| v.len() == n);
+        if !whole {
+            return Err(RasterError::Capacity {
+                what: "asset vertices",
+                needed: part.vertex_range().end,
+                capacity: total,
+            });
+        }
+        Ok(Self {
+            positions,
+            influences,
+            normals,
+        })
+    }
+
+    /// The arrays read in place, if the lane reads all of them so.
+    fn in_place(&self) -> Option<InPlace<'a, L>> {
+        Some(InPlace {
+            positions: self.positions.in_place()?,
+            influences: self.influences.in_place()?,
+            normals: match self.normals {
+                Some(v) => Some(v.in_place()?),
+                None => None,
+            },
+        })
+    }
+}
+
+impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
+    /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it.
+    pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
+        let stored = Stored::of(part, self.vertices())?;
+        Ok(Route {
+            kernel: Kernel::lbs::<L>(4, part.bones().len()),
+            in_place: stored.in_place().is_some(),
+        })
+    }
+
+    /// Skins every part, `C` vertices at a time, and hands each chunk to `each` (timed as
+    /// [`Stage::Project`]) with the asset index of its first vertex, its skinned positions
+    /// and, when the asset has normals, its skinned normals.
+    pub(super) fn skin<const P: usize, const C: usize>(
+        &self,
+        world: &[Affine<L::Real>],
+        palette: &mut Palette<L, P>,
+        scratch: &mut Scratch<L, C>,
+        stages: &mut impl Stages,
+        mut each: impl FnMut(usize, &[[L::Out; 3]], Option<&[[L; 3]]>) -> Result<(), RasterError>,
+    ) -> Result<(), RasterError> {
+        for part in self.asset.parts() {
+            stages.time(Stage::Palette, || part.palette(&self.bind, world, palette))?;
+            let stored = Stored::of(&part, self.vertices())?;
+            let in_place = stored.in_place();
+            // The palette holds the part's bones, which `Asset::read` checked every bone
+            // byte of the part's vertices against: a view of its vertices is valid.
+            let bones = part.bones().len();
+            let view = Batch::<L, 4>::for_bones(palette.as_slice(), bones).ok_or(
+                RasterError::Capacity {
+                    what: "part palette",
+                    needed: bones,
+                    capacity: palette.len(),
+                },
+            )?;
+            let range = part.vertex_range();
+            let lit = stored.normals.is_some();
+            let mut start = 0;
+            while start < range.len() {
+                let n = C.min(range.len() - start);
+                let s = &mut *scratch;
+                stages.time(Stage::Skin, || match &in_place {
+                    Some(v) => skin_in_place(view, v, start..start + n, s),
+                    None => skin_copied(view, &stored, start, n, s),
+                });
+                let normals = lit.then_some(&s.out_normals[..n]);
+                stages.time(Stage::Project, || {
+                    each(range.start + start, &s.out[..n], normals)
+                })?;
+                start += n;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Skins the vertices `run` of a part read in place into the scratch's outputs.
+#[inline(always)]
+fn skin_in_place<L: AssetLane + Project, const C: usize>(
+    view: Batch<'_, L, 4>,
+    v: &InPlace<'_, L>,
+    run: core::ops::Range<usize>,
+    s: &mut Scratch<L, C>,
+) {
+    let n = run.len();
+    // `Stored::of` checked that every array holds the part's vertices, which `run` is in.
+    let batch = view.over(&v.positions[run.clone()], &v.influences[run.clone()]);
+    let normals = v.normals.map(|v| (&v[run], &mut s.out_normals[..n]));
+    kernel::lbs(batch, &mut s.out[..n], normals);
+}
+
+/// Copies `n` vertices of a part from `start` into the scratch, and skins them.
+#[inline(always)]
+fn skin_copied<L: AssetLane + Project, const C: usize>(
+    view: Batch<'_, L, 4>,
+    stored: &Stored<'_, L>,
+    start: usize,
+    n: usize,
+    s: &mut Scratch<L, C>,
+) {
+    // `Stored::of` checked that every array holds the part's vertices, which these are.
+    if let Some(p) = stored.positions.slice(start, n) {
+        p.copy_to(&mut s.positions[..n]);
+    }
+    if let Some(i) = stored.influences.slice(start, n) {
+        i.copy_to(&mut s.influences[..n]);
+    }
+    let batch = view.over(&s.positions[..n], &s.influences[..n]);
+    let normals = stored.normals.map(|v| {
+        if let Some(v) = v.slice(start, n) {
+            v.copy_to(&mut s.normals[..n]);
+        }
+        (&s.normals[..n], &mut s.out_normals[..n])
+    });
+    kernel::lbs(batch, &mut s.out[..n], normals);
+}

@@ -1,0 +1,62 @@
+//! Sample and pose: the clip at a time into the pose (local transforms), then forward
+//! kinematics into world matrices.
+
+use super::{Scene, Stage, Stages};
+use crate::affine::Affine;
+use crate::asset::AssetLane;
+use crate::clip::Wrap;
+use crate::raster::{Project, RasterError};
+use crate::transform::Transform;
+
+impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
+    /// Sample the clip at `t` seconds (looped) into `pose` (from the rest pose) and the
+    /// world matrices into `world`; both need at least [`Self::bones`] entries.
+    pub fn pose(
+        &self,
+        t: f32,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+        stages: &mut impl Stages,
+    ) -> Result<(), RasterError> {
+        self.pose_at(Some(t), pose, world, stages)
+    }
+
+    /// The rest pose (the skeleton as stored, no clip) into `pose`, and its world matrices
+    /// into `world`; both need at least [`Self::bones`] entries.
+    pub fn rest(
+        &self,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+    ) -> Result<(), RasterError> {
+        self.pose_at(None, pose, world, &mut ())
+    }
+
+    /// [`Self::pose`] at `t`, or [`Self::rest`] without it.
+    fn pose_at(
+        &self,
+        t: Option<f32>,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+        stages: &mut impl Stages,
+    ) -> Result<(), RasterError> {
+        let n = self.bones();
+        let short = |len: usize| RasterError::Capacity {
+            what: "pose and world matrices",
+            needed: n,
+            capacity: len,
+        };
+        let len = pose.len().min(world.len());
+        let (pose, world) = match (pose.get_mut(..n), world.get_mut(..n)) {
+            (Some(p), Some(w)) => (p, w),
+            _ => return Err(short(len)),
+        };
+        stages.time(Stage::Sample, || {
+            pose.copy_from_slice(self.skeleton.rest());
+            if let (Some(clip), Some(t)) = (&self.clip, t) {
+                clip.sample(t, Wrap::Loop, pose)?;
+            }
+            self.skeleton.world(pose, world)
+        })?;
+        Ok(())
+    }
+}

@@ -1,0 +1,174 @@
+//! The one place that picks the loop a validated view ([`super::batch`]) is skinned with:
+//! the generic loop over [`Lane`]'s primitives ([`super::generic`]), or a specialisation
+//! kept because a benchmark showed it pays (`docs/BENCHMARKS.md`), each giving the generic
+//! loop's bits:
+//!
+//! | lane | target (`cfg`, set by `core/build.rs`) | LBS | stitching |
+//! |---|---|---|---|
+//! | fixed | ARMv7E-M with DSP (`skin_asm_v7em`) or ARMv6-M (`skin_asm_v6m`), 4 influences, palettes the kernel takes | assembly ([`super::asm`]) | generic |
+//! | `f32` | Cortex-M with FPU, hard-float ABI (`skin_asm_v7em_f32`), 4 influences | assembly | generic |
+//! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
+//! | any | elsewhere | generic | generic |
+//!
+//! Code written over `L: Lane` reaches the loop for its concrete lane through
+//! [`Lane::which`]; [`Kernel::lbs`] names the choice (the firmware logs it per part).
+
+use core::marker::PhantomData;
+
+#[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
+use super::asm;
+use super::batch::{Batch, Normals, Rigid};
+use super::generic;
+#[cfg(skin_x86)]
+use super::x86;
+use crate::lane::{Lane, OfLane, Out16, Which, Q14};
+
+/// The loop that skins a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kernel {
+    /// The generic loop over the lane's primitives.
+    Generic,
+    /// Hand-scheduled Cortex-M assembly (four influences).
+    Assembly,
+    /// SIMD on x86: eight vertices at a time in AVX2 where the processor has it, else four
+    /// in SSE2.
+    Simd,
+}
+
+impl Kernel {
+    /// A short name for logs: `generic`, `assembly` or `simd`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Generic => "generic",
+            Kernel::Assembly => "assembly",
+            Kernel::Simd => "simd",
+        }
+    }
+
+    /// The loop that skins vertices of `influences` (1 to 4) bones each in lane `L` with a
+    /// palette of `bones` matrices.
+    ///
+    /// ```
+    /// use skin_core::skin::Kernel;
+    /// let k = Kernel::lbs::<f32>(4, 32);
+    /// if cfg!(target_arch = "x86_64") {
+    ///     assert_eq!(k, Kernel::Simd);
+    /// }
+    /// ```
+    pub fn lbs<L: Lane>(influences: usize, bones: usize) -> Kernel {
+        match L::which::<PhantomData<()>>(PhantomData) {
+            Which::F32(_) => f32_kernel(influences),
+            Which::Q14(_) => q14_kernel(influences, bones),
+        }
+    }
+}
+
+impl OfLane for PhantomData<()> {
+    type Of<L: Lane> = PhantomData<L>;
+}
+
+/// The arguments of [`lbs`].
+type LbsArgs<'a, const K: usize> = PhantomData<(&'a (), [(); K])>;
+
+impl<'a, const K: usize> OfLane for LbsArgs<'a, K> {
+    type Of<L: Lane> = (Batch<'a, L, K>, &'a mut [[L::Out; 3]], Normals<'a, L>);
+}
+
+/// The arguments of [`stitch`].
+type StitchArgs<'a> = PhantomData<(&'a (), u8)>;
+
+impl<'a> OfLane for StitchArgs<'a> {
+    type Of<L: Lane> = (Rigid<'a, L>, &'a mut [[L::Out; 3]], Normals<'a, L>);
+}
+
+/// LBS of `batch` into `out` (and `normals.1`), by the loop [`Kernel::lbs`] names.
+#[inline(always)]
+pub(crate) fn lbs<L: Lane, const K: usize>(
+    batch: Batch<'_, L, K>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    match L::which::<LbsArgs<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => f32_lbs(batch, out, normals),
+        Which::Q14((batch, out, normals)) => q14_lbs(batch, out, normals),
+    }
+}
+
+/// Stitching of `rigid` into `out` (and `normals.1`).
+#[inline(always)]
+pub(crate) fn stitch<L: Lane>(
+    rigid: Rigid<'_, L>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    match L::which::<StitchArgs<'_>>((rigid, out, normals)) {
+        Which::F32((rigid, out, normals)) => f32_stitch(rigid, out, normals),
+        Which::Q14((rigid, out, normals)) => generic::stitch(rigid, out, normals),
+    }
+}
+
+/// The fixed lane's choice: the assembly kernels for four influences where the target has
+/// them and they take the palette (the ARMv6-M kernel copies it into a table of at most 64
+/// matrices).
+fn q14_kernel(influences: usize, bones: usize) -> Kernel {
+    #[cfg(skin_asm_fixed)]
+    if influences == 4 && asm::fixed_takes(bones) {
+        return Kernel::Assembly;
+    }
+    let _ = (influences, bones);
+    Kernel::Generic
+}
+
+#[inline(always)]
+fn q14_lbs<const K: usize>(
+    batch: Batch<'_, Q14, K>,
+    out: &mut [[Out16; 3]],
+    normals: Normals<'_, Q14>,
+) {
+    #[cfg(skin_asm_fixed)]
+    if let Some(four) = batch.four() {
+        if q14_kernel(4, four.parts().0.len()) == Kernel::Assembly {
+            return asm::fixed_lbs4(four, out, normals);
+        }
+    }
+    generic::lbs(batch, out, normals)
+}
+
+/// The `f32` lane's choice: SIMD on x86 (every influence count), assembly for four
+/// influences on a Cortex-M with an FPU and the hard-float ABI.
+fn f32_kernel(influences: usize) -> Kernel {
+    if cfg!(skin_x86) {
+        Kernel::Simd
+    } else if cfg!(skin_asm_v7em_f32) && influences == 4 {
+        Kernel::Assembly
+    } else {
+        Kernel::Generic
+    }
+}
+
+#[inline(always)]
+fn f32_lbs<const K: usize>(
+    batch: Batch<'_, f32, K>,
+    out: &mut [[f32; 3]],
+    normals: Normals<'_, f32>,
+) {
+    #[cfg(skin_x86)]
+    x86::lbs(batch, out, normals);
+    #[cfg(not(skin_x86))]
+    {
+        #[cfg(skin_asm_v7em_f32)]
+        if let Some(four) = batch.four() {
+            return asm::float_lbs4(four, out, normals);
+        }
+        generic::lbs(batch, out, normals)
+    }
+}
+
+#[inline(always)]
+fn f32_stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, f32>) {
+    #[cfg(skin_x86)]
+    x86::stitch(rigid, out, normals);
+    #[cfg(not(skin_x86))]
+    generic::stitch(rigid, out, normals);
+}

@@ -1,0 +1,235 @@
+//! Meshes: vertices validated once, when made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
+//! skinning one checks the palette's length and the slices' lengths (no per-vertex work),
+//! makes a validated view ([`super::batch`]) and runs the loop [`super::kernel`] picks.
+
+use super::batch::{Batch, Rigid};
+use super::{generic, kernel};
+use crate::affine::Affine;
+use crate::error::Error;
+use crate::lane::Lane;
+use crate::vertex::Influence;
+
+/// Vertices that each follow exactly one bone (*stitching*).
+#[derive(Clone, Copy, Debug)]
+pub struct RigidMesh<'a, L: Lane> {
+    positions: &'a [[L; 3]],
+    bones: &'a [u8],
+    bone_count: usize,
+}
+
+/// Vertices blended from up to `K` (1..=4) bones each.
+#[derive(Clone, Copy, Debug)]
+pub struct SkinnedMesh<'a, L: Lane, const K: usize> {
+    positions: &'a [[L; 3]],
+    influences: &'a [Influence<L>],
+    bone_count: usize,
+}
+
+impl<'a, L: Lane> RigidMesh<'a, L> {
+    /// Positions and the bone of each.
+    pub fn new(positions: &'a [[L; 3]], bones: &'a [u8]) -> Result<Self, Error> {
+        check_len(positions.len(), bones.len())?;
+        let bone_count = bones.iter().max().map_or(0, |&b| usize::from(b) + 1);
+        Ok(Self {
+            positions,
+            bones,
+            bone_count,
+        })
+    }
+
+    /// Vertices.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// `true` with no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Bones the mesh uses (its largest bone index + 1).
+    pub fn bone_count(&self) -> usize {
+        self.bone_count
+    }
+
+    /// Skinned positions: `out[v] = M[bone[v]] · p[v]`.
+    pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        kernel::stitch(self.rigid(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// Skinned positions and renormalised normals.
+    pub fn skin_with_normals(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        let rigid = self.rigid(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        kernel::stitch(rigid, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
+    /// A checked [`Rigid`] for the loops' own tests.
+    #[cfg(test)]
+    pub(crate) fn rigid_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Rigid<'b, L> {
+        self.rigid(palette, self.len())
+            .expect("a palette that holds the mesh's bones")
+    }
+
+    /// The vertices with `palette`, which must hold every bone they use, for `out` vertices.
+    fn rigid<'b>(&'b self, palette: &'b [Affine<L>], out: usize) -> Result<Rigid<'b, L>, Error> {
+        let bones = self.bones.iter().map(|&b| [b]);
+        let rigid = Rigid::for_bones(palette, self.bone_count)
+            .ok_or_else(|| bone_error(palette.len(), bones))?;
+        check_len(self.len(), out)?;
+        // The bones were counted by `new`: all below `bone_count`.
+        Ok(rigid.over(self.positions, self.bones))
+    }
+}
+
+impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
+    /// Positions and their influences. [`Error::Influences`] for a vertex with a non-zero
+    /// weight beyond the first `K` influences.
+    pub fn new(positions: &'a [[L; 3]], influences: &'a [Influence<L>]) -> Result<Self, Error> {
+        const { assert!(K >= 1 && K <= 4, "a skinned mesh blends 1 to 4 influences") };
+        check_len(positions.len(), influences.len())?;
+        let mut bone_count = 0;
+        for (vertex, inf) in influences.iter().enumerate() {
+            let used = inf.count();
+            if used > K {
+                return Err(Error::Influences {
+                    vertex,
+                    used,
+                    max: K,
+                });
+            }
+            let top = inf.bones()[..K]
+                .iter()
+                .max()
+                .map_or(0, |&b| usize::from(b) + 1);
+            bone_count = bone_count.max(top);
+        }
+        Ok(Self {
+            positions,
+            influences,
+            bone_count,
+        })
+    }
+
+    /// Vertices.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// `true` with no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Bones the mesh uses (its largest bone index among the first `K` slots + 1).
+    pub fn bone_count(&self) -> usize {
+        self.bone_count
+    }
+
+    /// Skinned positions: `out[v] = (Σ wₖ M[bₖ]) · p[v]`.
+    pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        kernel::lbs(self.batch(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// Skinned positions and renormalised normals.
+    pub fn skin_with_normals(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        let batch = self.batch(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        kernel::lbs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
+    /// [`Self::skin`] by the generic loop over [`Lane`]'s primitives, bypassing the loop the
+    /// dispatch point picks ([`super::kernel`]): the reference that loop must match bit for bit. The
+    /// firmware benchmark checks the fixed lane's assembly kernels against it on the device.
+    pub fn skin_generic(
+        &self,
+        palette: &[Affine<L>],
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        generic::lbs(self.batch(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_with_normals`] by the generic loop (see [`Self::skin_generic`]).
+    pub fn skin_with_normals_generic(
+        &self,
+        palette: &[Affine<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        let batch = self.batch(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        generic::lbs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
+    /// The vertices with `palette`, which must hold every bone they use (in the first `K`
+    /// slots), for `out` vertices.
+    fn batch<'b>(&'b self, palette: &'b [Affine<L>], out: usize) -> Result<Batch<'b, L, K>, Error> {
+        let bones = self.influences.iter().map(|i| first::<K>(i.bones()));
+        let batch = Batch::for_bones(palette, self.bone_count)
+            .ok_or_else(|| bone_error(palette.len(), bones))?;
+        check_len(self.len(), out)?;
+        // The bones were counted by `new`: all below `bone_count`.
+        Ok(batch.over(self.positions, self.influences))
+    }
+
+    /// A checked [`Batch`] for the loops' own tests.
+    #[cfg(test)]
+    pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
+        self.batch(palette, self.len())
+            .expect("a palette for the mesh")
+    }
+}
+
+/// The input and output normals must match the mesh's length.
+fn check_normals<L: Lane>(len: usize, normals: &[[L; 3]], out: &[[L; 3]]) -> Result<(), Error> {
+    check_len(len, normals.len())?;
+    check_len(len, out.len())
+}
+
+fn check_len(expected: usize, actual: usize) -> Result<(), Error> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch { expected, actual })
+    }
+}
+
+/// The first `K` bone slots.
+fn first<const K: usize>(b: [u8; 4]) -> [u8; K] {
+    core::array::from_fn(|k| b[k])
+}
+
+/// The error for a palette of `palette` matrices too short for the vertices' `bones`: the
+/// first offender.
+fn bone_error<const K: usize>(palette: usize, bones: impl Iterator<Item = [u8; K]>) -> Error {
+    let offender = bones.enumerate().find_map(|(vertex, bs)| {
+        bs.into_iter()
+            .find(|&b| usize::from(b) >= palette)
+            .map(|b| (vertex, b))
+    });
+    let (vertex, bone) = offender.unwrap_or((0, 0));
+    Error::BoneIndex {
+        vertex,
+        bone: u16::from(bone),
+        bones: palette,
+    }
+}

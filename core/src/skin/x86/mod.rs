@@ -1,0 +1,9 @@
+//! The `f32` lane's loops on x86 with SSE2: four vertices at a time in SSE2 (`quad`), and
+//! eight at a time in AVX2 (`avx2`), chosen at run time where the processor has it.
+
+#[allow(unsafe_code)] // entering the AVX2 loop after run-time detection (see the module)
+mod avx2;
+mod quad;
+
+pub(super) use avx2::lbs;
+pub(super) use quad::stitch;
