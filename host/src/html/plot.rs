@@ -38,6 +38,10 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
+/// Limit line colours, one a limit: black for the first (f32), dark orange for the second
+/// (fixed, whose series is orange).
+const LIMIT_COLOURS: [RGBColor; 2] = [RGBColor(0, 0, 0), RGBColor(190, 90, 0)];
+
 /// A log-scale plot of `series` (x: seconds, y: error as a fraction of the extent; values
 /// below [`FLOOR`] drawn at it) with horizontal `limits` `(name, value)`, as SVG.
 pub fn error_over_time(
@@ -86,11 +90,17 @@ pub fn error_over_time(
                 .map_err(e)?;
         }
         for (k, &(name, v)) in limits.iter().enumerate() {
-            let grey = RGBColor(120, 120, 120).stroke_width(1);
+            let style = LIMIT_COLOURS[k % LIMIT_COLOURS.len()].stroke_width(2);
             chart
-                .draw_series(DashedLineSeries::new([(x0, v), (x1, v)], 6, 4, grey))
+                .draw_series(DashedLineSeries::new([(x0, v), (x1, v)], 6, 4, style))
                 .map_err(e)?;
-            key(&legend, series.len() + k, &format!("{name} (dashed)"), grey).map_err(e)?;
+            key(
+                &legend,
+                series.len() + k,
+                &format!("{name} (dashed)"),
+                style,
+            )
+            .map_err(e)?;
         }
         root.present().map_err(e)?;
     }
