@@ -9,7 +9,7 @@
 //! `SMLA<x><y>` loop on the Cortex-M4F, the biased-palette loop on the Cortex-M0 and the
 //! generic loop in `f32`):
 //!
-//! | kernel | core | Rust loop | assembly | issue's target |
+//! | kernel | core | Rust loop | assembly | project's target |
 //! |---|---|---:|---:|---:|
 //! | fixed (`thumbv7em.rs`) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 171.6 | ≤ 200 |
 //! | fixed (`thumbv6m.rs`) | Cortex-M0 (ARMv6-M) | 466.3 | 353.1 | ≤ 400 |
