@@ -1,7 +1,7 @@
 //! skin-core's modules import one way (docs/ARCHITECTURE.md): no file reaches, through the
 //! `crate::`/`super::`/`self::` paths of its code, a module that reaches it back. Doc
 //! comments, ordinary comments and `#[cfg(test)] mod tests` are not imports and are left
-//! out. A module's file depends on the submodules it imports from (`pub use kernel::Kernel`
+//! out. A module's file depends on the submodules it imports from (`pub use dispatch::Loop`
 //! in `skin/mod.rs`); a file's paths to its own ancestors are not counted (an ancestor
 //! declares it, and re-exports from it).
 
@@ -63,7 +63,7 @@ fn code(text: &str) -> String {
 }
 
 /// A line with `use a::…` written `use self::a::…`, so that a module's imports from its own
-/// submodules (`pub use kernel::Kernel;` in `skin/mod.rs`) count as well; paths into other
+/// submodules (`pub use dispatch::Loop;` in `skin/mod.rs`) count as well; paths into other
 /// crates resolve to no module of this one and are ignored.
 fn relative_uses(line: &str) -> String {
     let trimmed = line.trim_start();

@@ -35,7 +35,7 @@
 //! reads and writes nothing outside the arrays the `Job` describes and that frame. The
 //! safe wrappers below make a `Job` only from a [`Batch`] (a validated view: every bone
 //! index is below its palette's length) and the output slices: the only route into the
-//! kernels, taken by the dispatch point (`skin::kernel`) alone. A baked asset's stored
+//! kernels, taken by the dispatch point (`skin::dispatch`) alone. A baked asset's stored
 //! arrays reach them through the same route: [`records`] reads them in place as the lane's
 //! types, and the frame player makes a `Batch` of them.
 //!
