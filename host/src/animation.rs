@@ -42,6 +42,10 @@ use crate::rig::Rig;
 /// The most frames a second an animation plays (GIF delays under 2 cs are not honoured).
 pub const MAX_FPS: f32 = 50.0;
 
+/// The fewest frames a second: ten seconds a frame (the firmware's few frames of a long
+/// clip play at their real rate; APNG's delay denominator `1000·fps` stays a whole number).
+pub const MIN_FPS: f32 = 0.1;
+
 /// The most frames an animation holds (a minute at 50 frames a second).
 pub const MAX_FRAMES: usize = 3000;
 
@@ -76,7 +80,7 @@ pub enum AnimationError {
     #[error(transparent)]
     Render(#[from] RenderError),
     /// The frame rate is out of range.
-    #[error("frame rate {0} is not within 1..={MAX_FPS} frames a second")]
+    #[error("frame rate {0} is not within {MIN_FPS}..={MAX_FPS} frames a second")]
     Fps(f32),
     /// Too many frames.
     #[error("{0} frames is more than an animation holds ({MAX_FRAMES})")]
@@ -106,7 +110,7 @@ pub enum AnimationError {
 /// assert_eq!(skin_host::animation::times(1.0, 4.0).unwrap(), [0.0, 0.25, 0.5, 0.75]);
 /// ```
 pub fn times(duration: f32, fps: f32) -> Result<Vec<f32>, AnimationError> {
-    if !(1.0..=MAX_FPS).contains(&fps) {
+    if !(MIN_FPS..=MAX_FPS).contains(&fps) {
         return Err(AnimationError::Fps(fps));
     }
     let n = (duration.max(0.0) * fps - 1e-3).ceil().max(1.0);
@@ -139,7 +143,7 @@ impl<W: Write> Animation<W> {
         fps: f32,
         frames: usize,
     ) -> Result<Self, AnimationError> {
-        if !(1.0..=MAX_FPS).contains(&fps) {
+        if !(MIN_FPS..=MAX_FPS).contains(&fps) {
             return Err(AnimationError::Fps(fps));
         }
         if frames > MAX_FRAMES {
@@ -179,12 +183,13 @@ impl<W: Write> Animation<W> {
                 want: self.size,
             });
         }
-        let k = self.pushed as f32;
+        let k = self.pushed as f64;
         match &mut self.encoder {
             Encoder::Gif(e) => {
-                let end = |k: f32| (100.0 * k / self.fps).round() as u16;
+                // Centiseconds from the start to the end of frame `k`.
+                let end = |k: f64| (100.0 * k / f64::from(self.fps)).round() as u64;
                 let mut frame = gif_frame(p);
-                frame.delay = end(k + 1.0) - end(k);
+                frame.delay = u16::try_from(end(k + 1.0) - end(k)).unwrap_or(u16::MAX);
                 e.write_frame(&frame)?;
             }
             Encoder::Apng(w) => w.write_image_data(&p.rgb8())?,
@@ -351,7 +356,8 @@ mod tests {
         assert_eq!(times(0.0, 30.0).unwrap(), [0.0]);
         // A clip a little longer than a whole number of frames gets one more.
         assert_eq!(times(1.01, 10.0).unwrap().len(), 11);
-        assert!(matches!(times(1.0, 0.5), Err(AnimationError::Fps(_))));
+        assert_eq!(times(10.0, 0.25).unwrap(), [0.0, 4.0, 8.0]);
+        assert!(matches!(times(1.0, 0.05), Err(AnimationError::Fps(_))));
         assert!(matches!(times(1.0, 51.0), Err(AnimationError::Fps(_))));
         assert!(matches!(
             times(1000.0, 50.0),

@@ -204,7 +204,7 @@ pub struct RenderCommand {
     /// baked parts); vs_1_1 is what scripts/firmware.sh bakes with.
     #[arg(long, default_value = "vs_1_1", value_name = "NAME")]
     budget: String,
-    /// Frames a second of an animation (1..=50).
+    /// Frames a second of an animation (0.1..=50).
     #[arg(long, default_value_t = 30.0, value_name = "N")]
     fps: f32,
     /// The file to write: a PNG picture, or a .gif or .apng animation of the clip.
