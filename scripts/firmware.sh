@@ -22,6 +22,8 @@
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
 #        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
+#        --gif FILE  also turns the frames into an animation (`skin frames`; .gif or .apng)
+#        playing at the rate they stand for.
 #
 # Needs Debian's rustc with library source (/usr/bin/rustc), ld.lld-16, qemu-system-arm and
 # defmt-print (scripts/setup.sh installs them). The `skin` tool is $SKIN, or built here.
@@ -92,13 +94,14 @@ vmla() {
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" extra="" variant=""
+  model="" asset="" out="" gif="" extra="" variant=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
+      --gif) gif="${2:?--gif needs a file}"; shift 2 ;;
       *) die "unknown option '$1'" ;;
     esac
   done
@@ -180,7 +183,12 @@ run() {
   mkdir -p "$out"
   rm -f "$out"/frame-*.rgb565
   cp "$asset" "$out/asset.bin"
-  qemu "$board" "$out"
+  local status=0
+  qemu "$board" "$out" || status=$?
+  if [ "$status" -eq 0 ] && [ -n "$gif" ]; then
+    "$(skin_tool)" frames "$out" -o "$gif"
+  fi
+  return "$status"
 }
 
 # The built ELF's sections: text=… data=… bss=… (bytes).

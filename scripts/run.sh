@@ -2,9 +2,10 @@
 # The main job: build the `skin` tool and run it over every sample model in ../shared/models
 # (or $SKIN_MODELS): what each model is, what each constant-register budget costs it, its
 # baked assets (f32 and fixed, split for the vs_1_1 budget) in target/assets/, a frame of its
-# first clip drawn by the CPU rasteriser and by the GPU in target/frames/, and the cross-check
-# of core f32, core fixed and both GPU shader paths against an f64 reference (skin validate;
-# exits non-zero when an error exceeds its documented threshold).
+# first clip drawn by the CPU rasteriser and by the GPU in target/frames/ (and the whole clip
+# as a GIF), and the cross-check of core f32, core fixed and both GPU shader paths against an
+# f64 reference (skin validate, with its HTML report in target/report/index.html; exits
+# non-zero when an error exceeds its documented threshold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 models="${SKIN_MODELS:-../shared/models}"
@@ -33,5 +34,9 @@ for m in "${files[@]}"; do
   for backend in cpu gpu; do
     "$skin" render "$m" "${anim[@]}" --backend "$backend" -o "$frames/${name%.*}.$backend.png"
   done
-  "$skin" validate "$m" --frames 4
+  if [ ${#anim[@]} -gt 0 ]; then
+    "$skin" render "$m" --anim 0 --backend cpu -o "$frames/${name%.*}.cpu.gif"
+  fi
 done
+echo "=== validate"
+"$skin" validate "${files[@]}" --frames 8 --report target/report

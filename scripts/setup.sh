@@ -3,6 +3,8 @@
 #   - Debian's Rust 1.96 with library source (Cortex-M builds via build-std), lld, QEMU
 #   - Mesa's lavapipe (a Vulkan adapter on the CPU) for the wgpu reference
 #   - defmt-print (decodes firmware logs)
+#   - Chromium (the browser test of `skin validate --report`), node and npm, and the Khronos
+#     glTF validator (npm `gltf-validator`) in target/npm/ (checks `skin character`)
 # On a laptop with rustup you can instead `rustup target add thumbv6m-none-eabi
 # thumbv7m-none-eabi thumbv7em-none-eabihf` and install qemu-system-arm yourself.
 set -euo pipefail
@@ -15,6 +17,9 @@ command -v size >/dev/null || need_apt+=(binutils)  # firmware flash/RAM sizes
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || [ -e /usr/share/vulkan/icd.d/lvp_icd.json ] \
   || need_apt+=(mesa-vulkan-drivers)
 ldconfig -p 2>/dev/null | grep -q libvulkan.so.1 || need_apt+=(libvulkan1)
+command -v chromium >/dev/null || need_apt+=(chromium)
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v npm >/dev/null || need_apt+=(npm)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
@@ -27,5 +32,12 @@ fi
 if ! command -v defmt-print >/dev/null; then
   echo "setup: cargo install defmt-print (about 4 minutes)"
   cargo install --locked --quiet defmt-print
+fi
+# The glTF validator, in the project's own folder (tests/tests/character_gltf.rs runs it).
+npm_dir="$(cd "$(dirname "$0")/.." && pwd)/target/npm"
+if [ ! -d "$npm_dir/node_modules/gltf-validator" ]; then
+  echo "setup: npm install gltf-validator into target/npm"
+  mkdir -p "$npm_dir"
+  npm install --prefix "$npm_dir" --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10
 fi
 echo "setup: ok"

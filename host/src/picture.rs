@@ -113,6 +113,30 @@ impl Picture {
         out
     }
 
+    /// Each channel's difference from `other`'s multiplied by `gain` (saturating): black
+    /// where the pictures agree, bright where they differ most (pictures of one size;
+    /// extra pixels of `other` are ignored).
+    ///
+    /// ```
+    /// use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
+    /// use skin_host::picture::Picture;
+    /// let a = Picture::filled(1, 1, Rgb565::new(10, 20, 30));
+    /// let b = Picture::filled(1, 1, Rgb565::new(11, 20, 0));
+    /// assert_eq!(a.amplified(&b, 4).pixels, [Rgb565::new(4, 0, 31)]);
+    /// ```
+    pub fn amplified(&self, other: &Picture, gain: u8) -> Picture {
+        let scale = |a: u8, b: u8, max: u8| a.abs_diff(b).saturating_mul(gain).min(max);
+        let mut out = self.clone();
+        for (p, q) in out.pixels.iter_mut().zip(&other.pixels) {
+            *p = Rgb565::new(
+                scale(p.r(), q.r(), 31),
+                scale(p.g(), q.g(), 63),
+                scale(p.b(), q.b(), 31),
+            );
+        }
+        out
+    }
+
     /// The pixels as 8-bit RGB, row-major.
     pub fn rgb8(&self) -> Vec<u8> {
         self.pixels.iter().flat_map(|&c| rgb8(c)).collect()
@@ -149,6 +173,20 @@ impl Picture {
             self.height,
             image::ExtendedColorType::Rgb8,
         )
+    }
+
+    /// The picture as 8-bit RGB PNG bytes.
+    pub fn png_bytes(&self) -> Result<Vec<u8>, image::ImageError> {
+        let mut bytes = Vec::new();
+        let encoder = image::codecs::png::PngEncoder::new(&mut bytes);
+        image::ImageEncoder::write_image(
+            encoder,
+            &self.rgb8(),
+            self.width,
+            self.height,
+            image::ExtendedColorType::Rgb8,
+        )?;
+        Ok(bytes)
     }
 
     /// Read a PNG (any colour type) as the nearest RGB565 colours.

@@ -12,7 +12,7 @@ use crate::asset::{AssetLane, Influences, PartView, Vectors};
 use crate::palette::Palette;
 use crate::raster::{Project, RasterError};
 use crate::skin::batch::Batch;
-use crate::skin::kernel::{self, Kernel};
+use crate::skin::dispatch::{self, Loop};
 use crate::vertex::Influence;
 
 /// Vertices skinned `C` at a time (the only per-vertex RAM besides the projected
@@ -45,8 +45,8 @@ impl<L: Project, const C: usize> Default for Scratch<L, C> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Route {
-    /// The skinning loop ([`Kernel::lbs`]).
-    pub kernel: Kernel,
+    /// The skinning loop ([`Loop::lbs`]).
+    pub skinning: Loop,
     /// Read in place from the asset ([`AssetLane::vectors_in_place`]), not copied first.
     pub in_place: bool,
 }
@@ -106,7 +106,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
         let stored = Stored::of(part, self.vertices())?;
         Ok(Route {
-            kernel: Kernel::lbs::<L>(4, part.bones().len()),
+            skinning: Loop::lbs::<L>(4, part.bones().len()),
             in_place: stored.in_place().is_some(),
         })
     }
@@ -169,7 +169,7 @@ fn skin_in_place<L: AssetLane + Project, const C: usize>(
     // `Stored::of` checked that every array holds the part's vertices, which `run` is in.
     let batch = view.over(&v.positions[run.clone()], &v.influences[run.clone()]);
     let normals = v.normals.map(|v| (&v[run], &mut s.out_normals[..n]));
-    kernel::lbs(batch, &mut s.out[..n], normals);
+    dispatch::lbs(batch, &mut s.out[..n], normals);
 }
 
 /// Copies `n` vertices of a part from `start` into the scratch, and skins them.
@@ -195,5 +195,5 @@ fn skin_copied<L: AssetLane + Project, const C: usize>(
         }
         (&s.normals[..n], &mut s.out_normals[..n])
     });
-    kernel::lbs(batch, &mut s.out[..n], normals);
+    dispatch::lbs(batch, &mut s.out[..n], normals);
 }

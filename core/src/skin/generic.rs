@@ -1,5 +1,5 @@
 //! The generic skinning loops, written once over [`Lane`]'s primitives: the reference every
-//! specialised loop ([`super::kernel`]) must match bit for bit, and the loop wherever no
+//! specialised loop ([`super::dispatch`]) must match bit for bit, and the loop wherever no
 //! specialisation measured faster.
 
 use super::batch::{Batch, Normals, Rigid};

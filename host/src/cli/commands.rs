@@ -2,21 +2,22 @@
 //! [`super::Command`]'s variants).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
-use skin_core::budget::{Budget, Layout};
 
 use super::args::{preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs};
 use super::error::CliError;
+use crate::animation;
 use crate::bake::{self, bake};
-use crate::gpu::{Model, Reference};
-use crate::picture::Picture;
+use crate::gpu::Reference;
+use crate::html;
+use crate::output::{self, OutputError};
 use crate::pose::{pose, LaneKind};
-use crate::render::{self, Cpu, RenderError};
+use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
-use crate::validate::{self, validate};
+use crate::validate::{self, validate, Report};
 
 /// The arguments of `skin inspect`.
 #[derive(Debug, Args)]
@@ -182,6 +183,8 @@ pub enum BackendArg {
     Gpu,
     /// skin-core's software rasteriser playing the baked model (the firmware's frame).
     Cpu,
+    /// CPU (f32) | GPU | their difference (each channel amplified 8 times), side by side.
+    Compare,
 }
 
 /// The arguments of `skin render`.
@@ -202,13 +205,16 @@ pub struct RenderCommand {
     /// baked parts); vs_1_1 is what scripts/firmware.sh bakes with.
     #[arg(long, default_value = "vs_1_1", value_name = "NAME")]
     budget: String,
-    /// The PNG file to write.
-    #[arg(short, long, value_name = "FRAME.png")]
+    /// Frames a second of an animation (0.1..=50).
+    #[arg(long, default_value_t = 30.0, value_name = "N")]
+    fps: f32,
+    /// The file to write: a PNG picture, or a .gif or .apng animation of the clip.
+    #[arg(short, long, value_name = "FRAME.png|CLIP.gif")]
     output: PathBuf,
 }
 
 impl RenderCommand {
-    /// Write the picture and a line about it.
+    /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let rig = self.model.load(warn)?;
         let budget = preset(&self.budget)?;
@@ -216,59 +222,72 @@ impl RenderCommand {
             .clip
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
-        let (lane, size) = (LaneKind::from(self.lane.lane), self.picture.size);
-        if self.backend == BackendArg::Gpu && lane != LaneKind::F32 {
+        let lane = LaneKind::from(self.lane.lane);
+        if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
             ));
         }
-        let clip = frame.map(|(c, _)| c);
-        let picture = match self.backend {
-            BackendArg::Cpu => Cpu::new(&rig, clip, lane, Some(budget))
-                .and_then(|c| c.render(self.clip.time, size)),
-            BackendArg::Gpu => gpu_picture(&Reference::new()?, &rig, frame, budget, size),
-        }
-        .map_err(|source| CliError::Render {
+        let backend = match self.backend {
+            BackendArg::Cpu => animation::Backend::Cpu(lane),
+            BackendArg::Gpu => animation::Backend::Gpu,
+            BackendArg::Compare => animation::Backend::Compare,
+        };
+        let render_err = |source| CliError::Render {
             path: self.model.path(),
             source,
-        })?;
-        save(&picture, &self.output)?;
-        writeln!(
-            out,
-            "{}: {}x{} {} picture",
-            self.output.display(),
-            size.0,
-            size.1,
-            match (self.backend, lane) {
-                (BackendArg::Gpu, _) => "GPU (f32)",
-                (BackendArg::Cpu, LaneKind::F32) => "CPU (f32)",
-                (BackendArg::Cpu, LaneKind::Fixed) => "CPU (fixed)",
+        };
+        let clip = frame.map(|(c, _)| c);
+        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
+            .map_err(render_err)?;
+        let what = match animation::Format::of(&self.output) {
+            Some(format) => animate(&renderer, format, self.fps, &self.output)?,
+            None => {
+                let picture = renderer.frame(self.clip.time).map_err(render_err)?;
+                let png = picture.png_bytes().map_err(|e| {
+                    CliError::Usage(format!("cannot write {}: {e}", self.output.display()))
+                })?;
+                output::write_bytes(&self.output, &png)?;
+                format!("{} picture", renderer.describe())
             }
-        )?;
+        };
+        let (w, h) = renderer.picture_size();
+        writeln!(out, "{}: {w}x{h} {what}", self.output.display())?;
         Ok(())
     }
 }
 
-/// The GPU's picture of `frame`, palettes split for `budget`, the camera framing the CPU
-/// renderer's skinned rest pose.
-fn gpu_picture(
-    gpu: &Reference,
-    rig: &Rig,
-    frame: Option<(usize, f32)>,
-    budget: Budget,
-    size: (u16, u16),
-) -> Result<Picture, RenderError> {
-    let split = Model::new(rig, budget, Layout::Affine3x4)?;
-    let clip = frame.map(|(c, _)| c);
-    let bounds = Cpu::new(rig, clip, LaneKind::F32, Some(budget))?.rest_bounds(size)?;
-    render::gpu(gpu, rig, &split, frame, &bounds, size)
+/// Render `renderer`'s clip at `fps` into `path` (whole or not at all), with a progress
+/// bar on stderr when it is a terminal; what was written, in words.
+fn animate(
+    renderer: &animation::Renderer<'_>,
+    format: animation::Format,
+    fps: f32,
+    path: &Path,
+) -> Result<String, CliError> {
+    let bar = indicatif::ProgressBar::new(0).with_message("frames");
+    let mut frames = 0;
+    output::write(path, |file| {
+        frames = animation::render_clip(renderer, format, fps, file, |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        })
+        .map_err(|e| OutputError::Content(e.to_string()))?;
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    Ok(format!(
+        "{} animation, {frames} frames at {fps} a second",
+        renderer.describe()
+    ))
 }
 
 /// The arguments of `skin validate`.
 #[derive(Debug, Args)]
 pub struct ValidateCommand {
-    #[command(flatten)]
-    model: ModelArg,
+    /// .gltf or .glb files, or directories of them.
+    #[arg(required = true, value_name = "MODEL")]
+    models: Vec<PathBuf>,
     #[command(flatten)]
     clips: ClipsArgs,
     /// Times per clip, spread evenly over one loop.
@@ -284,19 +303,99 @@ pub struct ValidateCommand {
     #[command(flatten)]
     picture: PictureArgs,
     /// Write the GPU and CPU pictures of the frame where they differ most, side by
-    /// side with the differing pixels marked, to this PNG.
+    /// side with the differing pixels marked, to this PNG (one model only).
     #[arg(long, value_name = "FILE.png")]
     pictures: Option<PathBuf>,
+    /// Write the HTML report into this directory (made if missing): a page a model and
+    /// index.html linking them.
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Read buffer files that the models name by absolute paths, `..` or other schemes
+    /// (by default only files in each model's folder and below are read, as viewers do).
+    #[arg(long)]
+    allow_outside_uris: bool,
 }
 
 impl ValidateCommand {
-    /// Print the table; fail when an error exceeds its threshold.
+    /// Print each model's table (and write the report); fail when an error exceeds its
+    /// threshold.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
-        let clips = self
-            .clips
-            .clips(&rig)
-            .map_err(|e| self.model.pose_error(e))?;
+        let models = model_files(&self.models)?;
+        if self.pictures.is_some() && models.len() > 1 {
+            return Err(CliError::Usage(format!(
+                "--pictures takes one model, not {}",
+                models.len()
+            )));
+        }
+        if let Some(dir) = &self.report {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                CliError::Usage(format!(
+                    "cannot make report directory {}: {e}",
+                    dir.display()
+                ))
+            })?;
+        }
+        let gpu = Reference::new()?;
+        let (mut entries, mut failed) = (Vec::new(), Vec::new());
+        for model in models.iter().map(|m| ModelArg {
+            model: m.clone(),
+            allow_outside_uris: self.allow_outside_uris,
+        }) {
+            let started = std::time::Instant::now();
+            let (rig, report, options) = self.one(&model, &gpu, out, warn)?;
+            let failures = report.failures();
+            if !failures.is_empty() {
+                failed.push(match models.len() {
+                    1 => failures.join("; "),
+                    _ => format!("{}: {}", model.path(), failures.join("; ")),
+                });
+            }
+            if let Some(dir) = &self.report {
+                let name = model.file_name();
+                let page = html::page(&html::Model {
+                    name: &name,
+                    rig: &rig,
+                    report: &report,
+                    options: &options,
+                })
+                .map_err(|e| CliError::Usage(format!("{name}: report page: {e}")))?;
+                let file = html::page_file(&name);
+                output::write_bytes(&dir.join(&file), page.as_bytes())?;
+                entries.push(html::Entry {
+                    name,
+                    page: file,
+                    vertices: report.vertices,
+                    frames: report.frames.len(),
+                    failures,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
+        }
+        if let Some(dir) = &self.report {
+            let index = dir.join("index.html");
+            output::write_bytes(&index, html::index(&entries).as_bytes())?;
+            writeln!(out, "report: {}", index.display())?;
+        }
+        if !failed.is_empty() {
+            let paths: Vec<String> = models.iter().map(|m| m.display().to_string()).collect();
+            return Err(CliError::Failed {
+                path: paths.join(", "),
+                reasons: failed.join("; "),
+            });
+        }
+        Ok(())
+    }
+
+    /// Validate one model and print its table.
+    fn one(
+        &self,
+        model: &ModelArg,
+        gpu: &Reference,
+        out: &mut dyn Write,
+        warn: &mut dyn Write,
+    ) -> Result<(Rig, Report, validate::Options), CliError> {
+        let rig = model.load(warn)?;
+        let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,
             clips,
@@ -306,32 +405,52 @@ impl ValidateCommand {
         };
         let total =
             validate::check_frames(&rig, &options).map_err(|source| CliError::Validate {
-                path: self.model.path(),
+                path: model.path(),
                 source,
             })?;
-        let gpu = Reference::new()?;
         let bar = indicatif::ProgressBar::new(total as u64).with_message("frames");
-        let report = validate(&rig, &gpu, &options, |done, _| {
-            bar.set_position(done as u64)
-        })
-        .map_err(|source| CliError::Validate {
-            path: self.model.path(),
-            source,
-        })?;
+        let report = validate(&rig, gpu, &options, |done, _| bar.set_position(done as u64))
+            .map_err(|source| CliError::Validate {
+                path: model.path(),
+                source,
+            })?;
         bar.finish_and_clear();
-        write!(out, "{}", report.table(&self.model.file_name()))?;
+        write!(out, "{}", report.table(&model.file_name()))?;
         if let (Some(path), Some((g, c))) = (&self.pictures, &report.worst) {
             save(&g.beside(&[c, &g.marked(c)], 4, Rgb565::BLACK), path)?;
         }
-        let failures = report.failures();
-        if !failures.is_empty() {
-            return Err(CliError::Failed {
-                path: self.model.path(),
-                reasons: failures.join("; "),
-            });
-        }
-        Ok(())
+        Ok((rig, report, options))
     }
+}
+
+/// `paths` with each directory replaced by its .glb and .gltf files (sorted by name).
+fn model_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let listed = std::fs::read_dir(p)
+            .map_err(|e| CliError::Usage(format!("cannot read directory {}: {e}", p.display())))?;
+        let mut found: Vec<PathBuf> = listed
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| {
+                let ext = f.extension().and_then(|x| x.to_str());
+                let ext = ext.map(str::to_ascii_lowercase);
+                f.is_file() && matches!(ext.as_deref(), Some("glb" | "gltf"))
+            })
+            .collect();
+        if found.is_empty() {
+            return Err(CliError::Usage(format!(
+                "{}: no .glb or .gltf files in this directory",
+                p.display()
+            )));
+        }
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
 }
 
 /// The arguments of `skin character`.

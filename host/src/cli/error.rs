@@ -72,6 +72,9 @@ pub enum CliError {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
+    /// An output file could not be written (or its content made).
+    #[error(transparent)]
+    File(#[from] crate::output::OutputError),
 }
 
 impl CliError {

@@ -1,5 +1,5 @@
 //! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render`,
-//! `validate`, `check` and `character`.
+//! `validate`, `check`, `frames` and `character`.
 //!
 //! [`run`] does the work and returns a [`CliError`]; `main` prints it as one line,
 //! `skin: <reason>`, and exits with [`CliError::status`]: 2 for bad input, 1 when
@@ -13,6 +13,7 @@
 pub mod args;
 pub mod commands;
 mod error;
+mod frames;
 
 use std::io::Write;
 
@@ -23,6 +24,7 @@ use commands::{
     RenderCommand, ValidateCommand,
 };
 pub use error::CliError;
+pub use frames::FramesCommand;
 
 /// Skeletal skinning for microcontrollers: inspect, budget, pose, bake, render and validate
 /// glTF models.
@@ -62,17 +64,27 @@ pub enum Command {
     /// and Lambert shading: by the GPU reference, or by skin-core's rasteriser — with the
     /// default budget, the firmware's frame bit for bit. Times loop over the clip, as the
     /// device plays it.
+    ///
+    /// An output ending in .gif or .apng gets the whole clip instead, one loop at --fps.
     Render(RenderCommand),
     /// Measure core f32, core fixed point, GPU compute and GPU vertex-shader skinning
     /// against an f64 reference at FRAMES times across each clip (and the rest pose), and
     /// compare the GPU picture with the CPU one. Prints a Markdown table; exits with status
     /// 1 when an error exceeds its documented threshold (docs/VALIDATION.md).
+    ///
+    /// With --report DIR, also writes one self-contained HTML page a model (plots of the
+    /// error over time, per-vertex heat maps, palette splits, budgets, pictures) and an
+    /// index.html linking them.
     Validate(ValidateCommand),
     /// Read a baked asset (`skin bake`'s output) as the firmware does and play it: the
     /// header, checksum and every table checked, the camera framed on the skinned rest
     /// pose, and frames of its clip posed, skinned, projected and drawn. Prints one line;
     /// a damaged or unplayable asset exits with status 2 and the reason.
     Check(CheckCommand),
+    /// Turn the firmware's frame dump (frame-NNN.rgb565 files, as `scripts/firmware.sh
+    /// run` writes them) into an animated .gif or .apng. With the dump's asset.bin, the
+    /// frames play at the rate they stand for (frames / clip duration).
+    Frames(FramesCommand),
     /// Write the procedural character (twelve bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
     Character(CharacterCommand),
@@ -88,6 +100,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         Command::Render(c) => c.run(out, warn),
         Command::Validate(c) => c.run(out, warn),
         Command::Check(c) => c.run(out),
+        Command::Frames(c) => c.run(out),
         Command::Character(c) => c.run(out),
     }
 }

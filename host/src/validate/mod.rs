@@ -16,6 +16,10 @@
 //! The pictures' camera is the firmware's: it frames the skinned rest pose
 //! ([`crate::render::Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
 //!
+//! Its files, each importing only from those before it: `report` (the [`Report`], its
+//! [`Limits`] and table), `error` ([`ValidateError`]), `tally` (the vertex comparisons of
+//! each frame), `pictures` (the picture comparison of each frame).
+//!
 //! ```no_run
 //! use skin_host::gpu::Reference;
 //! use skin_host::validate::{validate, Options};
@@ -42,7 +46,7 @@ use pictures::PictureCheck;
 use tally::Tally;
 
 pub use error::ValidateError;
-pub use report::{Errors, Frame, Limits, Pictures, Report, Row, LIMITS};
+pub use report::{Errors, Frame, Heat, Limits, Pictures, Report, Row, LIMITS};
 /// What to validate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -149,8 +153,17 @@ pub fn validate(
     let frames = frames(rig, options);
     let mut pictures = PictureCheck::new(rig, gpu, &model, options.budget, options.size)?;
     let mut tally = Tally::default();
+    let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
     for (i, frame) in frames.iter().enumerate() {
-        tally.frame(rig, gpu, &model, frame.anim)?;
+        let mut now = Tally::default();
+        let want = now.frame(rig, gpu, &model, frame.anim)?;
+        let rows = now.rows(extent, k);
+        over_time.resize(rows.len(), Vec::with_capacity(frames.len()));
+        for (series, row) in over_time.iter_mut().zip(&rows) {
+            series.push(row.errors.max);
+        }
+        now.keep_worst(&mut heat, i, &want);
+        tally.merge(&now);
         pictures.frame(frame.anim)?;
         on_frame(i + 1, frames.len());
     }
@@ -170,5 +183,7 @@ pub fn validate(
         worst,
         undrawn: tally.undrawn,
         frames,
+        over_time,
+        heat,
     })
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use skin_core::budget::{Budget, Layout};
 
+use crate::oracle::PosedPrimitive64;
 use crate::picture::Picture;
 
 /// The thresholds (see the module docs).
@@ -49,12 +50,26 @@ impl Errors {
         }
     }
 
+    pub(super) fn merge(&mut self, other: Errors) {
+        self.max = self.max.max(other.max);
+        self.sum += other.sum;
+        self.count += other.count;
+    }
+
     pub(super) fn add(&mut self, e: f64) {
-        // NaN counts as infinitely wrong.
-        let e = if e.is_nan() { f64::INFINITY } else { e };
+        let e = finite_or_inf(e);
         self.max = self.max.max(e);
         self.sum += e;
         self.count += 1;
+    }
+}
+
+/// An error with NaN counted as infinitely wrong.
+pub(super) fn finite_or_inf(e: f64) -> f64 {
+    if e.is_nan() {
+        f64::INFINITY
+    } else {
+        e
     }
 }
 
@@ -99,6 +114,22 @@ pub struct Pictures {
     pub largest: u8,
 }
 
+/// One comparison's error at every vertex of the frame where it is largest, with the
+/// oracle's pose of that frame to draw it on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heat {
+    /// The path, e.g. `core fixed`.
+    pub path: &'static str,
+    /// What it is compared with, e.g. `f64`.
+    pub against: &'static str,
+    /// The frame (its index in the validated frames).
+    pub frame: usize,
+    /// The oracle's skinned primitives at that frame.
+    pub pose: Vec<PosedPrimitive64>,
+    /// The error of each vertex, model units, the primitives' vertices one after another.
+    pub errors: Vec<f64>,
+}
+
 /// One validated frame: the rest pose or a clip at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
@@ -137,6 +168,10 @@ pub struct Report {
     pub worst: Option<(Picture, Picture)>,
     /// Split vertices the vertex path did not draw (must be none).
     pub undrawn: usize,
+    /// Per row of [`Self::rows`], its largest error in each frame (the error over time).
+    pub over_time: Vec<Vec<f64>>,
+    /// Per vertex, core fixed vs `f64` and GPU compute vs core `f32` at their worst frames.
+    pub heat: Vec<Heat>,
 }
 
 impl Report {

@@ -6,7 +6,7 @@ use crate::pose::{pose, LaneKind, PoseError, PosedPrimitive};
 use crate::rig::Rig;
 
 use super::error::ValidateError;
-use super::report::{Errors, Row, LIMITS};
+use super::report::{finite_or_inf, Errors, Heat, Row, LIMITS};
 
 /// Largest coordinate difference.
 fn error3(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -30,19 +30,24 @@ pub struct Tally {
     vertex_normals: Errors,
     /// Split vertices the vertex path did not draw.
     pub undrawn: usize,
+    /// Core fixed vs `f64`, the error of each vertex (of one frame's tally).
+    fixed_vertices: Vec<f64>,
+    /// GPU compute vs core `f32`, the error of each vertex (of one frame's tally).
+    compute_core_vertices: Vec<f64>,
 }
 
 impl Tally {
     /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
     /// seconds: core `f32` and fixed, GPU compute and GPU vertex shader (through `model`'s
-    /// palette splits) against the oracle, and the GPU paths against core `f32`.
+    /// palette splits) against the oracle, and the GPU paths against core `f32`; returns
+    /// the oracle's pose.
     pub fn frame(
         &mut self,
         rig: &Rig,
         gpu: &Reference,
         model: &Model,
         anim: Option<(usize, f32)>,
-    ) -> Result<(), ValidateError> {
+    ) -> Result<Vec<PosedPrimitive64>, ValidateError> {
         let want = oracle::pose(rig, anim.map(|(c, t)| (c, f64::from(t))))
             .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
         let core_f32 = pose(rig, anim, LaneKind::F32)?;
@@ -66,7 +71,49 @@ impl Tally {
                 &want[p],
             );
         }
-        Ok(())
+        Ok(want)
+    }
+
+    /// Add one frame's tally.
+    pub fn merge(&mut self, frame: &Tally) {
+        self.core_f32.merge(frame.core_f32);
+        self.core_fixed.merge(frame.core_fixed);
+        self.compute.merge(frame.compute);
+        self.vertex.merge(frame.vertex);
+        self.compute_core.merge(frame.compute_core);
+        self.vertex_core.merge(frame.vertex_core);
+        self.compute_normals.merge(frame.compute_normals);
+        self.vertex_normals.merge(frame.vertex_normals);
+        self.undrawn += frame.undrawn;
+    }
+
+    /// Keep this frame's (`frame`, posed as `want`) per-vertex errors in `heat` where they
+    /// are the largest so far (ties go to the later frame, as the pictures' do).
+    pub fn keep_worst(&self, heat: &mut Vec<Heat>, frame: usize, want: &[PosedPrimitive64]) {
+        let now = [
+            ("core fixed", "f64", &self.fixed_vertices),
+            ("gpu compute", "core f32", &self.compute_core_vertices),
+        ];
+        let max = |e: &[f64]| e.iter().copied().fold(0.0, f64::max);
+        for (path, against, errors) in now {
+            let slot = heat
+                .iter()
+                .position(|h| h.path == path && h.against == against);
+            if slot.is_some_and(|s| max(&heat[s].errors) > max(errors)) {
+                continue;
+            }
+            let h = Heat {
+                path,
+                against,
+                frame,
+                pose: want.to_vec(),
+                errors: errors.clone(),
+            };
+            match slot {
+                Some(s) => heat[s] = h,
+                None => heat.push(h),
+            }
+        }
     }
 
     /// Core `f32` and fixed positions against the oracle's.
@@ -79,7 +126,9 @@ impl Tally {
         for ((a, b), w) in f32s.iter().zip(fixed).zip(want) {
             for ((pa, pb), pw) in a.positions.iter().zip(&b.positions).zip(&w.positions) {
                 self.core_f32.add(error3(f64s(pa), *pw));
-                self.core_fixed.add(error3(f64s(pb), *pw));
+                let e = finite_or_inf(error3(f64s(pb), *pw));
+                self.core_fixed.add(e);
+                self.fixed_vertices.push(e);
             }
         }
     }
@@ -98,7 +147,9 @@ impl Tally {
         let normals = want.normals.as_deref();
         for (v, p) in compute.positions.iter().enumerate() {
             self.compute.add(error3(f64s(p), want.positions[v]));
-            self.compute_core.add(error3(f64s(p), f64s(&core[v])));
+            let e = finite_or_inf(error3(f64s(p), f64s(&core[v])));
+            self.compute_core.add(e);
+            self.compute_core_vertices.push(e);
             if let Some(n) = normals {
                 self.compute_normals
                     .add(error3(f64s(&compute.normals[v]), n[v]));
