@@ -126,11 +126,12 @@ fn q14_lbs<const K: usize>(
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
+    // Four influences: the assembly entry, which takes the generic loop itself for a palette
+    // the kernels do not take (the test of `q14_loop`), so that the generic loop is compiled
+    // once.
     #[cfg(skin_asm_fixed)]
     if let Some(four) = batch.four() {
-        if q14_loop(4, four.parts().0.len()) == Loop::Assembly {
-            return asm::fixed_lbs4(four, out, normals);
-        }
+        return asm::fixed_lbs4(four, out, normals);
     }
     generic::lbs(batch, out, normals)
 }
