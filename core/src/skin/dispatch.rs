@@ -120,7 +120,10 @@ fn q14_loop(influences: usize, bones: usize) -> Loop {
     Loop::Generic
 }
 
-#[inline(always)]
+// `inline`, not `inline(always)`: as the lanes' own loops always were, so that LLVM may keep
+// a large loop in a function of its own (the Cortex-M3's generic LBS-4 loop inlined into its
+// caller spilled: 313 → 403 instructions a vertex with normals).
+#[inline]
 fn q14_lbs<const K: usize>(
     batch: Batch<'_, Q14, K>,
     out: &mut [[Out16; 3]],
@@ -148,7 +151,7 @@ fn f32_loop(influences: usize) -> Loop {
     }
 }
 
-#[inline(always)]
+#[inline] // as `q14_lbs`
 fn f32_lbs<const K: usize>(
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
