@@ -158,7 +158,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
 
 /// Skins `n` vertices of a part from its `start` into the scratch's outputs: read in place
 /// where the lane reads the stored arrays so, else copied into the scratch first. One call
-/// of the dispatch point for both (each call inlines the loops).
+/// of the dispatch point for both, so that the loops are compiled into the firmware once.
 #[inline(always)]
 fn skin<L: AssetLane + Project, const C: usize>(
     view: Batch<'_, L, 4>,
