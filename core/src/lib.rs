@@ -12,20 +12,27 @@
 //!     ─SkinnedMesh::skin─▶ skinned positions (+ normals)
 //! ```
 //!
+//! Modules, lowest first; each imports only from modules above it in this table
+//! (`docs/ARCHITECTURE.md` draws the graph):
+//!
 //! | module | concept |
 //! |---|---|
 //! | [`num`] | the scalar trait [`num::Real`] (`f32`, `I8F24`) the pose maths is written over |
-//! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) |
 //! | [`affine`], [`quat`], [`transform`] | 3×4 matrices, quaternions, TRS transforms |
+//! | [`layout`] | how a bone's matrix is stored in shader constant registers |
+//! | [`indices`] | index lists stored as little-endian `u16` |
+//! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) and their arithmetic |
+//! | [`error`] | typed errors of the core |
+//! | [`budget`] | constant-register budgets |
+//! | [`vertex`] | per-vertex influences (weights sum to exactly one) |
+//! | [`palette`] | the fixed-capacity skinning palette |
 //! | [`skeleton`] | bone hierarchy and forward kinematics |
 //! | [`bind`] | joints and inverse bind matrices; builds the palette |
-//! | [`budget`] | constant-register budgets and matrix layouts |
-//! | [`palette`] | the fixed-capacity skinning palette |
-//! | [`vertex`] | per-vertex influences (weights sum to exactly one) |
-//! | [`skin`] | the kernels |
+//! | [`skin`] | meshes, validated views, the skinning loops and the one place that picks them |
 //! | [`clip`] | animation clips: key-frame sampling into a pose |
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
-//! | [`raster`] | the band rasteriser into embedded-graphics targets, and the frame pipeline |
+//! | [`raster`] | projection and the band rasteriser: triangles in, pixels out |
+//! | [`scene`] | the asset player: sample → pose → palette → skin → project → raster |
 //!
 //! ## Cargo features
 //!

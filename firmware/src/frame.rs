@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
-//! PART part=… vertices=… bones=… kernel=… in_place=…
+//! PART part=… vertices=… bones=… loop=… in_place=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
@@ -224,11 +224,11 @@ where
     for (index, part) in asset.parts().enumerate() {
         let route = scene.route(&part).map_err(FrameError::Raster)?;
         defmt::info!(
-            "PART part={=usize} vertices={=usize} bones={=usize} kernel={=str} in_place={=bool}",
+            "PART part={=usize} vertices={=usize} bones={=usize} loop={=str} in_place={=bool}",
             index,
             part.vertex_range().len(),
             part.bones().len(),
-            route.kernel.name(),
+            route.skinning.name(),
             route.in_place
         );
     }

@@ -15,21 +15,25 @@
 //!
 //! | layer | module | job |
 //! |---|---|---|
-//! | 1 data | [`rig`] | the in-memory rig: nodes, skins, meshes, clips (skin-core's clip `Path` and `Interpolation`); node world matrices in `f64` ([`rig::world64`]) |
-//! | 1 data | [`error`] | [`ImportError`] |
-//! | 2 in | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
-//! | 2 in | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
-//! | 2 in | [`character`] | a small procedural walking character (glTF) for the firmware |
-//! | 2 rig | [`split`] | palette splitting: a primitive's parts within a bone budget |
-//! | 3 pose | [`pose`] | the rig evaluated through skin-core in a lane: units, values, clips, palettes, skinning |
-//! | 3 pose | [`oracle`] | the same in plain `f64`, from the glTF specification |
-//! | 4 out | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
-//! | 4 out | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
-//! | 4 out | [`picture`] | RGB565 pictures: PNG files and differences |
-//! | 4 out | [`inspect`] | what `skin inspect` and `skin budget` print |
+//! | 0 | [`rig`] | the in-memory rig: nodes, skins, meshes, clips (skin-core's clip `Path` and `Interpolation`); node world matrices in `f64` ([`rig::world64`]) |
+//! | 0 | [`error`] | [`ImportError`] |
+//! | 0 | [`picture`] | RGB565 pictures: PNG files and differences |
+//! | 1 | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
+//! | 1 | [`character`] | a small procedural walking character (glTF) for the firmware |
+//! | 1 | [`split`] | palette splitting: a primitive's parts within a bone budget |
+//! | 2 | [`import`] | glTF 2.0 (`.gltf`, `.glb`) → [`rig::Rig`], with typed errors and warnings |
+//! | 3 | [`pose`] | the rig evaluated through skin-core in a lane: units, values, clips, palettes, skinning |
+//! | 3 | [`oracle`] | the same in plain `f64`, from the glTF specification |
+//! | 4 | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
+//! | 4 | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
+//! | 4 | [`inspect`] | what `skin inspect` and `skin budget` print |
 //! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
 //! | 6 | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | 7 | [`cli`] | the `skin` command-line tool: one argument struct and one `run` per subcommand |
+//!
+//! A module imports only from lower layers (`tests/tests/host_layers.rs` checks it), and the
+//! stages that are folders (`pose/`, `bake/`, `validate/`, `cli/`) list their files in import
+//! order in their module docs.
 
 pub mod accessor;
 pub mod bake;

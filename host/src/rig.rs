@@ -6,7 +6,9 @@ pub use skin_core::clip::{Interpolation, Path};
 
 pub mod world64;
 
-/// Translation, rotation (unit quaternion `[x, y, z, w]`) and scale: `T·R·S`.
+/// Translation, rotation (quaternion `[x, y, z, w]`) and scale: `T·R·S`, as the file stores
+/// them. Not skin-core's `Transform<f32>`, whose rotation is a unit quaternion: the rig keeps
+/// the file's values, and the pose stage normalises them (`Transform::from_f32`) in its lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trs {
     /// Translation.
@@ -54,6 +56,9 @@ pub struct Skin {
 
 /// Up to four bone influences of a vertex: joint indices into the skin's joint list and
 /// weights, largest first, summing to one; unused slots have weight 0 and repeat joint 0.
+/// Not skin-core's `Influence`, which holds 8-bit palette bones and lane weights: joint
+/// indices here name the skin's joint list (any length), as the file does, and become a
+/// part's palette bones only when split ([`crate::split`]) or posed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Influence4 {
     /// Joint indices.

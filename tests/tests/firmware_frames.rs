@@ -205,13 +205,13 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
         host.parts().count(),
         "one PART line per part: {ctx}"
     );
-    let (kernel, in_place) = fast_route(want_target, L::NAME);
+    let (skinning, in_place) = fast_route(want_target, L::NAME);
     for (k, (p, part)) in parts.iter().zip(host.parts()).enumerate() {
         assert_eq!(field::<usize>(p, "part"), k, "{ctx}");
         assert_eq!(field::<usize>(p, "bones"), part.bones().len(), "{ctx}");
         assert_eq!(
-            (p["kernel"], p["in_place"]),
-            (kernel, if in_place { "true" } else { "false" }),
+            (p["loop"], p["in_place"]),
+            (skinning, if in_place { "true" } else { "false" }),
             "part {k} is skinned by a slower route than {want_target} has: {ctx}"
         );
     }

@@ -125,7 +125,7 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
 
     /// `x`, a value built from this lane, as the lane it is ([`Which`]): how code written
     /// once over `L: Lane` hands its arguments to code written for one lane, such as the
-    /// skinning kernels' dispatch (`crate::skin::kernel`). The lanes are a closed set, `f32`
+    /// skinning kernels' dispatch (`crate::skin::dispatch`). The lanes are a closed set, `f32`
     /// and [`Q14`]; after inlining the match on the result costs nothing.
     fn which<F: OfLane>(x: F::Of<Self>) -> Which<F>;
 }

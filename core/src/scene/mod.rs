@@ -8,7 +8,7 @@
 //! | pose | forward kinematics: world matrices | [`crate::skeleton`] | [`Scene::pose`] |
 //! | palette | each part's skinning matrices `W·B⁻¹`, narrowed to the lane | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs` |
 //! | deform | (none yet: morph targets will change the vertices here, before skinning) | | `deform.rs` |
-//! | skin | LBS of the part's vertices, read in place or copied, by the loop [`crate::skin::kernel`] picks | [`crate::skin`] | `deform.rs` |
+//! | skin | LBS of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
 //! | project | screen position, depth and Lambert shade per vertex | [`crate::raster::camera`] | [`Scene::project`] (`project.rs`) |
 //! | raster | triangles into bands of pixels, bands to the display | [`crate::raster`] | [`Scene::render_binned`] (`draw.rs`) |
 //!

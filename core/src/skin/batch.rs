@@ -1,5 +1,5 @@
 //! Validated views: vertices and a palette that holds every bone they use, the input of the
-//! skinning loops ([`super::kernel`]), which therefore check nothing per vertex and cannot
+//! skinning loops ([`super::dispatch`]), which therefore check nothing per vertex and cannot
 //! fail.
 //!
 //! A view is made in two steps, each a check done once where the data enters:

@@ -1,9 +1,9 @@
 //! Meshes: vertices validated once, when made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
 //! skinning one checks the palette's length and the slices' lengths (no per-vertex work),
-//! makes a validated view ([`super::batch`]) and runs the loop [`super::kernel`] picks.
+//! makes a validated view ([`super::batch`]) and runs the loop [`super::dispatch`] picks.
 
 use super::batch::{Batch, Rigid};
-use super::{generic, kernel};
+use super::{dispatch, generic};
 use crate::affine::Affine;
 use crate::error::Error;
 use crate::lane::Lane;
@@ -54,7 +54,7 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
 
     /// Skinned positions: `out[v] = M[bone[v]] · p[v]`.
     pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
-        kernel::stitch(self.rigid(palette, out.len())?, out, None);
+        dispatch::stitch(self.rigid(palette, out.len())?, out, None);
         Ok(())
     }
 
@@ -68,7 +68,7 @@ impl<'a, L: Lane> RigidMesh<'a, L> {
     ) -> Result<(), Error> {
         let rigid = self.rigid(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
-        kernel::stitch(rigid, out, Some((normals, out_normals)));
+        dispatch::stitch(rigid, out, Some((normals, out_normals)));
         Ok(())
     }
 
@@ -136,7 +136,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
     /// Skinned positions: `out[v] = (Σ wₖ M[bₖ]) · p[v]`.
     pub fn skin(&self, palette: &[Affine<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
-        kernel::lbs(self.batch(palette, out.len())?, out, None);
+        dispatch::lbs(self.batch(palette, out.len())?, out, None);
         Ok(())
     }
 
@@ -150,12 +150,12 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     ) -> Result<(), Error> {
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
-        kernel::lbs(batch, out, Some((normals, out_normals)));
+        dispatch::lbs(batch, out, Some((normals, out_normals)));
         Ok(())
     }
 
     /// [`Self::skin`] by the generic loop over [`Lane`]'s primitives, bypassing the loop the
-    /// dispatch point picks ([`super::kernel`]): the reference that loop must match bit for bit. The
+    /// dispatch point picks ([`super::dispatch`]): the reference that loop must match bit for bit. The
     /// firmware benchmark checks the fixed lane's assembly kernels against it on the device.
     pub fn skin_generic(
         &self,

@@ -8,7 +8,7 @@
 //! | `batch` | validated views: vertices and a palette that holds every bone they use |
 //! | `generic` | the loops written once over [`Lane`](crate::lane::Lane)'s primitives |
 //! | `asm`, `x86` | the specialised loops (Cortex-M assembly; x86 SSE2/AVX2), target by target |
-//! | [`kernel`] | the one dispatch point: which loop skins a view ([`Kernel`]) |
+//! | [`dispatch`] | the one dispatch point: which loop skins a view ([`Loop`]) |
 //! | `mesh` | [`RigidMesh`] and [`SkinnedMesh`]: validated once when made, then skinned |
 //!
 //! A mesh is validated once, when it is made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
@@ -44,13 +44,13 @@
 #[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
 mod asm;
 pub(crate) mod batch;
+pub mod dispatch;
 mod generic;
-pub mod kernel;
 mod mesh;
 #[cfg(skin_x86)]
 mod x86;
 
 #[cfg(skin_asm_fixed)]
 pub(crate) use asm::records;
-pub use kernel::Kernel;
+pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};

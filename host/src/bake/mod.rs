@@ -23,10 +23,10 @@
 //! point — any value that overflows at rest or at a key time or midpoint of a chosen clip
 //! ([`crate::pose::range::check_fixed`]).
 //!
-//! [`bake_in`] assembles the asset in this order, one file each: `bones` (the skeleton and
-//! the joint entries), `draws` (the parts, split for the budget), `vertices` (the parts'
-//! arrays in the lane), `clips` (the channels, renumbered to bones); then skin-core's
-//! writer lays them out.
+//! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
+//! imports only from those before it): `bones` (the skeleton and the joint entries),
+//! `draws` (the parts, split for the budget), `vertices` (the parts' arrays in the lane),
+//! `clips` (the channels, renumbered to bones); then skin-core's writer lays them out.
 //!
 //! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
 

@@ -16,6 +16,10 @@
 //! The pictures' camera is the firmware's: it frames the skinned rest pose
 //! ([`crate::render::Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
 //!
+//! Its files, each importing only from those before it: `report` (the [`Report`], its
+//! [`Limits`] and table), `error` ([`ValidateError`]), `tally` (the vertex comparisons of
+//! each frame), `pictures` (the picture comparison of each frame).
+//!
 //! ```no_run
 //! use skin_host::gpu::Reference;
 //! use skin_host::validate::{validate, Options};

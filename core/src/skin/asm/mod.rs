@@ -9,7 +9,7 @@
 //! `SMLA<x><y>` loop on the Cortex-M4F, the biased-palette loop on the Cortex-M0 and the
 //! generic loop in `f32`):
 //!
-//! | kernel | core | Rust loop | assembly | issue's target |
+//! | kernel | core | Rust loop | assembly | project's target |
 //! |---|---|---:|---:|---:|
 //! | fixed (`thumbv7em.rs`) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 171.6 | ≤ 200 |
 //! | fixed (`thumbv6m.rs`) | Cortex-M0 (ARMv6-M) | 466.3 | 353.1 | ≤ 400 |
@@ -35,7 +35,7 @@
 //! reads and writes nothing outside the arrays the `Job` describes and that frame. The
 //! safe wrappers below make a `Job` only from a [`Batch`] (a validated view: every bone
 //! index is below its palette's length) and the output slices: the only route into the
-//! kernels, taken by the dispatch point (`skin::kernel`) alone. A baked asset's stored
+//! kernels, taken by the dispatch point (`skin::dispatch`) alone. A baked asset's stored
 //! arrays reach them through the same route: [`records`] reads them in place as the lane's
 //! types, and the frame player makes a `Batch` of them.
 //!

@@ -1,17 +1,17 @@
-//! The one place that picks the loop a validated view ([`super::batch`]) is skinned with:
-//! the generic loop over [`Lane`]'s primitives ([`super::generic`]), or a specialisation
+//! The one place that picks the loop a validated view (`skin::batch`) is skinned with:
+//! the generic loop over [`Lane`]'s primitives (`skin::generic`), or a specialisation
 //! kept because a benchmark showed it pays (`docs/BENCHMARKS.md`), each giving the generic
 //! loop's bits:
 //!
 //! | lane | target (`cfg`, set by `core/build.rs`) | LBS | stitching |
 //! |---|---|---|---|
-//! | fixed | ARMv7E-M with DSP (`skin_asm_v7em`) or ARMv6-M (`skin_asm_v6m`), 4 influences, palettes the kernel takes | assembly ([`super::asm`]) | generic |
+//! | fixed | ARMv7E-M with DSP (`skin_asm_v7em`) or ARMv6-M (`skin_asm_v6m`), 4 influences, palettes the kernel takes | assembly (`skin::asm`) | generic |
 //! | `f32` | Cortex-M with FPU, hard-float ABI (`skin_asm_v7em_f32`), 4 influences | assembly | generic |
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
 //!
 //! Code written over `L: Lane` reaches the loop for its concrete lane through
-//! [`Lane::which`]; [`Kernel::lbs`] names the choice (the firmware logs it per part).
+//! [`Lane::which`]; [`Loop::lbs`] names the choice (the firmware logs it per part).
 
 use core::marker::PhantomData;
 
@@ -26,7 +26,7 @@ use crate::lane::{Lane, OfLane, Out16, Which, Q14};
 /// The loop that skins a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Kernel {
+pub enum Loop {
     /// The generic loop over the lane's primitives.
     Generic,
     /// Hand-scheduled Cortex-M assembly (four influences).
@@ -36,13 +36,13 @@ pub enum Kernel {
     Simd,
 }
 
-impl Kernel {
+impl Loop {
     /// A short name for logs: `generic`, `assembly` or `simd`.
     pub const fn name(self) -> &'static str {
         match self {
-            Kernel::Generic => "generic",
-            Kernel::Assembly => "assembly",
-            Kernel::Simd => "simd",
+            Loop::Generic => "generic",
+            Loop::Assembly => "assembly",
+            Loop::Simd => "simd",
         }
     }
 
@@ -50,16 +50,16 @@ impl Kernel {
     /// palette of `bones` matrices.
     ///
     /// ```
-    /// use skin_core::skin::Kernel;
-    /// let k = Kernel::lbs::<f32>(4, 32);
+    /// use skin_core::skin::Loop;
+    /// let k = Loop::lbs::<f32>(4, 32);
     /// if cfg!(target_arch = "x86_64") {
-    ///     assert_eq!(k, Kernel::Simd);
+    ///     assert_eq!(k, Loop::Simd);
     /// }
     /// ```
-    pub fn lbs<L: Lane>(influences: usize, bones: usize) -> Kernel {
+    pub fn lbs<L: Lane>(influences: usize, bones: usize) -> Loop {
         match L::which::<PhantomData<()>>(PhantomData) {
-            Which::F32(_) => f32_kernel(influences),
-            Which::Q14(_) => q14_kernel(influences, bones),
+            Which::F32(_) => f32_loop(influences),
+            Which::Q14(_) => q14_loop(influences, bones),
         }
     }
 }
@@ -82,7 +82,7 @@ impl<'a> OfLane for StitchArgs<'a> {
     type Of<L: Lane> = (Rigid<'a, L>, &'a mut [[L::Out; 3]], Normals<'a, L>);
 }
 
-/// LBS of `batch` into `out` (and `normals.1`), by the loop [`Kernel::lbs`] names.
+/// LBS of `batch` into `out` (and `normals.1`), by the loop [`Loop::lbs`] names.
 #[inline(always)]
 pub(crate) fn lbs<L: Lane, const K: usize>(
     batch: Batch<'_, L, K>,
@@ -111,13 +111,13 @@ pub(crate) fn stitch<L: Lane>(
 /// The fixed lane's choice: the assembly kernels for four influences where the target has
 /// them and they take the palette (the ARMv6-M kernel copies it into a table of at most 64
 /// matrices).
-fn q14_kernel(influences: usize, bones: usize) -> Kernel {
+fn q14_loop(influences: usize, bones: usize) -> Loop {
     #[cfg(skin_asm_fixed)]
     if influences == 4 && asm::fixed_takes(bones) {
-        return Kernel::Assembly;
+        return Loop::Assembly;
     }
     let _ = (influences, bones);
-    Kernel::Generic
+    Loop::Generic
 }
 
 #[inline(always)]
@@ -126,24 +126,25 @@ fn q14_lbs<const K: usize>(
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
+    // Four influences: the assembly entry, which takes the generic loop itself for a palette
+    // the kernels do not take (the test of `q14_loop`), so that the generic loop is compiled
+    // once.
     #[cfg(skin_asm_fixed)]
     if let Some(four) = batch.four() {
-        if q14_kernel(4, four.parts().0.len()) == Kernel::Assembly {
-            return asm::fixed_lbs4(four, out, normals);
-        }
+        return asm::fixed_lbs4(four, out, normals);
     }
     generic::lbs(batch, out, normals)
 }
 
 /// The `f32` lane's choice: SIMD on x86 (every influence count), assembly for four
 /// influences on a Cortex-M with an FPU and the hard-float ABI.
-fn f32_kernel(influences: usize) -> Kernel {
+fn f32_loop(influences: usize) -> Loop {
     if cfg!(skin_x86) {
-        Kernel::Simd
+        Loop::Simd
     } else if cfg!(skin_asm_v7em_f32) && influences == 4 {
-        Kernel::Assembly
+        Loop::Assembly
     } else {
-        Kernel::Generic
+        Loop::Generic
     }
 }
 
