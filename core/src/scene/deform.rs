@@ -142,9 +142,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             while start < range.len() {
                 let n = C.min(range.len() - start);
                 let s = &mut *scratch;
-                stages.time(Stage::Skin, || match &in_place {
-                    Some(v) => skin_in_place(view, v, start..start + n, s),
-                    None => skin_copied(view, &stored, start, n, s),
+                stages.time(Stage::Skin, || {
+                    skin(view, in_place.as_ref(), &stored, start, n, s)
                 });
                 let normals = lit.then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {
@@ -157,43 +156,42 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     }
 }
 
-/// Skins the vertices `run` of a part read in place into the scratch's outputs.
+/// Skins `n` vertices of a part from its `start` into the scratch's outputs: read in place
+/// where the lane reads the stored arrays so, else copied into the scratch first. One call
+/// of the dispatch point for both (each call inlines the loops).
 #[inline(always)]
-fn skin_in_place<L: AssetLane + Project, const C: usize>(
+fn skin<L: AssetLane + Project, const C: usize>(
     view: Batch<'_, L, 4>,
-    v: &InPlace<'_, L>,
-    run: core::ops::Range<usize>,
-    s: &mut Scratch<L, C>,
-) {
-    let n = run.len();
-    // `Stored::of` checked that every array holds the part's vertices, which `run` is in.
-    let batch = view.over(&v.positions[run.clone()], &v.influences[run.clone()]);
-    let normals = v.normals.map(|v| (&v[run], &mut s.out_normals[..n]));
-    dispatch::lbs(batch, &mut s.out[..n], normals);
-}
-
-/// Copies `n` vertices of a part from `start` into the scratch, and skins them.
-#[inline(always)]
-fn skin_copied<L: AssetLane + Project, const C: usize>(
-    view: Batch<'_, L, 4>,
+    in_place: Option<&InPlace<'_, L>>,
     stored: &Stored<'_, L>,
     start: usize,
     n: usize,
     s: &mut Scratch<L, C>,
 ) {
     // `Stored::of` checked that every array holds the part's vertices, which these are.
-    if let Some(p) = stored.positions.slice(start, n) {
-        p.copy_to(&mut s.positions[..n]);
-    }
-    if let Some(i) = stored.influences.slice(start, n) {
-        i.copy_to(&mut s.influences[..n]);
-    }
-    let batch = view.over(&s.positions[..n], &s.influences[..n]);
-    let normals = stored.normals.map(|v| {
-        if let Some(v) = v.slice(start, n) {
-            v.copy_to(&mut s.normals[..n]);
+    let run = start..start + n;
+    let (positions, influences, normals) = match in_place {
+        Some(v) => (
+            &v.positions[run.clone()],
+            &v.influences[run.clone()],
+            v.normals.map(|v| &v[run]),
+        ),
+        None => {
+            if let Some(p) = stored.positions.slice(start, n) {
+                p.copy_to(&mut s.positions[..n]);
+            }
+            if let Some(i) = stored.influences.slice(start, n) {
+                i.copy_to(&mut s.influences[..n]);
+            }
+            let normals = stored.normals.map(|v| {
+                if let Some(v) = v.slice(start, n) {
+                    v.copy_to(&mut s.normals[..n]);
+                }
+                &s.normals[..n]
+            });
+            (&s.positions[..n], &s.influences[..n], normals)
         }
-        (&s.normals[..n], &mut s.out_normals[..n])
-    });
-    dispatch::lbs(batch, &mut s.out[..n], normals);
+    };
+    let normals = normals.map(|v| (v, &mut s.out_normals[..n]));
+    dispatch::lbs(view.over(positions, influences), &mut s.out[..n], normals);
 }

@@ -1,11 +1,11 @@
-//! The one place that picks the loop a validated view ([`super::batch`]) is skinned with:
-//! the generic loop over [`Lane`]'s primitives ([`super::generic`]), or a specialisation
+//! The one place that picks the loop a validated view (`skin::batch`) is skinned with:
+//! the generic loop over [`Lane`]'s primitives (`skin::generic`), or a specialisation
 //! kept because a benchmark showed it pays (`docs/BENCHMARKS.md`), each giving the generic
 //! loop's bits:
 //!
 //! | lane | target (`cfg`, set by `core/build.rs`) | LBS | stitching |
 //! |---|---|---|---|
-//! | fixed | ARMv7E-M with DSP (`skin_asm_v7em`) or ARMv6-M (`skin_asm_v6m`), 4 influences, palettes the kernel takes | assembly ([`super::asm`]) | generic |
+//! | fixed | ARMv7E-M with DSP (`skin_asm_v7em`) or ARMv6-M (`skin_asm_v6m`), 4 influences, palettes the kernel takes | assembly (`skin::asm`) | generic |
 //! | `f32` | Cortex-M with FPU, hard-float ABI (`skin_asm_v7em_f32`), 4 influences | assembly | generic |
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
@@ -126,11 +126,12 @@ fn q14_lbs<const K: usize>(
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
+    // Four influences: the assembly entry, which takes the generic loop itself for a palette
+    // the kernels do not take (the test of `q14_loop`), so that the generic loop is compiled
+    // once.
     #[cfg(skin_asm_fixed)]
     if let Some(four) = batch.four() {
-        if q14_loop(4, four.parts().0.len()) == Loop::Assembly {
-            return asm::fixed_lbs4(four, out, normals);
-        }
+        return asm::fixed_lbs4(four, out, normals);
     }
     generic::lbs(batch, out, normals)
 }

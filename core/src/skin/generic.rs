@@ -7,10 +7,10 @@ use crate::affine::Affine;
 use crate::lane::Lane;
 use crate::vertex::Influence;
 
-/// Slots of the bone table of [`with_bones`].
+/// Slots of the bone table of `with_bones!`.
 const BONE_SLOTS: usize = 64;
 
-/// Whether [`with_bones`] uses its table: on ARM, where it measured faster (an LBS-4 vertex
+/// Whether `with_bones!` uses its table: on ARM, where it measured faster (an LBS-4 vertex
 /// saves four compare-and-branch bounds checks and four `× 24`/`× 48` address computations),
 /// and in this crate's tests (so that the host tests run it too); elsewhere (x86-64: up to
 /// 6% slower on the fixed lane) the palette is indexed directly (`docs/BENCHMARKS.md`).

@@ -210,7 +210,8 @@ fn points(t: &[[m128; 4]; 3], p: &[[f32; 3]], out: &mut [[f32; 3]]) {
 /// The magic constant of micromath's `invsqrt` (`0x5f375a86 − (bits >> 1)`).
 pub(super) const INV_SQRT_MAGIC: i32 = 0x5f37_5a86;
 
-/// [`super::inv_len`], four at a time.
+/// The `f32` lane's `inv_len` (`lane/float.rs`: micromath's estimate, two Newton steps), four at
+/// a time.
 #[inline(always)]
 fn inv_len4(len2: m128) -> m128 {
     let half = set_splat_m128(0.5) * len2;
