@@ -238,9 +238,16 @@ impl RenderCommand {
             source,
         };
         let clip = frame.map(|(c, _)| c);
+        let format = animation::Format::of(&self.output);
+        if format.is_some() && clip.is_none() {
+            return Err(CliError::Usage(format!(
+                "{}: an animation plays a clip: give --anim",
+                self.output.display()
+            )));
+        }
         let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
             .map_err(render_err)?;
-        let what = match animation::Format::of(&self.output) {
+        let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {
                 let picture = renderer.frame(self.clip.time).map_err(render_err)?;
