@@ -83,7 +83,7 @@ pub struct PoseCommand {
 impl PoseCommand {
     /// Print the skinned positions.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.model.load_unmorphed(warn, "pose")?;
         let frame = self
             .clip
             .frame(&rig)
@@ -138,7 +138,7 @@ pub struct BakeCommand {
 impl BakeCommand {
     /// Write the asset and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.model.load_unmorphed(warn, "bake")?;
         let budget = self.budget.as_deref().map(preset).transpose()?;
         let clips = self
             .clips
@@ -216,7 +216,7 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.model.load_unmorphed(warn, "render")?;
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
@@ -394,7 +394,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load(warn)?;
+        let rig = model.load_unmorphed(warn, "validate")?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,
