@@ -1,65 +1,15 @@
 //! Morph targets through the importer: `POSITION`/`NORMAL` deltas (dense and sparse), mesh
 //! and node weights, target names, weight channels in all three interpolations, every
-//! bad-input case as a typed error; the Khronos morph samples; and the commands that do not
-//! apply morph targets yet refusing a model whose targets move vertices.
+//! bad-input case as a typed error; the Khronos morph samples; `skin inspect` listing them,
+//! `skin pose --weights`, and the commands that do not apply morph targets yet refusing a
+//! model whose targets move vertices.
 
 use std::process::Command;
 
 use serde_json::json;
 use skin_host::rig::Interpolation;
 use skin_host::ImportError;
-use skin_tests::gltf_gen::{keyed_triangle, Gen, FLOAT, UNSIGNED_BYTE};
-
-/// Target 0 moves every vertex (dense); target 1 moves vertex 2 only (sparse).
-const DELTA0: [f32; 9] = [0.0, 0.0, 0.5, 0.25, 0.0, 0.5, -0.125, 0.0, 0.5];
-const SPARSE_VERTEX: u8 = 2;
-const SPARSE_DELTA: [f32; 3] = [0.75, -0.5, 0.0];
-const NORMAL0: [f32; 9] = [0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.0];
-
-/// The skinned triangle of [`keyed_triangle`] (node 2) with normals and two morph targets,
-/// the second stored sparse, mesh weights `[0.25, 0.5]`, target names, and in its animation
-/// a second channel (1) animating the weights with two keys in `interp`.
-fn morph_triangle(interp: &str) -> Gen {
-    let mut g = keyed_triangle(1.0, &[0.0, 1.0], "translation", &[0.0; 6]);
-    let nrm = g.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC3", 3);
-    let d0 = g.floats(&DELTA0, "VEC3", 3);
-    let n0 = g.floats(&NORMAL0, "VEC3", 3);
-    let idx = g.view(&[SPARSE_VERTEX, 0, 0, 0]);
-    let vals: Vec<u8> = SPARSE_DELTA.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let vals = g.view(&vals);
-    let d1 = g.push(
-        "accessors",
-        json!({"componentType": FLOAT, "type": "VEC3", "count": 3,
-            "min": [0.0, -0.5, 0.0], "max": [0.75, 0.0, 0.0],
-            "sparse": {"count": 1,
-                "indices": {"bufferView": idx, "componentType": UNSIGNED_BYTE},
-                "values": {"bufferView": vals}}}),
-    );
-    let prim = &mut g.json["meshes"][0]["primitives"][0];
-    prim["attributes"]["NORMAL"] = json!(nrm);
-    prim["targets"] = json!([{"POSITION": d0, "NORMAL": n0}, {"POSITION": d1}]);
-    let mesh = &mut g.json["meshes"][0];
-    mesh["name"] = json!("face");
-    mesh["weights"] = json!([0.25, 0.5]);
-    mesh["extras"] = json!({"targetNames": ["smile", "blink"]});
-    let input = g.json["animations"][0]["samplers"][0]["input"].clone();
-    let values: Vec<f32> = match interp {
-        // Per key: in-tangents (2), values (2), out-tangents (2).
-        "CUBICSPLINE" => vec![0.0, 0.0, 0.0, 1.0, 2.0, 0.0, -1.0, 0.0, 1.0, 0.5, 0.0, 0.0],
-        _ => vec![0.0, 1.0, 1.0, 0.5],
-    };
-    let output = g.floats(&values, "SCALAR", 1);
-    let anim = &mut g.json["animations"][0];
-    anim["samplers"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"input": input, "output": output, "interpolation": interp}));
-    anim["channels"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"sampler": 1, "target": {"node": 2, "path": "weights"}}));
-    g
-}
+use skin_tests::gltf_gen::{morph_triangle, Gen, DELTA0, NORMAL0, SPARSE_DELTA, SPARSE_VERTEX};
 
 fn import(g: &Gen) -> Result<skin_host::Rig, ImportError> {
     skin_host::import::from_slice(&g.glb(), None)
@@ -421,7 +371,7 @@ fn the_khronos_morph_samples_import_as_their_readme_describes() {
 }
 
 #[test]
-fn commands_that_do_not_apply_morphs_refuse_and_inspect_lists_them() {
+fn inspect_lists_morphs_pose_applies_them_and_the_other_commands_refuse() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("face.glb");
     std::fs::write(&model, morph_triangle("CUBICSPLINE").glb()).unwrap();
@@ -443,8 +393,16 @@ fn commands_that_do_not_apply_morphs_refuse_and_inspect_lists_them() {
     );
     let asset = dir.path().join("face.skin");
     let png = dir.path().join("face.png");
+    // `pose` applies them, and `--weights` replaces them.
+    let rest = run(&["pose", m]);
+    let zero = run(&["pose", m, "--weights", "0,0"]);
+    assert!(rest.status.success() && zero.status.success());
+    assert_ne!(rest.stdout, zero.stdout);
+    let bad = run(&["pose", m, "--weights", "1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--weights gives 1 weights"), "{err}");
     for args in [
-        vec!["pose", m],
         vec!["bake", m, "-o", asset.to_str().unwrap()],
         vec!["render", m, "--backend", "cpu", "-o", png.to_str().unwrap()],
     ] {

@@ -82,6 +82,43 @@ impl ModelArg {
     }
 }
 
+/// `--weights w0,w1,…`: morph-target weights for every mesh node with targets, in place of
+/// the file's and the clip's.
+#[derive(Debug, Args)]
+pub struct WeightsArg {
+    /// Morph-target weights for every mesh with targets (each must have this many), replacing
+    /// the file's defaults and any animated weights; default: the file's, animated.
+    #[arg(
+        long,
+        value_name = "W0,W1,…",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub weights: Option<Vec<f32>>,
+}
+
+impl WeightsArg {
+    /// Every node's morph-target weights at `frame` of `rig`, or `--weights` for all.
+    pub fn at(
+        &self,
+        rig: &Rig,
+        frame: Option<(usize, f32)>,
+    ) -> Result<crate::pose::morph::NodeWeights, CliError> {
+        let mut nodes = crate::pose::morph::weights(rig, frame);
+        let Some(weights) = &self.weights else {
+            return Ok(nodes);
+        };
+        if let Some((i, w)) = weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
+            return Err(CliError::Usage(format!(
+                "--weights: weight {i} is {w}, not a finite number"
+            )));
+        }
+        crate::pose::morph::override_weights(rig, &mut nodes, weights)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(nodes)
+    }
+}
+
 /// One frame: `--anim` (none: the rest pose) at `--time`.
 #[derive(Debug, Args)]
 pub struct ClipArgs {
