@@ -2,9 +2,11 @@
 //! fixed lane within its documented bound of an `f64` sum, the active-target budget, and
 //! every bad input as a typed error.
 
+use skin_core::affine::Affine;
 use skin_core::error::{Error, Quantity};
 use skin_core::lane::{Lane, Q14};
-use skin_core::morph::{Active, Morph, Target};
+use skin_core::morph::{Active, Morph, MorphLane, Target};
+use skin_core::skin::RigidMesh;
 use skin_host::pose::morph::morphed;
 use skin_tests::gltf_gen::morph_triangle;
 
@@ -210,4 +212,51 @@ fn bad_morph_input_is_a_typed_error() {
         .apply(&Active::<Q14, 8>::select(&[0.5]).unwrap(), &mut out, None)
         .unwrap();
     assert_eq!(out[0][0], q(1.4));
+}
+
+/// Morphed normals (here grown to length 1.5) come out of skinning at unit length in both
+/// lanes: the skinning renormalises them, as it does unmorphed ones.
+fn normals_are_unit_after_skinning<L: MorphLane>(q: impl Fn(f32) -> L, tolerance: f32) {
+    let base = [
+        [q(0.0), q(0.0), q(0.0)],
+        [q(0.5), q(0.0), q(0.0)],
+        [q(0.0), q(0.5), q(0.0)],
+    ];
+    let normals = [[q(0.0), q(0.0), q(1.0)]; 3];
+    let deltas = [[q(0.0), q(0.0), q(1.0)]; 3];
+    let moves = [[q(0.0), q(0.0), q(0.25)]; 3];
+    let t = [Target::new(&[0, 1, 2], &moves, Some(&deltas)).unwrap()];
+    let morph = Morph::new(&base, Some(&normals), &t).unwrap();
+    let active = Active::<L, 8>::select(&[0.5]).unwrap();
+    let (mut pos, mut nrm) = ([[q(0.0); 3]; 3], [[q(0.0); 3]; 3]);
+    morph.apply(&active, &mut pos, Some(&mut nrm)).unwrap();
+    assert!(
+        (nrm[0][2].to_f32() - 1.5).abs() < 1e-3,
+        "morphed, not yet unit"
+    );
+    let (z, h) = (q(0.0), q(0.5));
+    let palette = [Affine {
+        rows: [[h, z, z, z], [z, h, z, z], [z, z, h, z]],
+    }];
+    let bones = [0u8; 3];
+    let mesh = RigidMesh::<L>::new(&pos, &bones).unwrap();
+    let mut out = [[L::Out::default(); 3]; 3];
+    let mut out_normals = [[q(0.0); 3]; 3];
+    mesh.skin_with_normals(&palette, &nrm, &mut out, &mut out_normals)
+        .unwrap();
+    for n in out_normals {
+        let len = n.iter().map(|c| c.to_f32().powi(2)).sum::<f32>().sqrt();
+        assert!(
+            (len - 1.0).abs() <= tolerance,
+            "{} normal length {len}",
+            L::NAME
+        );
+    }
+    assert!((L::out_to_f32(out[0][2]) - 0.0625).abs() < 1e-3);
+}
+
+#[test]
+fn morphed_normals_are_renormalised_by_skinning() {
+    normals_are_unit_after_skinning::<f32>(|v| v, 1e-5);
+    normals_are_unit_after_skinning::<Q14>(|v| <Q14 as Lane>::from_f32(v).unwrap(), 1e-3);
 }
