@@ -28,6 +28,10 @@ pub enum Quantity {
     Channel,
     /// The time a clip is sampled at.
     Time,
+    /// A morph target's weight (index: the target).
+    MorphWeight,
+    /// A morph target's delta (index: the entry in the target's list).
+    MorphDelta,
 }
 
 impl Quantity {
@@ -43,6 +47,8 @@ impl Quantity {
             Quantity::Key => "key frame",
             Quantity::Channel => "a key of animation channel",
             Quantity::Time => "sample time",
+            Quantity::MorphWeight => "morph-target weight",
+            Quantity::MorphDelta => "morph-target delta",
         }
     }
 }
@@ -182,6 +188,27 @@ pub enum Error {
         /// The first key earlier than the one before it.
         key: usize,
     },
+    /// A morph target's list of moved vertices is not strictly increasing within the
+    /// primitive's vertices.
+    MorphVertex {
+        /// The target.
+        target: usize,
+        /// The entry in its list.
+        entry: usize,
+        /// The vertex it names.
+        vertex: u16,
+        /// Vertices in the primitive.
+        vertices: usize,
+    },
+    /// Morph targets at these weights could move a vertex beyond the lane's range.
+    MorphReach {
+        /// How far (the largest coordinate's bound, in asset units) they could move it to.
+        reach: f32,
+        /// The lane's limit.
+        limit: f32,
+        /// The lane.
+        format: &'static str,
+    },
     /// Two slices that must have equal lengths do not.
     LengthMismatch {
         /// Expected length.
@@ -269,6 +296,25 @@ impl core::fmt::Display for Error {
             Error::KeyOrder { channel, key } => write!(
                 f,
                 "key {key} of animation channel {channel} comes before the key preceding it"
+            ),
+            Error::MorphVertex {
+                target,
+                entry,
+                vertex,
+                vertices,
+            } => write!(
+                f,
+                "entry {entry} of morph target {target} names vertex {vertex}, which is not \
+                 after the entry before it and below the primitive's {vertices} vertices"
+            ),
+            Error::MorphReach {
+                reach,
+                limit,
+                format,
+            } => write!(
+                f,
+                "morph targets at these weights could move a coordinate to {reach}, beyond \
+                 {format}'s limit of {limit}"
             ),
             Error::LengthMismatch { expected, actual } => {
                 write!(f, "expected {expected} items, got {actual}")

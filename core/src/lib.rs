@@ -91,6 +91,7 @@ pub mod error;
 pub mod indices;
 pub mod lane;
 pub mod layout;
+pub mod morph;
 pub mod num;
 pub mod palette;
 pub mod quat;

@@ -97,6 +97,57 @@ pub enum ImportError {
         /// What is wrong.
         reason: String,
     },
+    /// A morph target does not fit its primitive.
+    #[error("mesh {mesh} primitive {primitive} morph target {target}: {reason}")]
+    Target {
+        /// Mesh index.
+        mesh: usize,
+        /// Primitive index.
+        primitive: usize,
+        /// Target index.
+        target: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The primitives of one mesh have different numbers of morph targets.
+    #[error(
+        "mesh {mesh} primitive {primitive} has {targets} morph targets but its primitive 0 has \
+         {first}; every primitive of a mesh must have the same number"
+    )]
+    TargetCounts {
+        /// Mesh index.
+        mesh: usize,
+        /// The primitive that differs.
+        primitive: usize,
+        /// Its targets.
+        targets: usize,
+        /// Primitive 0's targets.
+        first: usize,
+    },
+    /// A list of morph-target weights whose length is not the mesh's target count.
+    #[error("{what} has {found} morph-target weights, but mesh {mesh} has {targets} targets")]
+    MorphWeights {
+        /// Whose weights, e.g. `node 3` or `key 2 of animation 0 channel 1`.
+        what: String,
+        /// How many it has.
+        found: usize,
+        /// The mesh.
+        mesh: usize,
+        /// The mesh's targets.
+        targets: usize,
+    },
+    /// An animation channel animates morph-target weights that do not exist.
+    #[error("animation {animation} channel {channel} animates the morph-target weights of node {node}, but {reason}")]
+    WeightChannel {
+        /// Animation index.
+        animation: usize,
+        /// Channel index.
+        channel: usize,
+        /// The target node.
+        node: usize,
+        /// What is missing.
+        reason: String,
+    },
     /// A file larger than this tool reads.
     #[error("{what} is larger than this tool's limit of {limit} bytes")]
     TooLarge {

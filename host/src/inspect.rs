@@ -67,8 +67,28 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
             "  animation {i}{}: {:.3} s, {} channels",
             label(&c.name),
             c.duration(),
-            c.channels.len()
+            c.channels.len() + c.weights.len()
         );
+        for w in c.weights.iter().take(SHOWN) {
+            let mesh = rig.nodes[w.node]
+                .mesh
+                .map_or(String::new(), |m| format!("mesh {m}, "));
+            let _ = writeln!(
+                s,
+                "    morph weights of node {} ({mesh}{} targets): {:?}, {} keys",
+                w.node,
+                w.targets,
+                w.interpolation,
+                w.times.len()
+            );
+        }
+        if c.weights.len() > SHOWN {
+            let _ = writeln!(
+                s,
+                "    ... {} more morph-weight channels",
+                c.weights.len() - SHOWN
+            );
+        }
     }
     rest_box(&mut s, rig);
     lanes(&mut s, rig);
@@ -125,14 +145,31 @@ fn meshes(s: &mut String, rig: &Rig) {
             label(&m.name),
             m.primitives.len()
         );
+        if m.targets() > 0 {
+            let names = if m.target_names.is_empty() {
+                String::new()
+            } else {
+                format!(", names {:?}", m.target_names)
+            };
+            let _ = writeln!(
+                s,
+                "    morph targets: {}, default weights {:?}{names}",
+                m.targets(),
+                m.weights
+            );
+        }
     }
     let _ = writeln!(s, "mesh nodes:");
     let instances: Vec<_> = rig.mesh_nodes().collect();
     for &(node, mesh, skin) in instances.iter().take(SHOWN) {
         let skin = skin.map_or("no skin".to_string(), |k| format!("skin {k}"));
+        let weights = rig.nodes[node]
+            .weights
+            .as_ref()
+            .map_or(String::new(), |w| format!(", morph weights {w:?}"));
         let _ = writeln!(
             s,
-            "  node {node}{}: mesh {mesh}, {skin}",
+            "  node {node}{}: mesh {mesh}, {skin}{weights}",
             label(&rig.nodes[node].name)
         );
     }

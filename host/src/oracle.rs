@@ -11,7 +11,10 @@
 //! - skinned vertices: `Σ w · W(joint) · IBM · p` over the rig's four influences with the
 //!   weights divided by their sum, the skinned node's own transform ignored; normals
 //!   blended with the same matrices and renormalised (zero stays zero);
-//! - meshes without a skin (or primitives without weights): `W(node) · p`.
+//! - meshes without a skin (or primitives without weights): `W(node) · p`;
+//! - morph targets first, in bind space: `p = base + Σ wᵢ·deltaᵢ` (normals likewise, before
+//!   the blend renormalises them), the weights the node's, else its mesh's, replaced by a
+//!   clip's weights channel sampled as the other channels are.
 //!
 //! It starts from the rig (the importer's `f32` data), not from the file: the tests check it
 //! against `skin_tests::gltf_ref`, which reads the file itself. Its node world matrices are
@@ -60,55 +63,124 @@ fn slerp(a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
 
 /// The value of `channel` at `t` seconds (`width` numbers).
 fn sample(c: &Channel, t: f64) -> Vec<f64> {
-    let width = c.path.width();
-    let cubic = c.interpolation == Interpolation::CubicSpline;
-    let stride = if cubic { 3 * width } else { width };
-    let value = |k: usize| -> Vec<f64> {
-        let at = k * stride + if cubic { width } else { 0 };
-        c.values[at..at + width]
-            .iter()
-            .map(|&v| f64::from(v))
-            .collect()
+    let keys = Keys {
+        interpolation: c.interpolation,
+        times: &c.times,
+        values: &c.values,
+        width: c.path.width(),
+        rotation: c.path == Path::Rotation,
     };
-    let times: Vec<f64> = c.times.iter().map(|&v| f64::from(v)).collect();
-    let last = times.len() - 1;
-    let out = if t <= times[0] {
-        value(0)
-    } else if t >= times[last] {
-        value(last)
-    } else {
-        let k = times.partition_point(|&x| x <= t) - 1;
-        let dt = times[k + 1] - times[k];
-        let u = (t - times[k]) / dt;
-        let (a, b) = (value(k), value(k + 1));
-        match c.interpolation {
-            Interpolation::Step => a,
-            Interpolation::Linear if c.path == Path::Rotation => {
-                slerp([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]], u).to_vec()
+    keys.sample(t)
+}
+
+/// A channel's keys: `width` numbers a key (three parts a key for cubic splines).
+struct Keys<'a> {
+    interpolation: Interpolation,
+    times: &'a [f32],
+    values: &'a [f32],
+    width: usize,
+    /// Unit quaternions: slerped and renormalised.
+    rotation: bool,
+}
+
+impl Keys<'_> {
+    /// The value at `t` seconds.
+    fn sample(&self, t: f64) -> Vec<f64> {
+        let (width, c) = (self.width, self);
+        let cubic = c.interpolation == Interpolation::CubicSpline;
+        let stride = if cubic { 3 * width } else { width };
+        let value = |k: usize| -> Vec<f64> {
+            let at = k * stride + if cubic { width } else { 0 };
+            c.values[at..at + width]
+                .iter()
+                .map(|&v| f64::from(v))
+                .collect()
+        };
+        let times: Vec<f64> = c.times.iter().map(|&v| f64::from(v)).collect();
+        let last = times.len() - 1;
+        let out = if t <= times[0] {
+            value(0)
+        } else if t >= times[last] {
+            value(last)
+        } else {
+            let k = times.partition_point(|&x| x <= t) - 1;
+            let dt = times[k + 1] - times[k];
+            let u = (t - times[k]) / dt;
+            let (a, b) = (value(k), value(k + 1));
+            match c.interpolation {
+                Interpolation::Step => a,
+                Interpolation::Linear if c.rotation => {
+                    slerp([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]], u).to_vec()
+                }
+                Interpolation::Linear => (0..width).map(|i| a[i] + u * (b[i] - a[i])).collect(),
+                Interpolation::CubicSpline => {
+                    // Key k's out-tangent and key k+1's in-tangent, per second.
+                    let tangent = |k: usize, part: usize, i: usize| {
+                        f64::from(c.values[k * stride + part * width + i])
+                    };
+                    let (u2, u3) = (u * u, u * u * u);
+                    (0..width)
+                        .map(|i| {
+                            (2.0 * u3 - 3.0 * u2 + 1.0) * a[i]
+                                + (u3 - 2.0 * u2 + u) * dt * tangent(k, 2, i)
+                                + (3.0 * u2 - 2.0 * u3) * b[i]
+                                + (u3 - u2) * dt * tangent(k + 1, 0, i)
+                        })
+                        .collect()
+                }
             }
-            Interpolation::Linear => (0..width).map(|i| a[i] + u * (b[i] - a[i])).collect(),
-            Interpolation::CubicSpline => {
-                // Key k's out-tangent and key k+1's in-tangent, per second.
-                let tangent = |k: usize, part: usize, i: usize| {
-                    f64::from(c.values[k * stride + part * width + i])
-                };
-                let (u2, u3) = (u * u, u * u * u);
-                (0..width)
-                    .map(|i| {
-                        (2.0 * u3 - 3.0 * u2 + 1.0) * a[i]
-                            + (u3 - 2.0 * u2 + u) * dt * tangent(k, 2, i)
-                            + (3.0 * u2 - 2.0 * u3) * b[i]
-                            + (u3 - u2) * dt * tangent(k + 1, 0, i)
-                    })
-                    .collect()
+        };
+        if c.rotation {
+            unit4([out[0], out[1], out[2], out[3]]).to_vec()
+        } else {
+            out
+        }
+    }
+}
+
+/// Every node's morph-target weights at the rest pose or in clip `c` at `t` seconds (empty
+/// for nodes without a mesh): the node's, else its mesh's, replaced by a weights channel.
+pub fn weights(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Vec<f64>>> {
+    let mut out: Vec<Vec<f64>> = rig
+        .nodes
+        .iter()
+        .map(|n| {
+            let w = n.mesh.map_or(&[][..], |m| {
+                n.weights.as_deref().unwrap_or(&rig.meshes[m].weights)
+            });
+            w.iter().map(|&w| f64::from(w)).collect()
+        })
+        .collect();
+    if let Some((c, t)) = anim {
+        for ch in &rig.clips.get(c)?.weights {
+            let keys = Keys {
+                interpolation: ch.interpolation,
+                times: &ch.times,
+                values: &ch.values,
+                width: ch.targets,
+                rotation: false,
+            };
+            out[ch.node] = keys.sample(t);
+        }
+    }
+    Some(out)
+}
+
+/// `base + Σ wᵢ·deltaᵢ` per vertex, in `f64`.
+fn morph<'a>(
+    base: &[[f32; 3]],
+    deltas: impl Iterator<Item = (f64, Option<&'a Vec<[f32; 3]>>)>,
+) -> Vec<[f64; 3]> {
+    let mut out: Vec<[f64; 3]> = base.iter().map(|p| p.map(f64::from)).collect();
+    for (w, d) in deltas {
+        let Some(d) = d else { continue };
+        for (o, d) in out.iter_mut().zip(d) {
+            for i in 0..3 {
+                o[i] += w * f64::from(d[i]);
             }
         }
-    };
-    if c.path == Path::Rotation {
-        unit4([out[0], out[1], out[2], out[3]]).to_vec()
-    } else {
-        out
     }
+    out
 }
 
 /// Node transforms of the rest pose (`anim` = `None`) or of clip `c` at `t` seconds
@@ -136,6 +208,7 @@ pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
 /// in node order (as [`crate::pose::pose()`] lists them). `None` when the clip does not exist.
 pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive64>> {
     let world = world(rig, &locals(rig, anim)?);
+    let weights = weights(rig, anim)?;
     let mut posed = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
         let palette: Option<Vec<M34>> = skin.map(|s| {
@@ -148,8 +221,8 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
         });
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let (positions, normals) = match (&palette, &prim.influences) {
-                (Some(palette), Some(_)) => skin_primitive(prim, palette, true),
-                _ => skin_primitive(prim, &[world[node]], false),
+                (Some(palette), Some(_)) => skin_primitive(prim, &weights[node], palette, true),
+                _ => skin_primitive(prim, &weights[node], &[world[node]], false),
             };
             posed.push(PosedPrimitive64 {
                 node,
@@ -163,10 +236,12 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
     Some(posed)
 }
 
-/// Positions and normals of `prim`, each vertex under `Σ w·palette[joint]` of its
-/// influences, or under `palette[0]` when `skinned` is false (a rigid mesh).
+/// Positions and normals of `prim` moved by its morph targets at `weights`, each vertex
+/// then under `Σ w·palette[joint]` of its influences, or under `palette[0]` when `skinned`
+/// is false (a rigid mesh).
 fn skin_primitive(
     prim: &Primitive,
+    weights: &[f64],
     palette: &[M34],
     skinned: bool,
 ) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
@@ -190,17 +265,21 @@ fn skin_primitive(
         m
     };
     let matrices: Vec<M34> = (0..prim.positions.len()).map(matrix).collect();
-    let positions = prim
-        .positions
-        .iter()
-        .zip(&matrices)
-        .map(|(p, m)| point(m, p.map(f64::from)))
-        .collect();
+    let targets = || weights.iter().copied().zip(&prim.targets);
+    let positions = morph(
+        &prim.positions,
+        targets().map(|(w, t)| (w, t.positions.as_ref())),
+    )
+    .into_iter()
+    .zip(&matrices)
+    .map(|(p, m)| point(m, p))
+    .collect();
     let normals = prim.normals.as_ref().map(|ns| {
-        ns.iter()
+        morph(ns, targets().map(|(w, t)| (w, t.normals.as_ref())))
+            .into_iter()
             .zip(&matrices)
             .map(|(n, m)| {
-                let v = vector(m, n.map(f64::from));
+                let v = vector(m, n);
                 let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
                 if len > 0.0 {
                     v.map(|c| c / len)

@@ -41,6 +41,8 @@ pub struct Node {
     pub mesh: Option<usize>,
     /// The skin that binds that mesh.
     pub skin: Option<usize>,
+    /// Its morph-target weights (`node.weights`), overriding its mesh's defaults.
+    pub weights: Option<Vec<f32>>,
 }
 
 /// A skin: joints (node indices, in palette order) and their inverse bind matrices.
@@ -103,6 +105,18 @@ pub struct Primitive {
     pub max_influences: usize,
     /// The largest weight dropped by the reduction to 4 influences (0 when none was).
     pub largest_dropped: f32,
+    /// Morph targets, in the file's order (the same number in every primitive of a mesh).
+    pub targets: Vec<Target>,
+}
+
+/// One morph target of a primitive: per-vertex displacements added, scaled by the target's
+/// weight, to the base attribute (`v = base + Σ wᵢ·deltaᵢ`), one per vertex of the base.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Target {
+    /// `POSITION` deltas, if the target moves positions.
+    pub positions: Option<Vec<[f32; 3]>>,
+    /// `NORMAL` deltas, if the target turns normals.
+    pub normals: Option<Vec<[f32; 3]>>,
 }
 
 impl Primitive {
@@ -113,7 +127,8 @@ impl Primitive {
     /// # use skin_host::rig::{Influence4, Mode, Primitive};
     /// let rigid = Influence4 { joints: [1, 1, 1, 1], weights: [1.0, 0.0, 0.0, 0.0] };
     /// let prim = Primitive { mode: Mode::Points, positions: vec![[0.0; 3]], normals: None,
-    ///     indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0 };
+    ///     indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0,
+    ///     targets: vec![] };
     /// assert!(prim.drawn(true).influences.is_some());
     /// assert!(prim.drawn(false).influences.is_none());
     /// ```
@@ -180,6 +195,18 @@ pub struct Mesh {
     pub name: Option<String>,
     /// Its primitives.
     pub primitives: Vec<Primitive>,
+    /// Default morph-target weights (`mesh.weights`), one per target; zeros when the file
+    /// gives none.
+    pub weights: Vec<f32>,
+    /// Target names from `mesh.extras.targetNames`, one per target when the file gives them.
+    pub target_names: Vec<String>,
+}
+
+impl Mesh {
+    /// Morph targets per primitive (every primitive has the same number).
+    pub fn targets(&self) -> usize {
+        self.weights.len()
+    }
 }
 
 /// One animated property of one node.
@@ -197,13 +224,31 @@ pub struct Channel {
     pub values: Vec<f32>,
 }
 
+/// The morph-target weights of one node's mesh, animated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightChannel {
+    /// The node (it instantiates a mesh with targets).
+    pub node: usize,
+    /// Interpolation.
+    pub interpolation: Interpolation,
+    /// Key times in seconds, increasing.
+    pub times: Vec<f32>,
+    /// Key values, flat and key-major: `targets` weights a key, or for cubic splines
+    /// `3·targets` (in-tangents, values, out-tangents, each `targets` long).
+    pub values: Vec<f32>,
+    /// The mesh's targets: weights a key (per part of a cubic-spline key).
+    pub targets: usize,
+}
+
 /// An animation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
     /// Its name, if any.
     pub name: Option<String>,
-    /// Its channels (morph-target weight channels are not imported).
+    /// Its node-transform channels.
     pub channels: Vec<Channel>,
+    /// Its morph-target weight channels.
+    pub weights: Vec<WeightChannel>,
 }
 
 impl Clip {
@@ -211,7 +256,9 @@ impl Clip {
     pub fn duration(&self) -> f32 {
         self.channels
             .iter()
-            .filter_map(|c| c.times.last().copied())
+            .map(|c| &c.times)
+            .chain(self.weights.iter().map(|c| &c.times))
+            .filter_map(|t| t.last().copied())
             .fold(0.0, f32::max)
     }
 }
@@ -267,6 +314,37 @@ impl Rig {
             }
         }
         self.with_ancestors(&nodes)
+    }
+
+    /// Why this rig's morph targets would move a vertex somewhere, or `None` when they
+    /// never do (no targets, every weight zero and never animated): the paths that do not
+    /// apply morph targets refuse a rig for which this is `Some`.
+    ///
+    /// ```
+    /// # use skin_host::rig::Rig;
+    /// let rig = Rig { nodes: vec![], order: vec![], skins: vec![], meshes: vec![],
+    ///     clips: vec![], warnings: vec![] };
+    /// assert_eq!(rig.morphs_in_use(), None);
+    /// ```
+    pub fn morphs_in_use(&self) -> Option<String> {
+        for (node, mesh, _) in self.mesh_nodes() {
+            let m = &self.meshes[mesh];
+            let weights = self.nodes[node].weights.as_ref().unwrap_or(&m.weights);
+            if let Some((t, w)) = weights.iter().enumerate().find(|(_, &w)| w != 0.0) {
+                return Some(format!(
+                    "node {node} draws mesh {mesh} with morph target {t} at weight {w}"
+                ));
+            }
+        }
+        for (a, clip) in self.clips.iter().enumerate() {
+            if let Some(ch) = clip.weights.first() {
+                return Some(format!(
+                    "animation {a} animates the morph-target weights of node {}",
+                    ch.node
+                ));
+            }
+        }
+        None
     }
 
     /// The nodes that instantiate a mesh, in node order: `(node, mesh, skin)`.

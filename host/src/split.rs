@@ -24,6 +24,7 @@
 //!     influences: Some(vec![rigid(1), rigid(0), rigid(0), rigid(2)]),
 //!     max_influences: 1,
 //!     largest_dropped: 0.0,
+//!     targets: vec![],
 //! };
 //! let s = split(&prim, 2).unwrap(); // 3 bones in all, 2 fit at a time
 //! assert_eq!(s.parts.len(), 2);
@@ -34,7 +35,7 @@
 //! assert!(split(&prim, 1).is_err());
 //! ```
 
-use crate::rig::{Influence4, Mode, Primitive};
+use crate::rig::{Influence4, Mode, Primitive, Target};
 
 /// One sub-mesh: a palette (joint indices into the skin), vertices and elements.
 #[derive(Clone, Debug, PartialEq)]
@@ -246,6 +247,14 @@ impl Part {
             influences: Some(self.influences.clone()),
             max_influences: whole.max_influences,
             largest_dropped: whole.largest_dropped,
+            targets: whole
+                .targets
+                .iter()
+                .map(|t| Target {
+                    positions: t.positions.as_ref().map(pick),
+                    normals: t.normals.as_ref().map(pick),
+                })
+                .collect(),
         }
     }
 }

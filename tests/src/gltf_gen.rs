@@ -530,3 +530,60 @@ fn push_child(g: &mut Gen, parent: usize, child: usize) {
         None => node["children"] = json!([child]),
     }
 }
+
+/// [`morph_triangle`]'s target 0 moves every vertex (dense) by these; target 1 moves only
+/// vertex [`SPARSE_VERTEX`] (sparse), by [`SPARSE_DELTA`].
+pub const DELTA0: [f32; 9] = [0.0, 0.0, 0.5, 0.25, 0.0, 0.5, -0.125, 0.0, 0.5];
+/// The one vertex [`morph_triangle`]'s sparse target moves.
+pub const SPARSE_VERTEX: u8 = 2;
+/// How far [`morph_triangle`]'s sparse target moves [`SPARSE_VERTEX`].
+pub const SPARSE_DELTA: [f32; 3] = [0.75, -0.5, 0.0];
+/// [`morph_triangle`]'s target 0 `NORMAL` deltas.
+pub const NORMAL0: [f32; 9] = [0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5, 0.0];
+
+/// The skinned triangle of [`keyed_triangle`] (node 2, its root joint sliding by (0.5, 0.25,
+/// 0) over the clip's second) with normals and two morph targets,
+/// the second stored sparse, mesh weights `[0.25, 0.5]`, target names, and in its animation
+/// a second channel (1) animating the weights with two keys in `interp`.
+pub fn morph_triangle(interp: &str) -> Gen {
+    let slide = [0.0, 0.0, 0.0, 0.5, 0.25, 0.0];
+    let mut g = keyed_triangle(1.0, &[0.0, 1.0], "translation", &slide);
+    let nrm = g.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC3", 3);
+    let d0 = g.floats(&DELTA0, "VEC3", 3);
+    let n0 = g.floats(&NORMAL0, "VEC3", 3);
+    let idx = g.view(&[SPARSE_VERTEX, 0, 0, 0]);
+    let vals: Vec<u8> = SPARSE_DELTA.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let vals = g.view(&vals);
+    let d1 = g.push(
+        "accessors",
+        json!({"componentType": FLOAT, "type": "VEC3", "count": 3,
+            "min": [0.0, -0.5, 0.0], "max": [0.75, 0.0, 0.0],
+            "sparse": {"count": 1,
+                "indices": {"bufferView": idx, "componentType": UNSIGNED_BYTE},
+                "values": {"bufferView": vals}}}),
+    );
+    let prim = &mut g.json["meshes"][0]["primitives"][0];
+    prim["attributes"]["NORMAL"] = json!(nrm);
+    prim["targets"] = json!([{"POSITION": d0, "NORMAL": n0}, {"POSITION": d1}]);
+    let mesh = &mut g.json["meshes"][0];
+    mesh["name"] = json!("face");
+    mesh["weights"] = json!([0.25, 0.5]);
+    mesh["extras"] = json!({"targetNames": ["smile", "blink"]});
+    let input = g.json["animations"][0]["samplers"][0]["input"].clone();
+    let values: Vec<f32> = match interp {
+        // Per key: in-tangents (2), values (2), out-tangents (2).
+        "CUBICSPLINE" => vec![0.0, 0.0, 0.0, 1.0, 2.0, 0.0, -1.0, 0.0, 1.0, 0.5, 0.0, 0.0],
+        _ => vec![0.0, 1.0, 1.0, 0.5],
+    };
+    let output = g.floats(&values, "SCALAR", 1);
+    let anim = &mut g.json["animations"][0];
+    anim["samplers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"input": input, "output": output, "interpolation": interp}));
+    anim["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"sampler": 1, "target": {"node": 2, "path": "weights"}}));
+    g
+}

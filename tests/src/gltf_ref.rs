@@ -285,11 +285,59 @@ pub fn worlds(doc: &gltf::Document, locals: &[M4]) -> Vec<M4> {
         .collect()
 }
 
-/// Skinned positions of every (mesh node, primitive), in node order.
+/// Every node's morph-target weights with `anim` sampled at `t` (or the rest pose): the
+/// node's `weights`, else its mesh's, else zeros, replaced by a `weights` channel.
+pub fn morph_weights(model: &RefModel, anim: Option<usize>, t: f64) -> Vec<Vec<f64>> {
+    let doc = &model.doc;
+    let get = |b: gltf::Buffer<'_>| Some(&model.buffers[b.index()][..]);
+    let mut out: Vec<Vec<f64>> = doc
+        .nodes()
+        .map(|n| {
+            let Some(mesh) = n.mesh() else {
+                return Vec::new();
+            };
+            let targets = mesh
+                .primitives()
+                .next()
+                .map_or(0, |p| p.morph_targets().len());
+            match n.weights().or(mesh.weights()) {
+                Some(w) => w.iter().map(|&w| f64::from(w)).collect(),
+                None => vec![0.0; targets],
+            }
+        })
+        .collect();
+    if let Some(a) = anim {
+        let anim = doc.animations().nth(a).expect("animation");
+        for ch in anim.channels() {
+            let r = ch.reader(get);
+            use gltf::animation::util::ReadOutputs as O;
+            let O::MorphTargetWeights(w) = r.read_outputs().unwrap() else {
+                continue;
+            };
+            let times: Vec<f64> = r.read_inputs().unwrap().map(f64::from).collect();
+            let values: Vec<f64> = w.into_f32().map(f64::from).collect();
+            let n = ch.target().node().index();
+            let width = out[n].len();
+            out[n] = sample(
+                ch.sampler().interpolation(),
+                &times,
+                &values,
+                width,
+                false,
+                t,
+            );
+        }
+    }
+    out
+}
+
+/// Skinned positions of every (mesh node, primitive), in node order, morph targets applied
+/// to the bind positions first.
 pub fn pose(model: &RefModel, anim: Option<usize>, t: f64) -> Vec<RefBlock> {
     let doc = &model.doc;
     let get = |b: gltf::Buffer<'_>| Some(&model.buffers[b.index()][..]);
     let world = worlds(doc, &locals(model, anim, t));
+    let morph = morph_weights(model, anim, t);
     let mut out = Vec::new();
     for node in doc.nodes() {
         let Some(mesh) = node.mesh() else { continue };
@@ -305,7 +353,14 @@ pub fn pose(model: &RefModel, anim: Option<usize>, t: f64) -> Vec<RefBlock> {
         });
         for prim in mesh.primitives() {
             let r = prim.reader(get);
-            let pos: Vec<[f64; 3]> = r.read_positions().unwrap().map(f64s).collect();
+            let mut pos: Vec<[f64; 3]> = r.read_positions().unwrap().map(f64s).collect();
+            for ((deltas, _, _), &w) in r.read_morph_targets().zip(&morph[node.index()]) {
+                for (p, d) in pos.iter_mut().zip(deltas.into_iter().flatten()) {
+                    for i in 0..3 {
+                        p[i] += w * f64::from(d[i]);
+                    }
+                }
+            }
             let mut sets = Vec::new();
             let mut s = 0;
             while let (Some(j), Some(w)) = (r.read_joints(s), r.read_weights(s)) {

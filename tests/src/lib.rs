@@ -5,6 +5,8 @@
 //! `SKIN_REQUIRE_ALL=1` (as `.ci/run` sets), fails the test.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
 pub mod firmware;
 pub mod fuzz;
@@ -60,4 +62,31 @@ pub fn sample_models(test: &str) -> Vec<PathBuf> {
         skip(test, &format!("no .glb/.gltf models in {}", dir.display()));
     }
     models
+}
+
+/// The `skin` binary, built once per test process. It belongs to skin-host, so
+/// `CARGO_BIN_EXE_skin` is not available to these tests: this runs `cargo build -p
+/// skin-host --bin skin` (a no-op when up to date) into the target directory the calling
+/// test binary lives in, in the same profile.
+pub fn skin_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        // target/<profile>/deps/<test>-… → target/<profile>/skin
+        let me = std::env::current_exe().expect("test binary path");
+        let profile_dir = me.parent().and_then(Path::parent).expect("target dir");
+        let target_dir = profile_dir.parent().expect("target root");
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let cargo = option_env!("CARGO").unwrap_or("cargo");
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--quiet", "-p", "skin-host", "--bin", "skin"])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(workspace_root());
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build for the skin binary");
+        assert!(status.success(), "building the skin binary failed");
+        profile_dir.join(format!("skin{}", std::env::consts::EXE_SUFFIX))
+    })
 }

@@ -1,41 +1,15 @@
 //! The `skin` binary end to end: exit codes, one-line errors, `--help`, and the output of
 //! `inspect`, `budget` and `pose` on synthetic files (and on ../shared/models).
 //!
-//! The binary belongs to skin-host, so `CARGO_BIN_EXE_skin` is not available here; [`skin`]
-//! builds it once with `cargo build -p skin-host --bin skin` (a no-op when up to date) and
-//! runs it from the target directory that this test binary lives in.
+//! The binary is built by [`skin_tests::skin_exe`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 use skin_tests::gltf_gen::{Worm, UNSIGNED_BYTE};
 
-fn skin_exe() -> &'static Path {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        // target/<profile>/deps/cli_skin-… → target/<profile>/skin
-        let me = std::env::current_exe().expect("test binary path");
-        let profile_dir = me.parent().and_then(Path::parent).expect("target dir");
-        let target_dir = profile_dir.parent().expect("target root");
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let cargo = option_env!("CARGO").unwrap_or("cargo");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "--quiet", "-p", "skin-host", "--bin", "skin"])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(skin_tests::workspace_root());
-        if release {
-            cmd.arg("--release");
-        }
-        let status = cmd.status().expect("run cargo build for the skin binary");
-        assert!(status.success(), "building the skin binary failed");
-        profile_dir.join(format!("skin{}", std::env::consts::EXE_SUFFIX))
-    })
-}
-
 fn skin(args: &[&str]) -> Output {
-    Command::new(skin_exe())
+    Command::new(skin_tests::skin_exe())
         .args(args)
         .output()
         .expect("run skin")

@@ -65,6 +65,7 @@ fn ribbon(bones: usize) -> Primitive {
         influences: Some(influences),
         max_influences: 2,
         largest_dropped: 0.0,
+        targets: vec![],
     }
 }
 

@@ -25,7 +25,7 @@ const STAGES: &[(&str, &[&str])] = &[
     (
         "pose",
         &[
-            "error", "lane", "units", "values", "animate", "palette", "skin", "range",
+            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),

@@ -41,6 +41,25 @@ impl ModelArg {
         Ok(rig)
     }
 
+    /// [`Self::load`] for a command that does not apply morph targets yet: a model whose
+    /// targets would move a vertex ([`Rig::morphs_in_use`]) is refused rather than drawn
+    /// wrong.
+    pub fn load_unmorphed(
+        &self,
+        warn: &mut dyn Write,
+        command: &'static str,
+    ) -> Result<Rig, CliError> {
+        let rig = self.load(warn)?;
+        match rig.morphs_in_use() {
+            Some(reason) => Err(CliError::Morphs {
+                path: self.path(),
+                command,
+                reason,
+            }),
+            None => Ok(rig),
+        }
+    }
+
     /// The path as the user gave it, for messages.
     pub fn path(&self) -> String {
         self.model.display().to_string()
@@ -60,6 +79,43 @@ impl ModelArg {
             path: self.path(),
             source,
         }
+    }
+}
+
+/// `--weights w0,w1,…`: morph-target weights for every mesh node with targets, in place of
+/// the file's and the clip's.
+#[derive(Debug, Args)]
+pub struct WeightsArg {
+    /// Morph-target weights for every mesh with targets (each must have this many), replacing
+    /// the file's defaults and any animated weights; default: the file's, animated.
+    #[arg(
+        long,
+        value_name = "W0,W1,…",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    pub weights: Option<Vec<f32>>,
+}
+
+impl WeightsArg {
+    /// Every node's morph-target weights at `frame` of `rig`, or `--weights` for all.
+    pub fn at(
+        &self,
+        rig: &Rig,
+        frame: Option<(usize, f32)>,
+    ) -> Result<crate::pose::morph::NodeWeights, CliError> {
+        let mut nodes = crate::pose::morph::weights(rig, frame);
+        let Some(weights) = &self.weights else {
+            return Ok(nodes);
+        };
+        if let Some((i, w)) = weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
+            return Err(CliError::Usage(format!(
+                "--weights: weight {i} is {w}, not a finite number"
+            )));
+        }
+        crate::pose::morph::override_weights(rig, &mut nodes, weights)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(nodes)
     }
 }
 

@@ -7,14 +7,16 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
-use super::args::{preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs};
+use super::args::{
+    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, WeightsArg,
+};
 use super::error::CliError;
 use crate::animation;
 use crate::bake::{self, bake};
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
-use crate::pose::{pose, LaneKind};
+use crate::pose::{pose_weighted, LaneKind};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
@@ -75,6 +77,8 @@ pub struct PoseCommand {
     clip: ClipArgs,
     #[command(flatten)]
     lane: LaneArgs,
+    #[command(flatten)]
+    weights: WeightsArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
@@ -89,7 +93,9 @@ impl PoseCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
-        let posed = pose(&rig, frame, lane).map_err(|e| self.model.pose_error(e))?;
+        let weights = self.weights.at(&rig, frame)?;
+        let posed =
+            pose_weighted(&rig, frame, lane, &weights).map_err(|e| self.model.pose_error(e))?;
         let Format::Json = self.format;
         let blocks: Vec<serde_json::Value> = posed
             .iter()
@@ -138,7 +144,7 @@ pub struct BakeCommand {
 impl BakeCommand {
     /// Write the asset and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.model.load_unmorphed(warn, "bake")?;
         let budget = self.budget.as_deref().map(preset).transpose()?;
         let clips = self
             .clips
@@ -216,7 +222,7 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.model.load_unmorphed(warn, "render")?;
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
@@ -401,7 +407,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load(warn)?;
+        let rig = model.load_unmorphed(warn, "validate")?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,

@@ -1,67 +1,35 @@
-//! Animations: each channel's target, interpolation, key times and values.
+//! Animations: each channel's target, interpolation, key times and values; node transforms
+//! and morph-target weights.
 
 use gltf::accessor::{DataType, Dimensions};
 
+use super::morph::WEIGHT_TYPES;
 use crate::accessor::{read_f32, Buffers};
 use crate::error::ImportError;
-use crate::rig::{Channel, Clip, Interpolation, Path as ChannelPath};
+use crate::rig::{Channel, Clip, Interpolation, Mesh, Node, Path as ChannelPath, WeightChannel};
 
 pub(super) fn clip(
     anim: &gltf::Animation<'_>,
     buffers: &Buffers,
-    warnings: &mut Vec<String>,
+    nodes: &[Node],
+    meshes: &[Mesh],
 ) -> Result<Clip, ImportError> {
     let a = anim.index();
     let mut channels = Vec::new();
+    let mut weights = Vec::new();
     for ch in anim.channels() {
         let path = match ch.target().property() {
             gltf::animation::Property::Translation => ChannelPath::Translation,
             gltf::animation::Property::Rotation => ChannelPath::Rotation,
             gltf::animation::Property::Scale => ChannelPath::Scale,
             gltf::animation::Property::MorphTargetWeights => {
-                warnings.push(format!(
-                    "animation {a} channel {}: morph-target weights are not supported; skipped",
-                    ch.index()
-                ));
+                weights.push(weight_channel(anim, &ch, buffers, nodes, meshes)?);
                 continue;
             }
         };
         let sampler = ch.sampler();
-        let interpolation = match sampler.interpolation() {
-            gltf::animation::Interpolation::Step => Interpolation::Step,
-            gltf::animation::Interpolation::Linear => Interpolation::Linear,
-            gltf::animation::Interpolation::CubicSpline => Interpolation::CubicSpline,
-        };
-        let what = format!("key times of animation {a} channel {}", ch.index());
-        let input = sampler.input();
-        let (_, times) = read_f32(
-            &input,
-            buffers,
-            &[Dimensions::Scalar],
-            &[DataType::F32],
-            &what,
-        )?;
-        if times.is_empty() {
-            return Err(ImportError::Accessor {
-                index: input.index(),
-                reason: "an animation sampler needs at least one key".into(),
-            });
-        }
-        // glTF: "strictly increasing". Equal times make a jump no interpolation describes.
-        if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
-            return Err(ImportError::Accessor {
-                index: input.index(),
-                reason: format!(
-                    "key times of animation {a}{} channel {} must increase strictly, but key \
-                     {} is at {} s after key {k} at {} s",
-                    super::scene::name(anim.name()),
-                    ch.index(),
-                    k + 1,
-                    times[k + 1],
-                    times[k]
-                ),
-            });
-        }
+        let interpolation = interpolation(&sampler);
+        let times = times(anim, &ch, buffers)?;
         let dims = if path == ChannelPath::Rotation {
             Dimensions::Vec4
         } else {
@@ -140,5 +108,119 @@ pub(super) fn clip(
     Ok(Clip {
         name: anim.name().map(str::to_owned),
         channels,
+        weights,
+    })
+}
+
+fn interpolation(sampler: &gltf::animation::Sampler<'_>) -> Interpolation {
+    match sampler.interpolation() {
+        gltf::animation::Interpolation::Step => Interpolation::Step,
+        gltf::animation::Interpolation::Linear => Interpolation::Linear,
+        gltf::animation::Interpolation::CubicSpline => Interpolation::CubicSpline,
+    }
+}
+
+/// A channel's key times: at least one, finite, strictly increasing.
+fn times(
+    anim: &gltf::Animation<'_>,
+    ch: &gltf::animation::Channel<'_>,
+    buffers: &Buffers,
+) -> Result<Vec<f32>, ImportError> {
+    let a = anim.index();
+    let what = format!("key times of animation {a} channel {}", ch.index());
+    let input = ch.sampler().input();
+    let (_, times) = read_f32(
+        &input,
+        buffers,
+        &[Dimensions::Scalar],
+        &[DataType::F32],
+        &what,
+    )?;
+    if times.is_empty() {
+        return Err(ImportError::Accessor {
+            index: input.index(),
+            reason: "an animation sampler needs at least one key".into(),
+        });
+    }
+    // glTF: "strictly increasing". Equal times make a jump no interpolation describes.
+    if let Some(k) = times.windows(2).position(|w| w[1] <= w[0]) {
+        return Err(ImportError::Accessor {
+            index: input.index(),
+            reason: format!(
+                "key times of animation {a}{} channel {} must increase strictly, but key \
+                 {} is at {} s after key {k} at {} s",
+                super::scene::name(anim.name()),
+                ch.index(),
+                k + 1,
+                times[k + 1],
+                times[k]
+            ),
+        });
+    }
+    Ok(times)
+}
+
+/// A channel animating the morph-target weights of a node whose mesh has targets: one
+/// finite weight a target a key (three parts a key for cubic splines).
+fn weight_channel(
+    anim: &gltf::Animation<'_>,
+    ch: &gltf::animation::Channel<'_>,
+    buffers: &Buffers,
+    nodes: &[Node],
+    meshes: &[Mesh],
+) -> Result<WeightChannel, ImportError> {
+    let (a, c, node) = (anim.index(), ch.index(), ch.target().node().index());
+    let bad = |reason: String| ImportError::WeightChannel {
+        animation: a,
+        channel: c,
+        node,
+        reason,
+    };
+    let Some(mesh) = nodes[node].mesh else {
+        return Err(bad("the node has no mesh".into()));
+    };
+    let targets = meshes[mesh].targets();
+    if targets == 0 {
+        return Err(bad(format!("its mesh {mesh} has no morph targets")));
+    }
+    let sampler = ch.sampler();
+    let interpolation = interpolation(&sampler);
+    let times = times(anim, ch, buffers)?;
+    let output = sampler.output();
+    if output.data_type() != DataType::F32 && !output.normalized() {
+        return Err(ImportError::Accessor {
+            index: output.index(),
+            reason: "integer morph-target weights must be normalized".into(),
+        });
+    }
+    let what = format!("key values of animation {a} channel {c}");
+    let (_, values) = read_f32(
+        &output,
+        buffers,
+        &[Dimensions::Scalar],
+        &WEIGHT_TYPES,
+        &what,
+    )?;
+    let parts = if interpolation == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    };
+    let need = times.len() * parts * targets;
+    if values.len() != need {
+        return Err(bad(format!(
+            "its output (accessor {}) holds {} weights, while {} keys of {interpolation:?} for \
+             the {targets} targets of mesh {mesh} need {need}",
+            output.index(),
+            values.len(),
+            times.len()
+        )));
+    }
+    Ok(WeightChannel {
+        node,
+        interpolation,
+        times,
+        values,
+        targets,
     })
 }

@@ -3,12 +3,12 @@
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
-use super::WEIGHT_SUM_TOLERANCE;
+use super::{morph, WEIGHT_SUM_TOLERANCE};
 use crate::accessor::{read_f32, read_uint, Buffers};
 use crate::error::ImportError;
 use crate::rig::{Influence4, Mesh, Mode, Primitive};
 
-const ALL_TYPES: [DataType; 6] = [
+pub(super) const ALL_TYPES: [DataType; 6] = [
     DataType::I8,
     DataType::U8,
     DataType::I16,
@@ -30,7 +30,7 @@ fn mode(m: gltf::mesh::Mode) -> Mode {
     }
 }
 
-fn vec3s(flat: Vec<f32>) -> Vec<[f32; 3]> {
+pub(super) fn vec3s(flat: Vec<f32>) -> Vec<[f32; 3]> {
     flat.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
 }
 
@@ -44,9 +44,35 @@ pub(super) fn mesh(
         .primitives()
         .map(|p| primitive(m, &p, buffers, warnings))
         .collect::<Result<Vec<_>, _>>()?;
+    let first = primitives.first().map_or(0, |p| p.targets.len());
+    if let Some((primitive, p)) = primitives
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.targets.len() != first)
+    {
+        return Err(ImportError::TargetCounts {
+            mesh: m,
+            primitive,
+            targets: p.targets.len(),
+            first,
+        });
+    }
+    let tangents: usize = mesh
+        .primitives()
+        .flat_map(|p| p.morph_targets())
+        .filter(|t| t.tangents().is_some())
+        .count();
+    if tangents > 0 {
+        warnings.push(format!(
+            "mesh {m}: the TANGENT deltas of {tangents} morph target(s) are ignored (this tool \
+             reads no tangents); their POSITION and NORMAL deltas are used"
+        ));
+    }
     Ok(Mesh {
         name: mesh.name().map(str::to_owned),
         primitives,
+        weights: morph::mesh_weights(mesh, first)?,
+        target_names: morph::target_names(mesh, first, warnings),
     })
 }
 
@@ -228,6 +254,7 @@ fn primitive(
         }
         Some(out)
     };
+    let targets = morph::targets(mesh, p, prim, n, buffers)?;
     Ok(Primitive {
         mode,
         positions,
@@ -236,6 +263,7 @@ fn primitive(
         influences,
         max_influences,
         largest_dropped,
+        targets,
     })
 }
 

@@ -10,7 +10,8 @@
 //!   the largest dropped weight is reported;
 //! - weights that do not sum to one (beyond [`skin_core::vertex::WEIGHT_TOLERANCE`]) are
 //!   renormalised;
-//! - morph-target weight channels are skipped.
+//! - morph targets' `TANGENT` deltas are not read (the tool has no tangents);
+//! - `mesh.extras.targetNames` that does not name each target once is ignored.
 //!
 //! Everything else that is wrong is an [`ImportError`], and so is a model beyond the
 //! limits that keep the tool's memory bounded: [`MAX_BUFFER_BYTES`] a file or buffer,
@@ -25,6 +26,7 @@ mod buffers;
 mod clip;
 mod document;
 mod mesh;
+mod morph;
 mod scene;
 
 use std::path::Path;
@@ -97,9 +99,10 @@ pub fn from_slice_with(
         .meshes()
         .map(|m| mesh::mesh(&m, &buffers, &mut warnings))
         .collect::<Result<Vec<_>, _>>()?;
+    morph::check_node_weights(&nodes, &meshes)?;
     let clips = gltf
         .animations()
-        .map(|a| clip::clip(&a, &buffers, &mut warnings))
+        .map(|a| clip::clip(&a, &buffers, &nodes, &meshes))
         .collect::<Result<Vec<_>, _>>()?;
     let rig = Rig {
         nodes,

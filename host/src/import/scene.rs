@@ -106,6 +106,7 @@ pub(super) fn nodes(gltf: &gltf::Gltf) -> Result<(Vec<Node>, Vec<usize>), Import
                 local,
                 mesh: node.mesh().map(|m| m.index()),
                 skin: node.skin().map(|s| s.index()),
+                weights: node.weights().map(<[f32]>::to_vec),
             })
         })
         .collect::<Result<Vec<_>, ImportError>>()?;

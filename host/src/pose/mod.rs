@@ -1,7 +1,8 @@
 //! The pose stage: a [`Rig`](crate::rig::Rig) evaluated in glTF world space through
 //! skin-core, in a lane ([`LaneKind`]: `f32` or fixed point).
 //!
-//! Skinned vertices follow the glTF specification: `Σ w · W(joint) · IBM · p`, where
+//! Skinned vertices follow the glTF specification: `Σ w · W(joint) · IBM · p`, where `p` is
+//! the bind position moved by the node's morph targets ([`morph`]), and
 //! `W(joint)` is the joint node's world matrix including every non-joint ancestor, and the
 //! skinned node's own transform is ignored. Unskinned meshes are placed by their node's
 //! world matrix (a one-bone `RigidMesh`).
@@ -23,6 +24,7 @@
 //! | [`units`] | the asset unit `2^k`, and whether the fixed lane can have one for a rig |
 //! | [`values`] | the rig's `f32` data as lane values: transforms, inverse binds, positions, normals, influences |
 //! | [`animate`] | clips as skin-core channels, sampled into node transforms ([`animate::frame`]) |
+//! | [`morph`] | morph-target weights at a frame, and primitives moved by them before skinning |
 //! | [`palette`] | world matrices and palettes |
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
@@ -44,6 +46,7 @@
 pub mod animate;
 pub mod error;
 pub mod lane;
+pub mod morph;
 pub mod palette;
 pub mod range;
 pub mod skin;
@@ -52,5 +55,5 @@ pub mod values;
 
 pub use error::PoseError;
 pub use lane::LaneKind;
-pub use skin::{pose, PosedPrimitive};
+pub use skin::{pose, pose_weighted, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};

@@ -9,6 +9,7 @@ use skin_core::transform::Transform;
 use super::animate::frame;
 use super::error::PoseError;
 use super::lane::LaneKind;
+use super::morph::{self, morphed};
 use super::palette::{node_palette, skin_palette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
@@ -42,31 +43,45 @@ pub struct LanePosed<L: Lane> {
 }
 
 /// Skin every (mesh node, primitive) at the rest pose (`anim` = `None`) or with clip `c`
-/// sampled at `t` seconds (`Some((c, t))`), in node order. In fixed point the clip is
-/// sampled in `I8F24` asset units, as on the device.
+/// sampled at `t` seconds (`Some((c, t))`), in node order, morph targets at that frame's
+/// weights ([`morph::weights`]). In fixed point the clip is sampled in `I8F24` asset units,
+/// as on the device; morph targets are applied in `f32` before the positions are narrowed to
+/// the lane.
 pub fn pose(
     rig: &Rig,
     anim: Option<(usize, f32)>,
     lane: LaneKind,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
+    pose_weighted(rig, anim, lane, &morph::weights(rig, anim))
+}
+
+/// [`pose()`] with the morph-target weights given, indexed by node.
+pub fn pose_weighted(
+    rig: &Rig,
+    anim: Option<(usize, f32)>,
+    lane: LaneKind,
+    weights: &[Vec<f32>],
+) -> Result<Vec<PosedPrimitive>, PoseError> {
     match lane {
-        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0),
+        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, weights, 0),
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            pose_in::<Q14>(rig, &frame(rig, anim, k)?, k)
+            pose_in::<Q14>(rig, &frame(rig, anim, k)?, weights, k)
         }
     }
 }
 
 /// Skin every (mesh node, primitive) in lane `L` with the node transforms `locals`
-/// (indexed by node, asset units `2^k`; see [`frame`]), positions back in model units.
+/// (indexed by node, asset units `2^k`; see [`frame`]) and morph-target `weights` (indexed
+/// by node), positions back in model units.
 pub fn pose_in<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
+    weights: &[Vec<f32>],
     k: i32,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
     let back = 2f32.powi(k);
-    let posed: Vec<PosedPrimitive> = pose_lane::<L>(rig, locals, k)?
+    let posed: Vec<PosedPrimitive> = pose_lane::<L>(rig, locals, weights, k)?
         .into_iter()
         .map(|b| PosedPrimitive {
             node: b.node,
@@ -87,6 +102,7 @@ pub fn pose_in<L: Lane>(
 pub fn pose_lane<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
+    weights: &[Vec<f32>],
     k: i32,
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
@@ -97,6 +113,7 @@ pub fn pose_lane<L: Lane>(
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
+            let prim = &*morphed(prim, &weights[node]);
             let pos = positions::<L>(prim, k, &ctx)?;
             let mut out = vec![[L::Out::default(); 3]; pos.len()];
             let failed = PoseError::core(format!("{ctx} in {}", L::NAME));
