@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod anim_oracle;
 pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;
