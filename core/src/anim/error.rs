@@ -16,6 +16,11 @@ pub enum Input {
     Rest,
     /// The pose the blend writes.
     Output,
+    /// The weight of an inverse-kinematics solve.
+    IkWeight,
+    /// The softness of an inverse-kinematics solve (the fraction of the reach where
+    /// softening starts).
+    Softness,
 }
 
 impl Input {
@@ -27,6 +32,8 @@ impl Input {
             Input::Mask => "mask of layer",
             Input::Rest => "rest pose",
             Input::Output => "output pose",
+            Input::IkWeight => "IK weight",
+            Input::Softness => "IK softness",
         }
     }
 }
@@ -84,6 +91,29 @@ pub enum AnimError {
         joint: usize,
         /// The limit.
         limit: f32,
+    },
+    /// A point handed to inverse kinematics is NaN, infinite or beyond the coordinate limit.
+    Point {
+        /// Which point (`"root"`, `"mid"`, `"end"`, `"target"`, `"pole"`).
+        what: &'static str,
+        /// The offending coordinate.
+        value: f32,
+        /// The largest magnitude allowed.
+        limit: f32,
+    },
+    /// A bone of an inverse-kinematics chain is too short to have a direction.
+    ZeroBone {
+        /// 0: root to mid, 1: mid to end.
+        bone: usize,
+        /// Its length.
+        length: f32,
+    },
+    /// A joint limit's range is empty, not finite or outside [0, π].
+    Limit {
+        /// The smallest angle, radians.
+        min: f32,
+        /// The largest angle, radians.
+        max: f32,
     },
     /// A duration or time is NaN, infinite or negative.
     Time {
@@ -149,6 +179,18 @@ impl core::fmt::Display for AnimError {
             } => write!(
                 f,
                 "additive layer {index} moves joint {joint}'s translation or scale beyond ±{limit}"
+            ),
+            AnimError::Point { what, value, limit } => write!(
+                f,
+                "the IK {what} has the coordinate {value}, which is not finite or beyond ±{limit}"
+            ),
+            AnimError::ZeroBone { bone, length } => write!(
+                f,
+                "bone {bone} of the IK chain has the length {length}, too short to have a direction"
+            ),
+            AnimError::Limit { min, max } => write!(
+                f,
+                "the joint limit [{min}, {max}] radians is not a range within [0, π]"
             ),
             AnimError::Time { what, value } => {
                 write!(f, "{what} {value} is not a finite, non-negative number of seconds")

@@ -1,6 +1,6 @@
 //! The animation layer between clips and the player: blending sampled poses (weighted
 //! layers, per-joint masks, additive layers, the rest pose as fallback), crossfades and
-//! phase-synchronised locomotion timing.
+//! phase-synchronised locomotion timing; two-bone inverse kinematics with a hinge limit.
 //!
 //! Written once over [`Real`](crate::num::Real), so the host (`f32`) and the boards (`f32`
 //! or `I8F24`) run the same code; allocation-free (layers up to a compile-time capacity).
@@ -25,8 +25,10 @@
 
 mod blend;
 mod error;
+mod ik;
 mod timing;
 
 pub use blend::Blend;
 pub use error::{AnimError, Input};
+pub use ik::{coordinate_limit, Hinge, TwoBone, Vec3};
 pub use timing::{Crossfade, Phase};
