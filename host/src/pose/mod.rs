@@ -25,6 +25,7 @@
 //! | [`animate`] | clips as skin-core channels, sampled into node transforms ([`animate::frame`]) |
 //! | [`palette`] | world matrices and palettes |
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
+//! | [`joints`] | every joint's world matrix in a frame ([`joint_worlds`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
 //!
 //! ```
@@ -43,6 +44,7 @@
 
 pub mod animate;
 pub mod error;
+pub mod joints;
 pub mod lane;
 pub mod palette;
 pub mod range;
@@ -51,6 +53,7 @@ pub mod units;
 pub mod values;
 
 pub use error::PoseError;
+pub use joints::{joint_worlds, JointWorld};
 pub use lane::LaneKind;
 pub use skin::{pose, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};
