@@ -30,6 +30,7 @@
 //! | [`bind`] | joints and inverse bind matrices; builds the palette |
 //! | [`skin`] | meshes, validated views, the skinning loops and the one place that picks them |
 //! | [`clip`] | animation clips: key-frame sampling into a pose |
+//! | [`anim`] | the animation layer: blending, masks, additive layers, crossfades, phase |
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
 //! | [`raster`] | projection and the band rasteriser: triangles in, pixels out |
 //! | [`scene`] | the asset player: sample → pose → palette → skin → project → raster |
@@ -83,6 +84,7 @@
 #![warn(missing_docs)]
 
 pub mod affine;
+pub mod anim;
 pub mod asset;
 pub mod bind;
 pub mod budget;

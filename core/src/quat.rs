@@ -84,7 +84,8 @@ impl<R: Real> Quat<R> {
         self.x.times(o.x) + self.y.times(o.y) + self.z.times(o.z) + self.w.times(o.w)
     }
 
-    fn scale(self, s: R) -> Self {
+    /// Every component times `s`.
+    pub(crate) fn scale(self, s: R) -> Self {
         Self {
             x: self.x.times(s),
             y: self.y.times(s),
@@ -93,7 +94,8 @@ impl<R: Real> Quat<R> {
         }
     }
 
-    fn add(self, o: Self) -> Self {
+    /// The component-wise sum.
+    pub(crate) fn add(self, o: Self) -> Self {
         Self {
             x: self.x + o.x,
             y: self.y + o.y,
@@ -143,6 +145,35 @@ impl<R: Real> Quat<R> {
         let wa = (one - t).times(theta).sin().times(inverse);
         let wb = t.times(theta).sin().times(inverse);
         self.scale(wa).add(b.scale(wb)).normalize()
+    }
+
+    /// The inverse rotation of a unit quaternion: `(−x, −y, −z, w)`.
+    pub fn conjugate(self) -> Self {
+        Self {
+            x: -self.x,
+            y: -self.y,
+            z: -self.z,
+            w: self.w,
+        }
+    }
+
+    /// The Hamilton product `self · o`: rotate by `o`, then by `self`.
+    ///
+    /// ```
+    /// use skin_core::quat::Quat;
+    /// let s = core::f32::consts::FRAC_1_SQRT_2;
+    /// let quarter = Quat::<f32>::from_f32([0.0, 0.0, s, s]).unwrap(); // 90° about Z
+    /// let half = quarter.hamilton(quarter);
+    /// assert!(half.z > 0.999_999 && half.w.abs() < 1e-6);
+    /// ```
+    pub fn hamilton(self, o: Self) -> Self {
+        let (a, b) = (self, o);
+        Self {
+            x: a.w.times(b.x) + a.x.times(b.w) + a.y.times(b.z) - a.z.times(b.y),
+            y: a.w.times(b.y) - a.x.times(b.z) + a.y.times(b.w) + a.z.times(b.x),
+            z: a.w.times(b.z) + a.x.times(b.y) - a.y.times(b.x) + a.z.times(b.w),
+            w: a.w.times(b.w) - a.x.times(b.x) - a.y.times(b.y) - a.z.times(b.z),
+        }
     }
 
     /// The 3×3 rotation matrix of a unit quaternion, row-major.

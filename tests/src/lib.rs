@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+pub mod anim_oracle;
 pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;

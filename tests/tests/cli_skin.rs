@@ -512,3 +512,60 @@ fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
     let cut = write(dir.path(), "cut.skin", &bytes[..bytes.len() - 1]);
     assert_bad_input(&skin(&["check", &cut]), "not a valid asset: ");
 }
+
+/// `skin pose --format json` prints every joint's world matrix (column-major, model units),
+/// equal to the f64 reference's forward kinematics of the same frame: f32 within 1e-5 of
+/// the extent (plus rounding), fixed point within its pose format's step times the chain
+/// (2⁻²⁴ asset units per product, a dozen joints deep, in 2⁴ model units: below 1e-4).
+#[test]
+fn pose_json_lists_every_joints_world_matrix() {
+    use skin_tests::gltf_ref;
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    let reference = gltf_ref::load(Path::new(&model));
+    let t = 0.3;
+    let worlds = gltf_ref::worlds(&reference.doc, &gltf_ref::locals(&reference, Some(0), t));
+    let joints: Vec<usize> = reference
+        .doc
+        .skins()
+        .flat_map(|s| s.joints().map(|j| j.index()).collect::<Vec<_>>())
+        .collect();
+    for (arith, tol) in [("f32", 1e-5), ("fixed", 1e-4)] {
+        let out = skin(&[
+            "pose", &model, "--arith", arith, "--anim", "0", "--time", "0.3",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+        let listed = v["joints"].as_array().expect("a joints array");
+        assert_eq!(listed.len(), joints.len(), "{arith}");
+        for j in listed {
+            let node = j["node"].as_u64().unwrap() as usize;
+            assert!(joints.contains(&node));
+            let name = reference
+                .doc
+                .nodes()
+                .nth(node)
+                .unwrap()
+                .name()
+                .map(String::from);
+            assert_eq!(j["name"].as_str().map(String::from), name);
+            let got: Vec<f64> = j["world"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            assert_eq!(got.len(), 16);
+            let w = worlds[node];
+            for col in 0..4 {
+                for row in 0..4 {
+                    let (g, e) = (got[col * 4 + row], w[col][row]);
+                    assert!(
+                        (g - e).abs() <= tol,
+                        "{arith} node {node} [{row}][{col}]: {g} vs {e}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -16,7 +16,7 @@ use crate::bake::{self, bake};
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
-use crate::pose::{pose_weighted, LaneKind};
+use crate::pose::{joint_worlds, pose_weighted, LaneKind};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
@@ -64,7 +64,9 @@ impl BudgetCommand {
 /// Output formats of `pose`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// One JSON object on stdout.
+    /// One JSON object on stdout: the skinned positions per (node, mesh, primitive) in
+    /// "blocks", and every joint's world matrix in "joints" ({"node", "name", "world": 16
+    /// numbers, column-major as glTF}).
     Json,
 }
 
@@ -96,6 +98,11 @@ impl PoseCommand {
         let weights = self.weights.at(&rig, frame)?;
         let posed =
             pose_weighted(&rig, frame, lane, &weights).map_err(|e| self.model.pose_error(e))?;
+        let joints: Vec<serde_json::Value> = joint_worlds(&rig, frame, lane)
+            .map_err(|e| self.model.pose_error(e))?
+            .into_iter()
+            .map(|j| serde_json::json!({"node": j.node, "name": j.name, "world": j.world}))
+            .collect();
         let Format::Json = self.format;
         let blocks: Vec<serde_json::Value> = posed
             .iter()
@@ -116,6 +123,7 @@ impl PoseCommand {
             "arith": lane.name(),
             "frame": "glTF world (Y-up)",
             "blocks": blocks,
+            "joints": joints,
         });
         serde_json::to_writer(&mut *out, &doc).map_err(std::io::Error::from)?;
         writeln!(out)?;

@@ -27,6 +27,7 @@
 //! | [`morph`] | morph-target weights at a frame, and primitives moved by them before skinning |
 //! | [`palette`] | world matrices and palettes |
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
+//! | [`joints`] | every joint's world matrix in a frame ([`joint_worlds`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
 //!
 //! ```
@@ -45,6 +46,7 @@
 
 pub mod animate;
 pub mod error;
+pub mod joints;
 pub mod lane;
 pub mod morph;
 pub mod palette;
@@ -54,6 +56,7 @@ pub mod units;
 pub mod values;
 
 pub use error::PoseError;
+pub use joints::{joint_worlds, JointWorld};
 pub use lane::LaneKind;
 pub use skin::{pose, pose_weighted, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};

@@ -1,0 +1,202 @@
+//! What can be wrong with the inputs of the animation layer.
+
+/// Which input an [`AnimError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Input {
+    /// A blended layer (by its index among the blended layers).
+    Layer,
+    /// An additive layer (by its index among the additive layers).
+    Additive,
+    /// The reference pose of an additive layer.
+    Reference,
+    /// A layer's per-joint mask.
+    Mask,
+    /// The rest pose the blend falls back to.
+    Rest,
+    /// The pose the blend writes.
+    Output,
+    /// The weight of an inverse-kinematics solve.
+    IkWeight,
+    /// The softness of an inverse-kinematics solve (the fraction of the reach where
+    /// softening starts).
+    Softness,
+}
+
+impl Input {
+    fn name(self) -> &'static str {
+        match self {
+            Input::Layer => "blend layer",
+            Input::Additive => "additive layer",
+            Input::Reference => "reference pose of additive layer",
+            Input::Mask => "mask of layer",
+            Input::Rest => "rest pose",
+            Input::Output => "output pose",
+            Input::IkWeight => "IK weight",
+            Input::Softness => "IK softness",
+        }
+    }
+}
+
+/// Everything that can be wrong with what is handed to the animation layer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AnimError {
+    /// A weight is NaN or outside [0, 1].
+    Weight {
+        /// What carries the weight.
+        what: Input,
+        /// Its index (the layer's; for a mask, the layer's).
+        index: usize,
+        /// The joint, for a mask weight.
+        joint: Option<usize>,
+        /// The weight.
+        weight: f32,
+    },
+    /// A pose or mask has a different number of joints than the skeleton.
+    Joints {
+        /// What it is.
+        what: Input,
+        /// Its index (0 for the rest and output poses).
+        index: usize,
+        /// Joints it has.
+        actual: usize,
+        /// Joints of the skeleton.
+        expected: usize,
+    },
+    /// More layers than the blend's capacity.
+    Layers {
+        /// Which kind of layer.
+        what: Input,
+        /// The capacity.
+        capacity: usize,
+    },
+    /// A joint's transform is not finite or beyond the number format's limit.
+    Transform {
+        /// Whose pose.
+        what: Input,
+        /// Its index.
+        index: usize,
+        /// The joint.
+        joint: usize,
+        /// The number format.
+        format: &'static str,
+    },
+    /// An additive layer moves a joint's translation or scale beyond the number format's
+    /// limit.
+    Range {
+        /// The additive layer.
+        index: usize,
+        /// The joint.
+        joint: usize,
+        /// The limit.
+        limit: f32,
+    },
+    /// A point handed to inverse kinematics is NaN, infinite or beyond the coordinate limit.
+    Point {
+        /// Which point (`"root"`, `"mid"`, `"end"`, `"target"`, `"pole"`).
+        what: &'static str,
+        /// The offending coordinate.
+        value: f32,
+        /// The largest magnitude allowed.
+        limit: f32,
+    },
+    /// A bone of an inverse-kinematics chain is too short to have a direction.
+    ZeroBone {
+        /// 0: root to mid, 1: mid to end.
+        bone: usize,
+        /// Its length.
+        length: f32,
+    },
+    /// A joint limit's range is empty, not finite or outside [0, π].
+    Limit {
+        /// The smallest angle, radians.
+        min: f32,
+        /// The largest angle, radians.
+        max: f32,
+    },
+    /// A duration or time is NaN, infinite or negative.
+    Time {
+        /// What it is.
+        what: &'static str,
+        /// The value.
+        value: f32,
+    },
+}
+
+impl core::fmt::Display for AnimError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            AnimError::Weight {
+                what,
+                index,
+                joint: Some(joint),
+                weight,
+            } => write!(
+                f,
+                "{} {index} gives joint {joint} the weight {weight}, outside [0, 1]",
+                what.name()
+            ),
+            AnimError::Weight {
+                what,
+                index,
+                joint: None,
+                weight,
+            } => write!(
+                f,
+                "{} {index} has the weight {weight}, outside [0, 1]",
+                what.name()
+            ),
+            AnimError::Joints {
+                what,
+                index,
+                actual,
+                expected,
+            } => write!(
+                f,
+                "{} {index} has {actual} joints, but the skeleton has {expected}",
+                what.name()
+            ),
+            AnimError::Layers { what, capacity } => write!(
+                f,
+                "more than {capacity} of {}s (the blend's capacity)",
+                what.name()
+            ),
+            AnimError::Transform {
+                what,
+                index,
+                joint,
+                format,
+            } => write!(
+                f,
+                "{} {index}: the transform of joint {joint} is not finite or out of range for {format}",
+                what.name()
+            ),
+            AnimError::Range {
+                index,
+                joint,
+                limit,
+            } => write!(
+                f,
+                "additive layer {index} moves joint {joint}'s translation or scale beyond ±{limit}"
+            ),
+            AnimError::Point { what, value, limit } => write!(
+                f,
+                "the IK {what} has the coordinate {value}, which is not finite or beyond ±{limit}"
+            ),
+            AnimError::ZeroBone { bone, length } => write!(
+                f,
+                "bone {bone} of the IK chain has the length {length}, too short to have a direction"
+            ),
+            AnimError::Limit { min, max } => write!(
+                f,
+                "the joint limit [{min}, {max}] radians is not a range within [0, π]"
+            ),
+            AnimError::Time { what, value } => {
+                write!(f, "{what} {value} is not a finite, non-negative number of seconds")
+            }
+        }
+    }
+}
+
+impl core::error::Error for AnimError {}

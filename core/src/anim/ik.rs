@@ -1,0 +1,255 @@
+//! Two-bone inverse kinematics in closed form: a root–mid–end chain (hip–knee–ankle,
+//! shoulder–elbow–wrist) bent so that its end reaches a target, by the law of cosines.
+//!
+//! The solve works on the three joints' positions (model space) and returns the new mid and
+//! end positions, bone lengths preserved:
+//!
+//! 1. the distance `d` from the root to the target is softened near full extension (soft
+//!    IK: past `soft · reach` it approaches the reach `l₁ + l₂` as `d₀ + r·x/(x + r)`, with
+//!    `x = d − d₀`, `r = reach − d₀`: continuous with slope 1, so the knee does not snap
+//!    straight), then clamped to what the chain and its hinge limit allow: a bend `θ`
+//!    (0: straight) in `[min, max]` puts the end at `√(l₁² + l₂² + 2·l₁·l₂·cos θ)`, so
+//!    clamping the distance is clamping the bend, and unreachable targets are reached as
+//!    far as the chain allows;
+//! 2. the root angle from the law of cosines, `cos α = (l₁² + d² − l₂²) / (2·l₁·d)`;
+//! 3. the bend lies in the plane through the root, the target and the pole point (the knee
+//!    points towards the pole);
+//! 4. the weight moves the mid and end joints from where they were towards the solution,
+//!    keeping the bone lengths.
+//!
+//! Coordinates are limited to ±`√LIMIT / 4` ([`coordinate_limit`]: 2 in `I8F24`, so that
+//! squared distances fit the format).
+
+use super::error::{AnimError, Input};
+use crate::num::Real;
+
+/// A point or direction.
+pub type Vec3<R> = [R; 3];
+
+fn sub<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn add<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+fn scale<R: Real>(a: Vec3<R>, s: R) -> Vec3<R> {
+    a.map(|v| v.times(s))
+}
+
+fn dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
+    a[0].times(b[0]) + a[1].times(b[1]) + a[2].times(b[2])
+}
+
+fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [
+        a[1].times(b[2]) - a[2].times(b[1]),
+        a[2].times(b[0]) - a[0].times(b[2]),
+        a[0].times(b[1]) - a[1].times(b[0]),
+    ]
+}
+
+/// `a` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
+fn unit<R: Real>(a: Vec3<R>) -> Option<Vec3<R>> {
+    let len = dot(a, a).sqrt();
+    (len >= R::EPSILON).then(|| scale(a, R::ONE / len))
+}
+
+/// The largest coordinate magnitude the solver takes in format `R`.
+pub fn coordinate_limit<R: Real>() -> f32 {
+    libm::sqrtf(R::LIMIT) / 4.0
+}
+
+/// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hinge {
+    min: f32,
+    max: f32,
+}
+
+impl Hinge {
+    /// Any bend: [0, π].
+    pub const FREE: Self = Self {
+        min: 0.0,
+        max: core::f32::consts::PI,
+    };
+
+    /// A bend within `[min, max]`, radians, `0 ≤ min ≤ max ≤ π`.
+    ///
+    /// Errors: [`AnimError::Limit`] otherwise (NaN included).
+    pub fn new(min: f32, max: f32) -> Result<Self, AnimError> {
+        if (0.0..=max).contains(&min) && max <= core::f32::consts::PI {
+            Ok(Self { min, max })
+        } else {
+            Err(AnimError::Limit { min, max })
+        }
+    }
+
+    /// The smallest bend, radians.
+    pub fn min(&self) -> f32 {
+        self.min
+    }
+
+    /// The largest bend, radians.
+    pub fn max(&self) -> f32 {
+        self.max
+    }
+}
+
+/// A two-bone chain's solve: positions in, new mid and end positions out.
+///
+/// ```
+/// use skin_core::anim::{Hinge, TwoBone};
+/// // Hip at the origin, knee 1 below, ankle 1 below that; target 1.5 below, knee forward (+Z).
+/// let ik = TwoBone::<f32>::new([0.0; 3], [0.0, -1.0, 0.0], [0.0, -2.0, 0.0]).unwrap();
+/// let (knee, ankle) = ik.solve([0.0, -1.5, 0.0], [0.0, -1.0, 1.0], 1.0, 1.0, Hinge::FREE).unwrap();
+/// assert!((ankle[1] + 1.5).abs() < 1e-6);
+/// assert!(knee[2] > 0.0); // towards the pole
+/// let len = |a: [f32; 3], b: [f32; 3]| (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f32>().sqrt();
+/// assert!((len([0.0; 3], knee) - 1.0).abs() < 1e-6 && (len(knee, ankle) - 1.0).abs() < 1e-6);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TwoBone<R> {
+    root: Vec3<R>,
+    mid: Vec3<R>,
+    end: Vec3<R>,
+    upper: R,
+    lower: R,
+}
+
+/// `p` converted to `R` when every coordinate is finite and within the limit.
+fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
+    let limit = coordinate_limit::<R>();
+    let mut out = [R::ZERO; 3];
+    for (o, v) in out.iter_mut().zip(p) {
+        let bad = AnimError::Point {
+            what,
+            value: v,
+            limit,
+        };
+        if v.is_nan() || v.abs() > limit {
+            return Err(bad);
+        }
+        *o = R::from_f32(v).map_err(|_| bad)?;
+    }
+    Ok(out)
+}
+
+impl<R: Real> TwoBone<R> {
+    /// The chain with its joints at `root`, `mid` and `end`.
+    ///
+    /// Errors: [`AnimError::Point`] for a coordinate that is NaN, infinite or beyond
+    /// [`coordinate_limit`]; [`AnimError::ZeroBone`] for a bone shorter than
+    /// [`Real::EPSILON`].
+    pub fn new(root: [f32; 3], mid: [f32; 3], end: [f32; 3]) -> Result<Self, AnimError> {
+        let (root, mid, end) = (point("root", root)?, point("mid", mid)?, point("end", end)?);
+        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).sqrt();
+        let (upper, lower) = (length(mid, root), length(end, mid));
+        for (bone, l) in [upper, lower].into_iter().enumerate() {
+            if l < R::EPSILON {
+                return Err(AnimError::ZeroBone {
+                    bone,
+                    length: l.to_f32(),
+                });
+            }
+        }
+        Ok(Self {
+            root,
+            mid,
+            end,
+            upper,
+            lower,
+        })
+    }
+
+    /// The bone lengths (root–mid, mid–end).
+    pub fn lengths(&self) -> (R, R) {
+        (self.upper, self.lower)
+    }
+
+    /// The new mid and end positions for `target`, the bend towards `pole` (a point), with
+    /// `weight` in [0, 1] (0: as it was), soft IK from `soft · reach` (`soft` in [0, 1]; 1:
+    /// none) and the mid joint's bend within `hinge`.
+    ///
+    /// Errors: [`AnimError::Point`] for a target or pole that is NaN, infinite or beyond
+    /// [`coordinate_limit`]; [`AnimError::Weight`] for a weight or softness outside [0, 1].
+    pub fn solve(
+        &self,
+        target: [f32; 3],
+        pole: [f32; 3],
+        weight: f32,
+        soft: f32,
+        hinge: Hinge,
+    ) -> Result<(Vec3<R>, Vec3<R>), AnimError> {
+        let (target, pole) = (point::<R>("target", target)?, point::<R>("pole", pole)?);
+        for (what, w) in [(Input::IkWeight, weight), (Input::Softness, soft)] {
+            if !(0.0..=1.0).contains(&w) {
+                return Err(AnimError::Weight {
+                    what,
+                    index: 0,
+                    joint: None,
+                    weight: w,
+                });
+            }
+        }
+        let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
+        let (l1, l2) = (self.upper, self.lower);
+        let reach = l1 + l2;
+        // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
+        let at = |theta: f32| {
+            let c = r(libm::cosf(theta));
+            (l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)).sqrt()
+        };
+        let (near, far) = (at(hinge.max), at(hinge.min));
+        let to_target = sub(target, self.root);
+        let current = sub(self.end, self.root);
+        let direction =
+            unit(to_target)
+                .or_else(|| unit(current))
+                .unwrap_or([R::ZERO, -R::ONE, R::ZERO]);
+        let mut d = dot(to_target, to_target).sqrt();
+        let start = r(soft).times(reach);
+        if d > start && reach > start {
+            let (x, span) = (d - start, reach - start);
+            d = start + span.times(x) / (x + span);
+        }
+        d = if d > far { far } else { d };
+        d = if d < near { near } else { d };
+        // The bend plane's second axis: towards the pole, else the current mid joint, else
+        // anything perpendicular.
+        let across = |p: Vec3<R>| {
+            let rel = sub(p, self.root);
+            unit(sub(rel, scale(direction, dot(rel, direction))))
+        };
+        let side = across(pole)
+            .or_else(|| across(self.mid))
+            .unwrap_or_else(|| {
+                let other = if direction[0].abs() < R::HALF {
+                    [R::ONE, R::ZERO, R::ZERO]
+                } else {
+                    [R::ZERO, R::ONE, R::ZERO]
+                };
+                unit(cross(direction, other)).unwrap_or(other)
+            });
+        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2)) / (l1 + l1).times(d.max(R::EPSILON));
+        let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
+        let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
+        let sin_a = (R::ONE - cos_a.times(cos_a)).sqrt();
+        let mid = add(
+            self.root,
+            scale(add(scale(direction, cos_a), scale(side, sin_a)), l1),
+        );
+        let end = add(self.root, scale(direction, d));
+        let w = r(weight);
+        if w >= R::ONE {
+            return Ok((mid, end));
+        }
+        // Part of the way: interpolate, then put the joints back at the bone lengths.
+        let lerp = |a: Vec3<R>, b: Vec3<R>| add(a, scale(sub(b, a), w));
+        let mid_dir = unit(sub(lerp(self.mid, mid), self.root)).unwrap_or(direction);
+        let mid = add(self.root, scale(mid_dir, l1));
+        let end_dir = unit(sub(lerp(self.end, end), mid)).unwrap_or(mid_dir);
+        Ok((mid, add(mid, scale(end_dir, l2))))
+    }
+}
