@@ -12,6 +12,10 @@
 //!   renormalised;
 //! - morph-target weight channels are skipped.
 //!
+//! Authoring scales (an armature node scaled ×100 or ×0.01 with its joints in the matching
+//! units) are folded out of the hierarchy ([`crate::rig::fold`]): the rig skins to the same
+//! vertices, and its forward kinematics stays within the fixed lane's range.
+//!
 //! Everything else that is wrong is an [`ImportError`], and so is a model beyond the
 //! limits that keep the tool's memory bounded: [`MAX_BUFFER_BYTES`] a file or buffer,
 //! [`crate::accessor::MAX_VALUES`] values read, [`MAX_INSTANCED_VERTICES`] vertices drawn.
@@ -101,7 +105,7 @@ pub fn from_slice_with(
         .animations()
         .map(|a| clip::clip(&a, &buffers, &mut warnings))
         .collect::<Result<Vec<_>, _>>()?;
-    let rig = Rig {
+    let mut rig = Rig {
         nodes,
         order,
         skins,
@@ -111,6 +115,7 @@ pub fn from_slice_with(
     };
     check_instances(&rig)?;
     check_joint_indices(&rig)?;
+    crate::rig::fold::fold_scale(&mut rig);
     Ok(rig)
 }
 
