@@ -7,6 +7,7 @@
 pub use skin_core::clip::{Interpolation, Path};
 
 pub mod fold;
+pub mod warning;
 pub mod world64;
 
 /// Translation, rotation (quaternion `[x, y, z, w]`) and scale: `T·R·S`, as the file stores
@@ -233,7 +234,7 @@ pub struct Rig {
     /// Animations.
     pub clips: Vec<Clip>,
     /// What the importer cleaned up (renormalised weights, dropped influences, …).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<warning::Warning>,
 }
 
 impl Rig {

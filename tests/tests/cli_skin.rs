@@ -538,3 +538,54 @@ fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
     let cut = write(dir.path(), "cut.skin", &bytes[..bytes.len() - 1]);
     assert_bad_input(&skin(&["check", &cut]), "not a valid asset: ");
 }
+
+/// Six meshes with the same clean-up: one warning line naming the first three and the count,
+/// every warning with `--verbose`; `pose --rest` is the rest pose and refuses `--anim` too.
+#[test]
+fn warnings_are_summarised_by_kind_and_pose_rest_is_the_rest_pose() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Worm {
+        influences: 8,
+        ..Worm::default()
+    }
+    .build();
+    let mesh = g.json["meshes"][0].clone();
+    for m in 1..6 {
+        let mut copy = mesh.clone();
+        copy["name"] = serde_json::json!(format!("part{m}"));
+        g.json["meshes"].as_array_mut().unwrap().push(copy);
+        let node = serde_json::json!({"mesh": m, "skin": 0});
+        let nodes = g.json["nodes"].as_array_mut().unwrap();
+        nodes.push(node);
+        let n = nodes.len() - 1;
+        g.json["scenes"][0]["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!(n));
+    }
+    let model = write(dir.path(), "six.glb", &g.glb());
+    let out = skin(&["pose", "--rest", &model]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("skin: warning: more than 4 influences a vertex, reduced to the 4 largest: 6 (mesh 0 \"worm\" primitive 0, mesh 1 \"part1\" primitive 0, mesh 2 \"part2\" primitive 0 and 3 more; --verbose lists all)"),
+        "{err}"
+    );
+    let verbose = skin(&["pose", "--verbose", &model]);
+    let all = text(&verbose.stderr);
+    assert_eq!(all.lines().count(), 6, "{all}");
+    assert!(
+        all.lines().all(|l| l.contains("largest dropped weight")),
+        "{all}"
+    );
+    // --rest is what leaving out --anim gives.
+    assert_eq!(out.stdout, verbose.stdout);
+    let pose: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(pose["animation"].is_null());
+    assert_bad_input(
+        &skin(&["pose", "--rest", "--anim", "0", &model]),
+        "cannot be used with",
+    );
+}

@@ -62,7 +62,7 @@ fn eight_influences_are_reduced_to_four_with_a_warning() {
     assert!(
         rig.warnings
             .iter()
-            .any(|w| w.contains("largest dropped weight")),
+            .any(|w| w.to_string().contains("largest dropped weight")),
         "{:?}",
         rig.warnings
     );

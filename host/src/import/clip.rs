@@ -4,12 +4,13 @@ use gltf::accessor::{DataType, Dimensions};
 
 use crate::accessor::{read_f32, Buffers};
 use crate::error::ImportError;
+use crate::rig::warning::{Kind, Warning};
 use crate::rig::{Channel, Clip, Interpolation, Path as ChannelPath};
 
 pub(super) fn clip(
     anim: &gltf::Animation<'_>,
     buffers: &Buffers,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Clip, ImportError> {
     let a = anim.index();
     let mut channels = Vec::new();
@@ -19,9 +20,11 @@ pub(super) fn clip(
             gltf::animation::Property::Rotation => ChannelPath::Rotation,
             gltf::animation::Property::Scale => ChannelPath::Scale,
             gltf::animation::Property::MorphTargetWeights => {
-                warnings.push(format!(
-                    "animation {a} channel {}: morph-target weights are not supported; skipped",
-                    ch.index()
+                let name = anim.name().map_or(String::new(), |n| format!(" {n:?}"));
+                warnings.push(Warning::new(
+                    Kind::MorphWeights,
+                    format!("animation {a}{name} channel {}", ch.index()),
+                    "morph-target weights are not supported; skipped",
                 ));
                 continue;
             }
