@@ -10,7 +10,7 @@ use skin_core::budget::{Budget, Layout};
 use super::error::CliError;
 use crate::picture::Picture;
 use crate::pose::{LaneKind, PoseError};
-use crate::rig::warning::summary;
+use crate::rig::warning::{summary, Warning};
 use crate::rig::Rig;
 
 /// The model a subcommand reads.
@@ -29,8 +29,8 @@ pub struct ModelArg {
 }
 
 impl ModelArg {
-    /// Import the model, writing the importer's warnings to `warn` (summarised by kind
-    /// unless `--verbose`).
+    /// Import the model, writing the importer's warnings to `warn` (summarised by kind, and
+    /// without notes such as generated normals, unless `--verbose`).
     pub fn load(&self, warn: &mut dyn Write) -> Result<Rig, CliError> {
         let options = crate::import::Options {
             allow_outside_uris: self.allow_outside_uris,
@@ -41,7 +41,13 @@ impl ModelArg {
                 source,
             }
         })?;
-        for w in summary(&rig.warnings, self.verbose) {
+        let shown: Vec<Warning> = rig
+            .warnings
+            .iter()
+            .filter(|w| self.verbose || !w.kind.is_note())
+            .cloned()
+            .collect();
+        for w in summary(&shown, self.verbose) {
             writeln!(warn, "skin: warning: {w}")?;
         }
         Ok(rig)

@@ -3,6 +3,7 @@
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
+use super::normals::smooth_normals;
 use super::WEIGHT_SUM_TOLERANCE;
 use crate::accessor::{read_f32, read_uint, Buffers};
 use crate::error::ImportError;
@@ -243,7 +244,7 @@ fn primitive(
         }
         Some(out)
     };
-    Ok(Primitive {
+    let mut prim = Primitive {
         mode,
         positions,
         normals,
@@ -251,7 +252,18 @@ fn primitive(
         influences,
         max_influences,
         largest_dropped,
-    })
+    };
+    if prim.normals.is_none() {
+        prim.normals = smooth_normals(&prim);
+        if prim.normals.is_some() {
+            warnings.push(Warning::new(
+                Kind::NormalsGenerated,
+                format!("{label} primitive {p}"),
+                "no NORMAL in the file",
+            ));
+        }
+    }
+    Ok(prim)
 }
 
 /// glTF normals are unit vectors: normalise those more than 10⁻³ off (zero ones stay zero:

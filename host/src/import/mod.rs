@@ -10,7 +10,8 @@
 //!   the largest dropped weight is reported;
 //! - weights that do not sum to one (beyond [`skin_core::vertex::WEIGHT_TOLERANCE`]) are
 //!   renormalised;
-//! - morph-target weight channels are skipped.
+//! - morph-target weight channels are skipped;
+//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
 //!
 //! Authoring scales (an armature node scaled ×100 or ×0.01 with its joints in the matching
 //! units) are folded out of the hierarchy ([`crate::rig::fold`]): the rig skins to the same
@@ -29,11 +30,13 @@ mod buffers;
 mod clip;
 mod document;
 mod mesh;
+mod normals;
 mod scene;
 
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
+pub use normals::smooth_normals;
 pub use scene::decompose;
 
 use crate::accessor::Buffers;

@@ -27,9 +27,18 @@ pub enum Kind {
     Influences,
     /// Morph-target weight channels, skipped.
     MorphWeights,
+    /// Triangles without normals, given smooth angle-weighted ones.
+    NormalsGenerated,
 }
 
 impl Kind {
+    /// Whether this is a note on what the importer did for the model rather than a
+    /// clean-up of bad data: commands print notes only with `--verbose`; `skin inspect`
+    /// always lists them.
+    pub fn is_note(self) -> bool {
+        self == Kind::NormalsGenerated
+    }
+
     /// What happened, in a few words.
     pub fn title(self) -> &'static str {
         match self {
@@ -37,6 +46,7 @@ impl Kind {
             Kind::WeightSum => "weights not summing to 1, renormalised",
             Kind::Influences => "more than 4 influences a vertex, reduced to the 4 largest",
             Kind::MorphWeights => "morph-target weight channels, skipped",
+            Kind::NormalsGenerated => "no normals, smooth angle-weighted normals generated",
         }
     }
 }
