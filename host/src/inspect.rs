@@ -92,7 +92,7 @@ pub fn inspect(rig: &Rig, name: &str) -> String {
     }
     rest_box(&mut s, rig);
     lanes(&mut s, rig);
-    for w in &rig.warnings {
+    for w in crate::rig::warning::summary(&rig.warnings, false) {
         let _ = writeln!(s, "warning: {w}");
     }
     s

@@ -1,9 +1,13 @@
 //! The in-memory rig a glTF file imports to: nodes, skins, meshes and clips, in `f32` as
 //! glTF stores them, with indices as in the file. Its clip channels use skin-core's own
-//! [`Path`] and [`Interpolation`]; [`world64`] computes node world matrices in `f64`.
+//! [`Path`] and [`Interpolation`]; [`world64`] computes node world matrices in `f64`;
+//! [`fold`] takes authoring scales (an armature ×100 or ×0.01) out of the hierarchy, which
+//! the importer does to every rig.
 
 pub use skin_core::clip::{Interpolation, Path};
 
+pub mod fold;
+pub mod warning;
 pub mod world64;
 
 /// Translation, rotation (quaternion `[x, y, z, w]`) and scale: `T·R·S`, as the file stores
@@ -277,7 +281,7 @@ pub struct Rig {
     /// Animations.
     pub clips: Vec<Clip>,
     /// What the importer cleaned up (renormalised weights, dropped influences, …).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<warning::Warning>,
 }
 
 impl Rig {

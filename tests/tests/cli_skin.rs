@@ -569,3 +569,55 @@ fn pose_json_lists_every_joints_world_matrix() {
         }
     }
 }
+
+/// Six meshes with the same clean-up: one warning line naming the first three and the count,
+/// every warning with `--verbose`; `pose --rest` is the rest pose and refuses `--anim` too.
+#[test]
+fn warnings_are_summarised_by_kind_and_pose_rest_is_the_rest_pose() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = Worm {
+        influences: 8,
+        ..Worm::default()
+    }
+    .build();
+    let mesh = g.json["meshes"][0].clone();
+    for m in 1..6 {
+        let mut copy = mesh.clone();
+        copy["name"] = serde_json::json!(format!("part{m}"));
+        g.json["meshes"].as_array_mut().unwrap().push(copy);
+        let node = serde_json::json!({"mesh": m, "skin": 0});
+        let nodes = g.json["nodes"].as_array_mut().unwrap();
+        nodes.push(node);
+        let n = nodes.len() - 1;
+        g.json["scenes"][0]["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!(n));
+    }
+    let model = write(dir.path(), "six.glb", &g.glb());
+    let out = skin(&["pose", "--rest", &model]);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with("skin: warning: more than 4 influences a vertex, reduced to the 4 largest: 6 (mesh 0 \"worm\" primitive 0, mesh 1 \"part1\" primitive 0, mesh 2 \"part2\" primitive 0 and 3 more; --verbose lists all)"),
+        "{err}"
+    );
+    let verbose = skin(&["pose", "--verbose", &model]);
+    let all = text(&verbose.stderr);
+    let dropped = all.lines().filter(|l| l.contains("largest dropped weight"));
+    assert_eq!(dropped.count(), 6, "{all}");
+    // The worm has no normals: generated, a note that only --verbose prints.
+    let notes = all.lines().filter(|l| l.contains("no NORMAL in the file"));
+    assert_eq!(notes.count(), 6, "{all}");
+    assert_eq!(all.lines().count(), 12, "{all}");
+    // --rest is what leaving out --anim gives.
+    assert_eq!(out.stdout, verbose.stdout);
+    let pose: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(pose["animation"].is_null());
+    assert_bad_input(
+        &skin(&["pose", "--rest", "--anim", "0", &model]),
+        "cannot be used with",
+    );
+}

@@ -42,7 +42,17 @@ fn reads_the_worm() {
     assert_eq!(rig.clips[0].channels.len(), 12);
     assert!(rig.clips[0].channels.iter().any(|c| c.node == 0));
     assert_eq!(rig.clips[0].duration(), 2.0);
-    assert!(rig.warnings.is_empty(), "{:?}", rig.warnings);
+    // The worm has no NORMAL: smooth normals are generated, unit length, and noted.
+    let normals = rig.meshes[0].primitives[0]
+        .normals
+        .as_ref()
+        .expect("generated");
+    for n in normals {
+        let l = n.iter().map(|c| c * c).sum::<f32>().sqrt();
+        assert!((l - 1.0).abs() < 1e-5, "{n:?}");
+    }
+    assert_eq!(rig.warnings.len(), 1, "{:?}", rig.warnings);
+    assert!(rig.warnings[0].kind.is_note(), "{:?}", rig.warnings);
 }
 
 #[test]
@@ -62,7 +72,7 @@ fn eight_influences_are_reduced_to_four_with_a_warning() {
     assert!(
         rig.warnings
             .iter()
-            .any(|w| w.contains("largest dropped weight")),
+            .any(|w| w.to_string().contains("largest dropped weight")),
         "{:?}",
         rig.warnings
     );
@@ -309,4 +319,29 @@ proptest! {
         text[i] = c;
         let _ = import::from_slice(&text, None);
     }
+}
+
+/// Fox has no NORMAL: it gets smooth normals (so it is lit), and `inspect` says so.
+#[test]
+fn fox_gets_smooth_normals_and_inspect_says_so() {
+    let Some(dir) = skin_tests::models_dir() else {
+        skin_tests::skip("fox_gets_smooth_normals", "../shared/models is not present");
+        return;
+    };
+    let rig = import::from_path(&dir.join("Fox.glb")).unwrap();
+    let prim = &rig.meshes[0].primitives[0];
+    let normals = prim.normals.as_ref().expect("generated normals");
+    assert_eq!(normals.len(), prim.positions.len());
+    let lit = normals
+        .iter()
+        .filter(|n| n.iter().any(|&c| c != 0.0))
+        .count();
+    assert_eq!(lit, normals.len());
+    let text = skin_host::inspect::inspect(&rig, "Fox.glb");
+    assert!(
+        text.contains(
+            "no normals, smooth angle-weighted normals generated: mesh 0 \"fox1\" primitive 0"
+        ),
+        "{text}"
+    );
 }

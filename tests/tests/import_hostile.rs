@@ -429,7 +429,9 @@ fn normals_are_made_unit_vectors_with_a_warning() {
         &vec![[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
     );
     assert!(
-        rig.warnings[0].contains("1 normals were not of unit length"),
+        rig.warnings[0]
+            .to_string()
+            .contains("1 normals were not of unit length"),
         "{:?}",
         rig.warnings
     );

@@ -519,3 +519,38 @@ fn validate_frames_cover_each_clip_evenly() {
         ]
     );
 }
+
+/// A model the fixed lane cannot hold (a joint turned 45° and scaled 1.5: palette rows
+/// summing to 2.12, beyond I2F14's 2) is validated on every other path; its core fixed row
+/// says why it is not available, and nothing fails.
+#[test]
+fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
+    let mut g = skin_tests::gltf_gen::keyed_triangle(1.0, &[0.0, 1.0], "translation", &[0.0; 6]);
+    let (s, c) = (22.5f32.to_radians().sin(), 22.5f32.to_radians().cos());
+    g.json["nodes"][0]["rotation"] = serde_json::json!([0.0, 0.0, s, c]);
+    g.json["nodes"][0]["scale"] = serde_json::json!([1.5, 1.5, 1.5]);
+    let rig = skin_host::import::from_slice(&g.glb(), None).unwrap();
+    let options = Options::default();
+    let why = validate::fixed_unavailable(&rig, &options).expect("fixed cannot hold it");
+    assert!(why.contains("row summing to 2.1213"), "{why}");
+    let Some(gpu) = gpu("a_model_beyond_the_fixed_lane_reports_every_other_row") else {
+        return;
+    };
+    let report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
+    let fixed = report.rows.iter().find(|r| r.path == "core fixed").unwrap();
+    assert_eq!(fixed.unavailable.as_deref(), Some(why.as_str()));
+    assert_eq!(fixed.errors.count, 0);
+    let others: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.path != "core fixed")
+        .collect();
+    assert!(others.iter().any(|r| r.errors.count > 0 && !r.normals));
+    assert!(report.failures().is_empty(), "{:?}", report.failures());
+    let table = report.table("m");
+    assert!(
+        table.contains(&format!("| core fixed | f64 | not available: {why} |")),
+        "{table}"
+    );
+    assert!(table.contains("Result: **pass**"), "{table}");
+}

@@ -10,6 +10,7 @@ use skin_core::budget::{Budget, Layout};
 use super::error::CliError;
 use crate::picture::Picture;
 use crate::pose::{LaneKind, PoseError};
+use crate::rig::warning::{summary, Warning};
 use crate::rig::Rig;
 
 /// The model a subcommand reads.
@@ -21,10 +22,15 @@ pub struct ModelArg {
     /// (by default only files in the model's folder and below are read, as viewers do).
     #[arg(long)]
     pub allow_outside_uris: bool,
+    /// List every importer warning in full (by default: one line per kind, with a count and
+    /// the first few meshes or animations it concerns).
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 impl ModelArg {
-    /// Import the model, writing the importer's warnings to `warn`.
+    /// Import the model, writing the importer's warnings to `warn` (summarised by kind, and
+    /// without notes such as generated normals, unless `--verbose`).
     pub fn load(&self, warn: &mut dyn Write) -> Result<Rig, CliError> {
         let options = crate::import::Options {
             allow_outside_uris: self.allow_outside_uris,
@@ -35,7 +41,13 @@ impl ModelArg {
                 source,
             }
         })?;
-        for w in &rig.warnings {
+        let shown: Vec<Warning> = rig
+            .warnings
+            .iter()
+            .filter(|w| self.verbose || !w.kind.is_note())
+            .cloned()
+            .collect();
+        for w in summary(&shown, self.verbose) {
             writeln!(warn, "skin: warning: {w}")?;
         }
         Ok(rig)
@@ -125,6 +137,10 @@ pub struct ClipArgs {
     /// Animation index or name; default: the rest pose.
     #[arg(long, value_name = "INDEX|NAME")]
     pub anim: Option<String>,
+    /// The rest pose: every node's transform as the file stores it, no animation (what
+    /// leaving out --anim gives, said explicitly).
+    #[arg(long, conflicts_with = "anim")]
+    pub rest: bool,
     /// Time in seconds within the animation (may be negative, and must be finite; `pose` holds the clip's first
     /// or last key outside it, `render` loops over it).
     #[arg(
@@ -143,9 +159,9 @@ impl ClipArgs {
         if !self.time.is_finite() {
             return Err(PoseError::BadTime(self.time));
         }
-        match &self.anim {
-            Some(a) => Ok(Some((find_clip(rig, a)?, self.time))),
-            None => Ok(None),
+        match (&self.anim, self.rest) {
+            (Some(a), false) => Ok(Some((find_clip(rig, a)?, self.time))),
+            _ => Ok(None),
         }
     }
 }

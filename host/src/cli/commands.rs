@@ -335,6 +335,9 @@ pub struct ValidateCommand {
     /// (by default only files in each model's folder and below are read, as viewers do).
     #[arg(long)]
     allow_outside_uris: bool,
+    /// List every importer warning in full (by default: one line per kind).
+    #[arg(long)]
+    verbose: bool,
 }
 
 impl ValidateCommand {
@@ -361,6 +364,7 @@ impl ValidateCommand {
         for model in models.iter().map(|m| ModelArg {
             model: m.clone(),
             allow_outside_uris: self.allow_outside_uris,
+            verbose: self.verbose,
         }) {
             let started = std::time::Instant::now();
             let (rig, report, options) = self.one(&model, &gpu, out, warn)?;

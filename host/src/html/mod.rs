@@ -186,6 +186,16 @@ fn error_table(r: &Report) -> String {
         } else {
             "<td class=\"fail\">FAIL</td>"
         };
+        if let Some(why) = &row.unavailable {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td>{}</td><td colspan=\"5\">not available: {}</td></tr>",
+                row.path,
+                row.against,
+                escape(why)
+            );
+            continue;
+        }
         if row.errors.count == 0 {
             let _ = writeln!(
                 s,

@@ -3,9 +3,11 @@
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
+use super::normals::smooth_normals;
 use super::{morph, WEIGHT_SUM_TOLERANCE};
 use crate::accessor::{read_f32, read_uint, Buffers};
 use crate::error::ImportError;
+use crate::rig::warning::{Kind, Warning};
 use crate::rig::{Influence4, Mesh, Mode, Primitive};
 
 pub(super) const ALL_TYPES: [DataType; 6] = [
@@ -37,12 +39,16 @@ pub(super) fn vec3s(flat: Vec<f32>) -> Vec<[f32; 3]> {
 pub(super) fn mesh(
     mesh: &gltf::Mesh<'_>,
     buffers: &Buffers,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Mesh, ImportError> {
     let m = mesh.index();
+    let label = match mesh.name() {
+        Some(name) => format!("mesh {m} {name:?}"),
+        None => format!("mesh {m}"),
+    };
     let primitives = mesh
         .primitives()
-        .map(|p| primitive(m, &p, buffers, warnings))
+        .map(|p| primitive(m, &label, &p, buffers, warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let first = primitives.first().map_or(0, |p| p.targets.len());
     if let Some((primitive, p)) = primitives
@@ -63,9 +69,13 @@ pub(super) fn mesh(
         .filter(|t| t.tangents().is_some())
         .count();
     if tangents > 0 {
-        warnings.push(format!(
-            "mesh {m}: the TANGENT deltas of {tangents} morph target(s) are ignored (this tool \
-             reads no tangents); their POSITION and NORMAL deltas are used"
+        warnings.push(Warning::new(
+            Kind::MorphTangents,
+            label.clone(),
+            format!(
+                "the TANGENT deltas of {tangents} morph target(s) are ignored (this tool reads \
+                 no tangents); their POSITION and NORMAL deltas are used"
+            ),
         ));
     }
     Ok(Mesh {
@@ -78,9 +88,10 @@ pub(super) fn mesh(
 
 fn primitive(
     mesh: usize,
+    label: &str,
     prim: &gltf::Primitive<'_>,
     buffers: &Buffers,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Primitive, ImportError> {
     let p = prim.index();
     let pos = prim.get(&Semantic::Positions).ok_or_else(|| {
@@ -107,9 +118,10 @@ fn primitive(
                 vec3s(read_f32(&acc, buffers, &[Dimensions::Vec3], &ALL_TYPES, &what)?.1);
             let fixed = unit_normals(&mut normals);
             if fixed > 0 {
-                warnings.push(format!(
-                    "mesh {mesh} primitive {p}: {fixed} normals were not of unit length; \
-                     normalised"
+                warnings.push(Warning::new(
+                    Kind::NormalLength,
+                    format!("{label} primitive {p}"),
+                    format!("{fixed} normals were not of unit length; normalised"),
                 ));
             }
             Some(normals)
@@ -241,21 +253,29 @@ fn primitive(
             out.push(Influence4 { joints, weights });
         }
         if renormalised > 0 {
-            warnings.push(format!(
-                "mesh {mesh} primitive {p}: the weights of {renormalised} vertices did not sum to 1 \
-                 (worst sum {worst_sum}); renormalised"
+            warnings.push(Warning::new(
+                Kind::WeightSum,
+                format!("{label} primitive {p}"),
+                format!(
+                    "the weights of {renormalised} vertices did not sum to 1 (worst sum \
+                     {worst_sum}); renormalised"
+                ),
             ));
         }
         if max_influences > 4 {
-            warnings.push(format!(
-                "mesh {mesh} primitive {p}: up to {max_influences} influences per vertex reduced to the \
-                 4 largest and renormalised; largest dropped weight {largest_dropped}"
+            warnings.push(Warning::new(
+                Kind::Influences,
+                format!("{label} primitive {p}"),
+                format!(
+                    "up to {max_influences} influences per vertex reduced to the 4 largest and \
+                     renormalised; largest dropped weight {largest_dropped}"
+                ),
             ));
         }
         Some(out)
     };
     let targets = morph::targets(mesh, p, prim, n, buffers)?;
-    Ok(Primitive {
+    let mut out = Primitive {
         mode,
         positions,
         normals,
@@ -264,7 +284,18 @@ fn primitive(
         max_influences,
         largest_dropped,
         targets,
-    })
+    };
+    if out.normals.is_none() {
+        out.normals = smooth_normals(&out);
+        if out.normals.is_some() {
+            warnings.push(Warning::new(
+                Kind::NormalsGenerated,
+                format!("{label} primitive {p}"),
+                "no NORMAL in the file",
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// glTF normals are unit vectors: normalise those more than 10⁻³ off (zero ones stay zero:

@@ -12,6 +12,11 @@
 //!   renormalised;
 //! - morph targets' `TANGENT` deltas are not read (the tool has no tangents);
 //! - `mesh.extras.targetNames` that does not name each target once is ignored.
+//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
+//!
+//! Authoring scales (an armature node scaled ×100 or ×0.01 with its joints in the matching
+//! units) are folded out of the hierarchy ([`crate::rig::fold`]): the rig skins to the same
+//! vertices, and its forward kinematics stays within the fixed lane's range.
 //!
 //! Everything else that is wrong is an [`ImportError`], and so is a model beyond the
 //! limits that keep the tool's memory bounded: [`MAX_BUFFER_BYTES`] a file or buffer,
@@ -27,11 +32,13 @@ mod clip;
 mod document;
 mod mesh;
 mod morph;
+mod normals;
 mod scene;
 
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
+pub use normals::smooth_normals;
 pub use scene::decompose;
 
 use crate::accessor::Buffers;
@@ -104,7 +111,7 @@ pub fn from_slice_with(
         .animations()
         .map(|a| clip::clip(&a, &buffers, &nodes, &meshes))
         .collect::<Result<Vec<_>, _>>()?;
-    let rig = Rig {
+    let mut rig = Rig {
         nodes,
         order,
         skins,
@@ -114,6 +121,7 @@ pub fn from_slice_with(
     };
     check_instances(&rig)?;
     check_joint_indices(&rig)?;
+    crate::rig::fold::fold_scale(&mut rig);
     Ok(rig)
 }
 

@@ -6,6 +6,7 @@ use gltf::accessor::{DataType, Dimensions};
 use super::mesh::{vec3s, ALL_TYPES};
 use crate::accessor::{read_f32, Buffers};
 use crate::error::ImportError;
+use crate::rig::warning::{Kind, Warning};
 use crate::rig::{Mesh, Node, Target};
 
 /// The morph targets of primitive `p` of mesh `mesh`, whose base has `n` vertices
@@ -84,7 +85,7 @@ fn checked(
 pub(super) fn target_names(
     mesh: &gltf::Mesh<'_>,
     targets: usize,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Vec<String> {
     let Some(extras) = mesh.extras() else {
         return Vec::new();
@@ -102,10 +103,13 @@ pub(super) fn target_names(
     match names {
         Some(names) if names.len() == targets => names,
         _ => {
-            warnings.push(format!(
-                "mesh {}: extras.targetNames is not a list of {targets} strings, one a morph \
-                 target; target names ignored",
-                mesh.index()
+            warnings.push(Warning::new(
+                Kind::TargetNames,
+                format!("mesh {}", mesh.index()),
+                format!(
+                    "extras.targetNames is not a list of {targets} strings, one a morph target; \
+                     target names ignored"
+                ),
             ));
             Vec::new()
         }

@@ -158,7 +158,8 @@ pub fn palette_error<L: Lane>(
     PoseError::Range(format!(
         "skin {skin} joint {j} (node {node}{}): its palette matrix W·IBM has a rotation·scale \
          row summing to {rows:.4} and a translation of {translation:.4} asset units, beyond \
-         what {} holds ({limit})",
+         what {} holds ({limit}); use --arith f32 for this model, or keep the joint's scale \
+         within the limit",
         rig.nodes[node]
             .name
             .as_deref()

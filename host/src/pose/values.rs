@@ -70,7 +70,8 @@ pub fn transform_error<R: Real>(
         ),
     };
     PoseError::Range(format!(
-        "node {node}{}: local translation {t:?}{unit}, scale {:?} {why}",
+        "node {node}{}: local translation {t:?}{unit}, scale {:?} {why}; use --arith f32 \
+         for this model",
         rig.nodes[node]
             .name
             .as_deref()

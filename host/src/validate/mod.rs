@@ -13,6 +13,10 @@
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
 //! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
 //!
+//! A model the fixed lane cannot hold (a value beyond its range at rest or at a checked time
+//! of a clip) is still validated on every other path: its core fixed row says "not
+//! available" and why, and fails nothing.
+//!
 //! The pictures' camera is the firmware's: it frames the skinned rest pose
 //! ([`crate::render::Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
 //!
@@ -40,7 +44,8 @@ use skin_core::budget::{Budget, Layout};
 use crate::gpu::{Model, Reference};
 use crate::oracle;
 use crate::pose::animate::duration;
-use crate::pose::{asset_unit, PoseError};
+use crate::pose::range::check_fixed;
+use crate::pose::{asset_unit, fixed_unit, PoseError};
 use crate::rig::Rig;
 use pictures::PictureCheck;
 use tally::Tally;
@@ -132,6 +137,19 @@ pub fn frames(rig: &Rig, options: &Options) -> Vec<Frame> {
     out
 }
 
+/// Why the fixed lane cannot hold `rig` at rest and through the clips `options` name (the
+/// baker's range check, [`check_fixed`]), or `None` when it can.
+pub fn fixed_unavailable(rig: &Rig, options: &Options) -> Option<String> {
+    let clips: Vec<usize> = match &options.clips {
+        Some(c) => c.clone(),
+        None => (0..rig.clips.len()).collect(),
+    };
+    fixed_unit(rig)
+        .and_then(|k| check_fixed(rig, &clips, k))
+        .err()
+        .map(|e| e.to_string())
+}
+
 /// Validate `rig` on `gpu` as `options` say; `on_frame` is called after each frame (for a
 /// progress bar), with the frames done and the total.
 pub fn validate(
@@ -151,13 +169,15 @@ pub fn validate(
     let extent = oracle::extent(&rest);
     let k = asset_unit(rig);
     let frames = frames(rig, options);
+    let fixed = fixed_unavailable(rig, options);
+    let fixed = fixed.as_deref();
     let mut pictures = PictureCheck::new(rig, gpu, &model, options.budget, options.size)?;
     let mut tally = Tally::default();
     let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
     for (i, frame) in frames.iter().enumerate() {
         let mut now = Tally::default();
-        let want = now.frame(rig, gpu, &model, frame.anim)?;
-        let rows = now.rows(extent, k);
+        let want = now.frame(rig, gpu, &model, frame.anim, fixed.is_none())?;
+        let rows = now.rows(extent, k, fixed);
         over_time.resize(rows.len(), Vec::with_capacity(frames.len()));
         for (series, row) in over_time.iter_mut().zip(&rows) {
             series.push(row.errors.max);
@@ -176,7 +196,7 @@ pub fn validate(
         budget: options.budget,
         layout: options.layout,
         draw_calls: model.draw_calls(),
-        rows: tally.rows(extent, k),
+        rows: tally.rows(extent, k, fixed),
         size: options.size,
         pictures,
         pixel_limit: LIMITS.pixels,

@@ -86,12 +86,15 @@ pub struct Row {
     pub errors: Errors,
     /// The largest error allowed.
     pub limit: f64,
+    /// Why the path cannot run on this model (the fixed lane when a value is beyond its
+    /// range): its errors are then empty, and the row is reported but does not fail.
+    pub unavailable: Option<String>,
 }
 
 impl Row {
-    /// Whether the errors keep within the limit.
+    /// Whether the errors keep within the limit (a path that cannot run fails nothing).
     pub fn passes(&self) -> bool {
-        self.errors.max <= self.limit
+        self.unavailable.is_some() || self.errors.max <= self.limit
     }
 }
 
@@ -280,6 +283,12 @@ impl Report {
     /// Row `r` of the error table, without its line break.
     fn row(&self, r: &Row) -> String {
         let verdict = if r.passes() { "ok" } else { "**FAIL**" };
+        if let Some(why) = &r.unavailable {
+            return format!(
+                "| {} | {} | not available: {why} | | | | | |",
+                r.path, r.against
+            );
+        }
         if r.errors.count == 0 {
             return format!(
                 "| {} | {} | — | — | — | — | — | no {} |",

@@ -40,19 +40,24 @@ impl Tally {
     /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
     /// seconds: core `f32` and fixed, GPU compute and GPU vertex shader (through `model`'s
     /// palette splits) against the oracle, and the GPU paths against core `f32`; returns
-    /// the oracle's pose.
+    /// the oracle's pose. Without `fixed` (the fixed lane cannot hold the model), core
+    /// fixed is left out.
     pub fn frame(
         &mut self,
         rig: &Rig,
         gpu: &Reference,
         model: &Model,
         anim: Option<(usize, f32)>,
+        fixed: bool,
     ) -> Result<Vec<PosedPrimitive64>, ValidateError> {
         let want = oracle::pose(rig, anim.map(|(c, t)| (c, f64::from(t))))
             .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
         let core_f32 = pose(rig, anim, LaneKind::F32)?;
-        let core_fixed = pose(rig, anim, LaneKind::Fixed)?;
-        self.positions(&core_f32, &core_fixed, &want);
+        let core_fixed = match fixed {
+            true => Some(pose(rig, anim, LaneKind::Fixed)?),
+            false => None,
+        };
+        self.positions(&core_f32, core_fixed.as_deref(), &want);
         let palettes = model.palettes(rig, anim)?;
         for (p, prim) in model.primitives.iter().enumerate() {
             let compute = gpu.skin_compute(&prim.whole, &palettes[p])?;
@@ -116,16 +121,20 @@ impl Tally {
         }
     }
 
-    /// Core `f32` and fixed positions against the oracle's.
+    /// Core `f32` and fixed (if posed) positions against the oracle's.
     fn positions(
         &mut self,
         f32s: &[PosedPrimitive],
-        fixed: &[PosedPrimitive],
+        fixed: Option<&[PosedPrimitive]>,
         want: &[PosedPrimitive64],
     ) {
-        for ((a, b), w) in f32s.iter().zip(fixed).zip(want) {
-            for ((pa, pb), pw) in a.positions.iter().zip(&b.positions).zip(&w.positions) {
+        for (a, w) in f32s.iter().zip(want) {
+            for (pa, pw) in a.positions.iter().zip(&w.positions) {
                 self.core_f32.add(error3(f64s(pa), *pw));
+            }
+        }
+        for (b, w) in fixed.into_iter().flatten().zip(want) {
+            for (pb, pw) in b.positions.iter().zip(&w.positions) {
                 let e = finite_or_inf(error3(f64s(pb), *pw));
                 self.core_fixed.add(e);
                 self.fixed_vertices.push(e);
@@ -170,8 +179,9 @@ impl Tally {
         }
     }
 
-    /// The table's rows with their limits (model units; `extent` and asset unit `2^k`).
-    pub fn rows(&self, extent: f64, k: i32) -> Vec<Row> {
+    /// The table's rows with their limits (model units; `extent` and asset unit `2^k`);
+    /// `fixed_unavailable`: why the fixed lane could not run, if it could not.
+    pub fn rows(&self, extent: f64, k: i32, fixed_unavailable: Option<&str>) -> Vec<Row> {
         let f32_limit = LIMITS.f32_extent * extent;
         let fixed_limit = LIMITS.fixed_asset_units * 2f64.powi(k) + f32_limit;
         let row = |path, against, normals, errors: Errors, limit| Row {
@@ -180,10 +190,14 @@ impl Tally {
             normals,
             errors,
             limit,
+            unavailable: None,
         };
         vec![
             row("core f32", "f64", false, self.core_f32, f32_limit),
-            row("core fixed", "f64", false, self.core_fixed, fixed_limit),
+            Row {
+                unavailable: fixed_unavailable.map(str::to_owned),
+                ..row("core fixed", "f64", false, self.core_fixed, fixed_limit)
+            },
             row("gpu compute", "f64", false, self.compute, f32_limit),
             row("gpu vertex", "f64", false, self.vertex, f32_limit),
             row(
