@@ -40,11 +40,13 @@ use core::fmt::Debug;
 use fixed::types::{I16F16, I2F14, U1F15};
 
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::num::{NumError, Real};
 
 mod fixed_point;
 mod float;
 
+pub use fixed_point::FixedRigid;
 #[cfg(skin_asm_fixed)]
 pub(crate) use fixed_point::SEED;
 
@@ -122,6 +124,26 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     fn normal(m: &Affine<Self>, n: &[Self; 3]) -> [Self; 3] {
         Self::unit(m.rows.map(|r| Self::linear(&r, n)))
     }
+
+    /// A blended dual quaternion made ready to apply ([`Lane::rigid`]): a 3×4 matrix in
+    /// `f32`; a Q14 rotation and an `I16F16` translation in fixed point.
+    type Rigid: Copy;
+    /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
+    /// point: every component within (−2, 2), so that its negation fits too).
+    fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
+    /// `−x` (in range for every value [`Lane::narrow_dual`] returns).
+    fn negate(self) -> Self;
+    /// Whether the quaternions `a` and `b` lie in opposite hemispheres (`a · b < 0`).
+    fn antipodal(a: &[Self; 4], b: &[Self; 4]) -> bool;
+    /// The rigid transform of a blended dual quaternion, its real and dual parts as sums of
+    /// weighted terms ([`Lane::term`], [`Lane::weigh`]), normalised by the real part's norm.
+    /// The real part's norm must be at least ¼ (true of a blend whose first weight is the
+    /// largest, every quaternion flipped into the first one's hemisphere).
+    fn rigid(real: [Self::Acc; 4], dual: [Self::Acc; 4]) -> Self::Rigid;
+    /// A point through a rigid transform.
+    fn rigid_point(r: &Self::Rigid, p: &[Self; 3]) -> [Self::Out; 3];
+    /// A normal through a rigid transform's rotation, renormalised.
+    fn rigid_normal(r: &Self::Rigid, n: &[Self; 3]) -> [Self; 3];
 
     /// `x`, a value built from this lane, as the lane it is ([`Which`]): how code written
     /// once over `L: Lane` hands its arguments to code written for one lane, such as the
