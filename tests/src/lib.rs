@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod dual_oracle;
 pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;
