@@ -56,8 +56,10 @@
 //! (≤ 3·2⁻¹⁵ on a coordinate, |p|₁ < 3), the translation by 2⁻¹⁷, the output by 2⁻¹⁷. In
 //! all, with a margin for second-order terms, [`fixed_dual_error_bound`]:
 //! `(17/ν + 11/ν² + 4)·2⁻¹⁵`, 9.8·10⁻⁴ asset units for `ν = 1`. It is worst-case: the
-//! rounding errors rarely align, and the measured errors are far below it
-//! (`tests/tests/core_dqs.rs` prints them).
+//! rounding errors rarely align. Measured: worst 4.4·10⁻⁴ asset units (24% of the bound)
+//! over 25 000 vertices of random 48-bone rigs that blend unrelated rotations
+//! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.3·10⁻⁴ asset
+//! units, 1.5·10⁻⁴ of the extent (CesiumMan; 14% of the bound; `tests/tests/dqs_models.rs`).
 
 use core::fmt::Debug;
 
