@@ -7,14 +7,16 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
-use super::args::{preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs};
+use super::args::{
+    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, SkinningArg,
+};
 use super::error::CliError;
 use crate::animation;
 use crate::bake::{self, bake};
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
-use crate::pose::{pose, LaneKind};
+use crate::pose::{pose_with, LaneKind, Skinning};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
@@ -75,6 +77,9 @@ pub struct PoseCommand {
     clip: ClipArgs,
     #[command(flatten)]
     lane: LaneArgs,
+    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning.
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
@@ -89,7 +94,8 @@ impl PoseCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
-        let posed = pose(&rig, frame, lane).map_err(|e| self.model.pose_error(e))?;
+        let skinning = Skinning::from(self.skinning);
+        let posed = pose_with(&rig, frame, lane, skinning).map_err(|e| self.model.pose_error(e))?;
         let Format::Json = self.format;
         let blocks: Vec<serde_json::Value> = posed
             .iter()
@@ -108,6 +114,7 @@ impl PoseCommand {
             "animation": frame.map(|(c, _)| c),
             "time": self.clip.time,
             "arith": lane.name(),
+            "skinning": skinning.name(),
             "frame": "glTF world (Y-up)",
             "blocks": blocks,
         });

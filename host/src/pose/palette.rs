@@ -3,10 +3,11 @@
 
 use skin_core::affine::Affine;
 use skin_core::bind::BindPose;
+use skin_core::dual::Dual;
 use skin_core::error::Quantity;
 use skin_core::lane::{Lane, Q14};
 use skin_core::num::Real;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
 
@@ -107,6 +108,51 @@ pub fn skin_palette<L: Lane>(
     let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
     bind.palette(&world, &mut palette)
         .map_err(|e| palette_error::<L>(rig, skin, &joints, &ibms, &world, e))?;
+    Ok(palette.as_slice().to_vec())
+}
+
+/// The dual quaternion palette of `skin` in lane `L` (see [`skin_palette`]): each joint
+/// matrix `W · IBM` as a unit dual quaternion; a joint with scale or shear is refused,
+/// named.
+pub fn skin_dual_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+) -> Result<Vec<Dual<L>>, PoseError> {
+    let sk = &rig.skins[skin];
+    if sk.joints.len() > MAX_JOINTS {
+        return Err(PoseError::Capacity(format!(
+            "skin {skin} has {} joints; the host skins at most {MAX_JOINTS} per skin",
+            sk.joints.len()
+        )));
+    }
+    let nodes = rig.with_ancestors(&sk.joints);
+    let world = world::<L::Real>(rig, locals, &nodes)?;
+    let joints: Vec<u16> = sk
+        .joints
+        .iter()
+        .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
+        .collect();
+    let ibms = inverse_binds::<L::Real>(rig, skin, k)?;
+    let ctx = format!("skin {skin} in {}", L::NAME);
+    let bind = BindPose::<L::Real, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .map_err(PoseError::core(ctx.clone()))?;
+    let mut palette: Box<DualPalette<L, MAX_JOINTS>> = Box::default();
+    for j in 0..joints.len() {
+        let node = sk.joints[j];
+        let named = rig.nodes[node]
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" {n:?}"));
+        let m = bind
+            .matrix(j, &world)
+            .map_err(PoseError::core(ctx.clone()))?;
+        palette.push(&m).map_err(PoseError::core(format!(
+            "skin {skin} joint {j} (node {node}{named}) in {}",
+            L::NAME
+        )))?;
+    }
     Ok(palette.as_slice().to_vec())
 }
 

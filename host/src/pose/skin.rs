@@ -8,8 +8,8 @@ use skin_core::transform::Transform;
 
 use super::animate::frame;
 use super::error::PoseError;
-use super::lane::LaneKind;
-use super::palette::{node_palette, skin_palette};
+use super::lane::{LaneKind, Skinning};
+use super::palette::{node_palette, skin_dual_palette, skin_palette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -49,11 +49,21 @@ pub fn pose(
     anim: Option<(usize, f32)>,
     lane: LaneKind,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
+    pose_with(rig, anim, lane, Skinning::Lbs)
+}
+
+/// [`pose`] by the skinning method `skinning`.
+pub fn pose_with(
+    rig: &Rig,
+    anim: Option<(usize, f32)>,
+    lane: LaneKind,
+    skinning: Skinning,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
     match lane {
-        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0),
+        LaneKind::F32 => pose_in_with::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0, skinning),
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            pose_in::<Q14>(rig, &frame(rig, anim, k)?, k)
+            pose_in_with::<Q14>(rig, &frame(rig, anim, k)?, k, skinning)
         }
     }
 }
@@ -65,8 +75,18 @@ pub fn pose_in<L: Lane>(
     locals: &[Transform<L::Real>],
     k: i32,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
+    pose_in_with::<L>(rig, locals, k, Skinning::Lbs)
+}
+
+/// [`pose_in`] by the skinning method `skinning`.
+pub fn pose_in_with<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    k: i32,
+    skinning: Skinning,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
     let back = 2f32.powi(k);
-    let posed: Vec<PosedPrimitive> = pose_lane::<L>(rig, locals, k)?
+    let posed: Vec<PosedPrimitive> = pose_lane_with::<L>(rig, locals, k, skinning)?
         .into_iter()
         .map(|b| PosedPrimitive {
             node: b.node,
@@ -89,8 +109,23 @@ pub fn pose_lane<L: Lane>(
     locals: &[Transform<L::Real>],
     k: i32,
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
+    pose_lane_with::<L>(rig, locals, k, Skinning::Lbs)
+}
+
+/// [`pose_lane`] by the skinning method `skinning`: under [`Skinning::Dqs`], skinned
+/// primitives blend their joints' unit dual quaternions; rigid ones are placed as under LBS.
+pub fn pose_lane_with<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    k: i32,
+    skinning: Skinning,
+) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
+        let dual = match (skin, skinning) {
+            (Some(s), Skinning::Dqs) => skin_dual_palette::<L>(rig, locals, s, k)?,
+            _ => Vec::new(),
+        };
         let palette = match skin {
             Some(s) => skin_palette::<L>(rig, locals, s, k)?,
             None => node_palette::<L>(rig, locals, node)?,
@@ -104,7 +139,10 @@ pub fn pose_lane<L: Lane>(
                 (Some(_), Some(_)) => {
                     let inf = influences::<L>(prim, &ctx)?;
                     SkinnedMesh::<L, 4>::new(&pos, &inf)
-                        .and_then(|m| m.skin(&palette, &mut out))
+                        .and_then(|m| match skinning {
+                            Skinning::Lbs => m.skin(&palette, &mut out),
+                            Skinning::Dqs => m.skin_dqs(&dual, &mut out),
+                        })
                         .map_err(failed)?;
                 }
                 _ => {
