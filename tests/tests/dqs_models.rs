@@ -10,15 +10,14 @@
 //! vertex; the test prints the worst errors (`--nocapture`).
 
 use skin_core::affine::Affine;
-use skin_core::bind::BindPose;
 use skin_core::dual::Dual;
 use skin_core::lane::{fixed_dual_error_bound, Lane, Q14};
 use skin_core::num::{Fx, Real};
 use skin_core::palette::DualPalette;
 use skin_core::skin::SkinnedMesh;
 use skin_core::Error;
-use skin_host::pose::palette::world;
-use skin_host::pose::values::{influences, inverse_binds, positions, MAX_JOINTS};
+use skin_host::pose::palette::skin_frame;
+use skin_host::pose::values::{influences, positions, MAX_JOINTS};
 use skin_host::pose::{animate, asset_unit, fixed_unit};
 use skin_host::rig::Rig;
 use skin_tests::dual_oracle::{self, Bone};
@@ -36,18 +35,9 @@ fn joint_matrices<R: Real>(
     k: i32,
 ) -> Vec<Affine<R>> {
     let locals = animate::frame::<R>(rig, anim, k).expect("frame");
-    let sk = &rig.skins[skin];
-    let nodes = rig.with_ancestors(&sk.joints);
-    let world = world::<R>(rig, &locals, &nodes).expect("world");
-    let joints: Vec<u16> = sk
-        .joints
-        .iter()
-        .map(|j| nodes.iter().position(|n| n == j).unwrap() as u16)
-        .collect();
-    let ibms = inverse_binds::<R>(rig, skin, k).expect("inverse binds");
-    let bind = BindPose::<R, MAX_JOINTS>::new(&joints, &ibms, nodes.len()).expect("bind");
-    (0..joints.len())
-        .map(|j| bind.matrix(j, &world).expect("joint matrix"))
+    let f = skin_frame::<R>(rig, &locals, skin, k, R::NAME).expect("skin frame");
+    (0..f.joints.len())
+        .map(|j| f.bind.matrix(j, &f.world).expect("joint matrix"))
         .collect()
 }
 
