@@ -485,3 +485,38 @@ fn scaled_and_non_finite_joints_are_refused_by_name() {
         }
     );
 }
+
+/// A palette made by hand rather than by `DualPalette` is checked before the loop: a zero
+/// (or otherwise non-unit) rotation part is refused, naming the entry.
+#[test]
+fn hand_made_palettes_are_checked() {
+    let positions = [[Q14::ZERO; 3]];
+    let infs = [Influence::<Q14>::from_weights([0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0], 0).unwrap()];
+    let mesh = SkinnedMesh::<Q14, 2>::new(&positions, &infs).unwrap();
+    let mut good = DualPalette::<Q14, 1>::new();
+    good.push(&Affine::IDENTITY).unwrap();
+    let palette = [good.as_slice()[0], Dual::default()];
+    let mut out = [[Out16::ZERO; 3]];
+    assert_eq!(
+        mesh.skin_dqs(&palette, &mut out),
+        Err(Error::Overflow {
+            what: skin_core::error::Quantity::Palette,
+            index: 1,
+            format: "I2F14"
+        })
+    );
+    let fine = [good.as_slice()[0]; 2];
+    assert_eq!(mesh.skin_dqs(&fine, &mut out), Ok(()));
+    let nan = [Dual::<f32> {
+        real: [f32::NAN; 4],
+        dual: [0.0; 4],
+    }; 2];
+    let positions = [[0.0f32; 3]];
+    let infs = [Influence::<f32>::rigid(1)];
+    let mesh = SkinnedMesh::<f32, 1>::new(&positions, &infs).unwrap();
+    let mut out = [[0.0f32; 3]];
+    assert!(matches!(
+        mesh.skin_dqs(&nan, &mut out),
+        Err(Error::Overflow { index: 0, .. })
+    ));
+}

@@ -125,9 +125,21 @@ impl Lane for Q14 {
         let mut out = Dual::<Q14>::default();
         let pairs = out.real.iter_mut().zip(&d.real);
         for (o, v) in pairs.chain(out.dual.iter_mut().zip(&d.dual)) {
-            *o = fx_to_q14(*v).filter(|q| q.to_bits() != i16::MIN)?;
+            *o = fx_to_q14(*v)?;
         }
-        Some(out)
+        Self::fits_dual(&out).then_some(out)
+    }
+    fn fits_dual(d: &Dual<Q14>) -> bool {
+        // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
+        // moves it by at most 4·2⁻¹⁴.
+        let n2: i32 = d.real.iter().map(|&c| bits(c) * bits(c)).sum();
+        let unit = (n2 - (1 << 28)).abs() <= 1 << 18;
+        let negatable = d
+            .real
+            .iter()
+            .chain(&d.dual)
+            .all(|c| c.to_bits() != i16::MIN);
+        unit && negatable
     }
     #[inline(always)]
     fn negate(self) -> Q14 {
@@ -135,8 +147,12 @@ impl Lane for Q14 {
     }
     #[inline(always)]
     fn antipodal(a: &[Q14; 4], b: &[Q14; 4]) -> bool {
-        // |a|, |b| < 4 in Q14 units: the products and their sum fit i32.
-        let dot: i32 = a.iter().zip(b).map(|(a, b)| bits(*a) * bits(*b)).sum();
+        // Unit quaternions (narrowed from unit length: |a|, |b| ≤ 1 + 2⁻¹³): |a·b| < 2²⁹ in
+        // Q28, so the products and their sum fit i32.
+        // (Wrapping: a palette built otherwise cannot make the loop panic.)
+        let dot = a.iter().zip(b).fold(0i32, |s, (a, b)| {
+            s.wrapping_add(bits(*a).wrapping_mul(bits(*b)))
+        });
         dot < 0
     }
     #[inline(always)]
@@ -147,15 +163,29 @@ impl Lane for Q14 {
     fn rigid_point(r: &FixedRigid, p: &[Q14; 3]) -> [Out16; 3] {
         let p = p.map(bits);
         core::array::from_fn(|i| {
+            // |R p| ≤ |p| < 2√3 (Q28 below 2³¹) for a rotation; wrapping, so that a palette
+            // built otherwise cannot make the loop panic.
             let [a, b, c] = r.rotation[i];
-            let rp = (a * p[0] + b * p[1] + c * p[2] + (1 << 11)) >> 12;
-            Out16::from_bits(rp + r.translation[i])
+            let rp = a
+                .wrapping_mul(p[0])
+                .wrapping_add(b.wrapping_mul(p[1]))
+                .wrapping_add(c.wrapping_mul(p[2]))
+                .wrapping_add(1 << 11)
+                >> 12;
+            Out16::from_bits(rp.wrapping_add(r.translation[i]))
         })
     }
     #[inline(always)]
     fn rigid_normal(r: &FixedRigid, n: &[Q14; 3]) -> [Q14; 3] {
+        // As `linear`, wrapping (see `rigid_point`).
         let n = n.map(bits);
-        Self::unit(r.rotation.map(|[a, b, c]| linear([a, b, c, 0], n)))
+        Self::unit(r.rotation.map(|[a, b, c]| {
+            a.wrapping_mul(n[0])
+                .wrapping_add(b.wrapping_mul(n[1]))
+                .wrapping_add(c.wrapping_mul(n[2]))
+                .wrapping_add(1 << 13)
+                >> 14
+        }))
     }
     #[inline(always)]
     fn which<F: OfLane>(x: F::Of<Q14>) -> Which<F> {

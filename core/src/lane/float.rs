@@ -88,11 +88,10 @@ impl Lane for f32 {
     }
     type Rigid = Affine<f32>;
     fn narrow_dual(d: &Dual<f32>) -> Option<Dual<f32>> {
-        d.real
-            .iter()
-            .chain(&d.dual)
-            .all(|v| v.is_finite())
-            .then_some(*d)
+        Self::fits_dual(d).then_some(*d)
+    }
+    fn fits_dual(d: &Dual<f32>) -> bool {
+        d.real.iter().chain(&d.dual).all(|v| v.is_finite())
     }
     #[inline(always)]
     fn negate(self) -> f32 {

@@ -170,6 +170,11 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
     /// point: every component within (−2, 2), so that its negation fits too).
     fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
+    /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
+    /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
+    /// within 2⁻¹⁰ and no component at −2). [`Lane::narrow_dual`] only returns ones that
+    /// fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
+    fn fits_dual(d: &Dual<Self>) -> bool;
     /// `−x` (in range for every value [`Lane::narrow_dual`] returns).
     fn negate(self) -> Self;
     /// Whether the quaternions `a` and `b` lie in opposite hemispheres (`a · b < 0`).

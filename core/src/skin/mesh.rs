@@ -173,7 +173,11 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     /// mesh.skin_dqs(palette.as_slice(), &mut out).unwrap();
     /// assert!((out[0][1] - 1.0).abs() < 1e-6);
     /// ```
+    ///
+    /// [`Error::Overflow`] for a palette entry that does not [fit](Lane::fits_dual) the lane
+    /// (a [`crate::palette::DualPalette`] holds only ones that do).
     pub fn skin_dqs(&self, palette: &[Dual<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        check_dual(palette)?;
         dispatch::dqs(self.batch(palette, out.len())?, out, None);
         Ok(())
     }
@@ -186,6 +190,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         out: &mut [[L::Out; 3]],
         out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
+        check_dual(palette)?;
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
         dispatch::dqs(batch, out, Some((normals, out_normals)));
@@ -234,6 +239,19 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
         self.batch(palette, self.len())
             .expect("a palette for the mesh")
+    }
+}
+
+/// Every dual quaternion of a palette [fits](Lane::fits_dual) the lane, else the first that
+/// does not, as [`Error::Overflow`].
+fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
+    match palette.iter().position(|d| !L::fits_dual(d)) {
+        None => Ok(()),
+        Some(index) => Err(Error::Overflow {
+            what: crate::error::Quantity::Palette,
+            index,
+            format: L::NAME,
+        }),
     }
 }
 
