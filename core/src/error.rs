@@ -158,6 +158,14 @@ pub enum Error {
         /// The bone.
         bone: usize,
     },
+    /// A joint matrix that dual quaternion skinning cannot represent: its linear part is
+    /// not a rotation (a scale, a shear or a reflection).
+    NotRigid {
+        /// The joint (palette index).
+        joint: usize,
+        /// How far it departs from a rotation (the largest entry of `AᵀA − I` and `|det A − 1|`).
+        deviation: f32,
+    },
     /// An animation channel targets a bone the skeleton does not have.
     ChannelBone {
         /// Channel index.
@@ -276,6 +284,11 @@ impl core::fmt::Display for Error {
                 layout.name()
             ),
             Error::Singular { bone } => write!(f, "the matrix of bone {bone} cannot be inverted"),
+            Error::NotRigid { joint, deviation } => write!(
+                f,
+                "the matrix of joint {joint} is not a rotation and translation (it departs from one by {deviation:.1e}, the limit is {:.1e}): dual quaternion skinning cannot represent its scale or shear; skin it with lbs",
+                crate::dual::RIGID_TOLERANCE
+            ),
             Error::ChannelBone {
                 channel,
                 bone,

@@ -4,6 +4,7 @@
 use heapless::Vec;
 
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::error::{Error, Quantity};
 use crate::lane::Lane;
 use crate::num::Real;
@@ -101,5 +102,75 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
             p.push(&Affine::IDENTITY)?;
         }
         Ok(p)
+    }
+}
+
+/// Up to `CAP` unit dual quaternions in lane `L`: the palette of dual quaternion skinning
+/// (`crate::skin::SkinnedMesh::skin_dqs`), one entry per joint.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::palette::DualPalette;
+/// let mut p: DualPalette<f32, 4> = DualPalette::new();
+/// p.push(&Affine::translation([2.0, 0.0, 0.0])).unwrap();
+/// assert_eq!(p.as_slice()[0].dual, [1.0, 0.0, 0.0, 0.0]);
+/// let mut scaled = Affine::IDENTITY;
+/// scaled.rows[1][1] = 2.0;
+/// assert!(p.push(&scaled).is_err()); // joint 1 has a scale
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct DualPalette<L: Lane, const CAP: usize> {
+    entries: Vec<Dual<L>, CAP>,
+}
+
+impl<L: Lane, const CAP: usize> DualPalette<L, CAP> {
+    /// An empty palette.
+    pub const fn new() -> Self {
+        Self {
+            entries: Vec::new(),
+        }
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Remove every entry.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// The entries, in joint order.
+    pub fn as_slice(&self) -> &[Dual<L>] {
+        &self.entries
+    }
+
+    /// The joint matrix `m` as a unit dual quaternion in the lane, appended:
+    /// [`Error::NotFinite`] for NaN or infinite entries, [`Error::NotRigid`] for a scale,
+    /// shear or reflection, [`Error::Overflow`] when it does not fit the lane.
+    pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
+        let joint = self.entries.len();
+        if !m.rows.iter().flatten().all(|v| v.is_finite()) {
+            return Err(Error::NotFinite {
+                what: Quantity::Palette,
+                index: joint,
+            });
+        }
+        let dual = Dual::from_rigid(m).map_err(|deviation| Error::NotRigid { joint, deviation })?;
+        let narrowed = L::narrow_dual(&dual).ok_or(Error::Overflow {
+            what: Quantity::Palette,
+            index: joint,
+            format: L::NAME,
+        })?;
+        self.entries.push(narrowed).map_err(|_| Error::Capacity {
+            len: joint + 1,
+            capacity: CAP,
+        })
     }
 }

@@ -9,6 +9,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 pub mod anim_oracle;
+pub mod dual_oracle;
 pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;

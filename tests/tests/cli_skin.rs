@@ -621,3 +621,84 @@ fn warnings_are_summarised_by_kind_and_pose_rest_is_the_rest_pose() {
         "cannot be used with",
     );
 }
+
+/// `pose --skinning dqs`: the JSON of `pose`, marked `"skinning": "dqs"`, its positions
+/// those of the library's DQS pose (`skin_host::pose::pose_with`); at rest (the bind pose)
+/// the same as LBS up to rounding, and apart from LBS where the figure bends (CesiumMan).
+#[test]
+fn pose_skins_by_dual_quaternions() {
+    use skin_host::pose::{pose_with, LaneKind, Skinning};
+    let models = skin_tests::sample_models("pose_skins_by_dual_quaternions");
+    let Some(path) = models
+        .iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "CesiumMan.glb"))
+    else {
+        if !models.is_empty() {
+            skin_tests::skip(
+                "pose_skins_by_dual_quaternions",
+                "CesiumMan.glb is not among the sample models",
+            );
+        }
+        return;
+    };
+    let model = path.to_string_lossy();
+    let rig = skin_host::import::from_path(path).unwrap();
+    let flat = |blocks: &[skin_host::pose::PosedPrimitive]| -> Vec<f32> {
+        blocks
+            .iter()
+            .flat_map(|b| b.positions.iter().flatten().copied())
+            .collect()
+    };
+    for (arith, lane) in [("f32", LaneKind::F32), ("fixed", LaneKind::Fixed)] {
+        for frame in [None, Some((0, 1.0f32))] {
+            let mut args = vec!["pose", &model, "--arith", arith, "--skinning", "dqs"];
+            let time = frame.map(|(_, t)| t.to_string()).unwrap_or_default();
+            if frame.is_some() {
+                args.extend(["--anim", "0", "--time", &time]);
+            }
+            let doc = pose_json(&args);
+            assert_eq!(doc["skinning"], "dqs");
+            let got: Vec<f32> = doc["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|b| b["positions"].as_array().unwrap().clone())
+                .map(|v| v.as_f64().unwrap() as f32)
+                .collect();
+            let dqs = flat(&pose_with(&rig, frame, lane, Skinning::Dqs).unwrap());
+            let lbs = flat(&pose_with(&rig, frame, lane, Skinning::Lbs).unwrap());
+            assert_eq!(got, dqs, "{arith} {frame:?}");
+            let apart = dqs
+                .iter()
+                .zip(&lbs)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0f32, f32::max);
+            match frame {
+                None => assert!(apart < 1e-3, "{arith}: rest pose {apart}"),
+                Some(_) => assert!(apart > 1e-3, "{arith}: bent, yet DQS = LBS ({apart})"),
+            }
+        }
+    }
+}
+
+/// A joint with a scale cannot be skinned by DQS: one line naming the skin, the joint and
+/// what to do (the synthetic worm's clip scales its joints); LBS skins it; a method that does not
+/// exist is refused.
+#[test]
+fn pose_dqs_refuses_a_scaled_joint_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
+    let clip = ["--anim", "0", "--time", "1"];
+    let out = skin(&[&["pose", &model, "--skinning", "dqs"][..], &clip].concat());
+    assert_bad_input(&out, "skin 0 joint 3 (node 4 \"bone0_3\")");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("skin it with lbs") && err.contains("not a rotation"),
+        "{err}"
+    );
+    assert_eq!(
+        skin(&["pose", &model, "--skinning", "lbs"]).status.code(),
+        Some(0)
+    );
+    assert_bad_input(&skin(&["pose", &model, "--skinning", "sbs"]), "sbs");
+}

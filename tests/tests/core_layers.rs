@@ -267,6 +267,8 @@ fn core_modules_import_one_way() {
     for (low, high) in [
         ("lane", "skin"),
         ("lane", "vertex"),
+        ("dual", "lane"),
+        ("dual", "palette"),
         ("error", "budget"),
         ("error", "vertex"),
         ("raster", "scene"),

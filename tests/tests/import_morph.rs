@@ -102,12 +102,12 @@ fn tangent_deltas_get_one_warning_and_bad_target_names_are_dropped() {
     let tangent: Vec<_> = rig
         .warnings
         .iter()
-        .filter(|w| w.contains("TANGENT"))
+        .filter(|w| w.to_string().contains("TANGENT"))
         .collect();
     assert_eq!(tangent.len(), 1, "{:?}", rig.warnings);
-    assert!(tangent[0].contains("2 morph target(s)"), "{}", tangent[0]);
+    assert!(tangent[0].to_string().contains("2 morph target(s)"), "{}", tangent[0]);
     assert!(rig.meshes[0].target_names.is_empty());
-    assert!(rig.warnings.iter().any(|w| w.contains("targetNames")));
+    assert!(rig.warnings.iter().any(|w| w.to_string().contains("targetNames")));
 }
 
 #[test]
@@ -337,7 +337,7 @@ fn the_khronos_morph_samples_import_as_their_readme_describes() {
     assert_eq!(
         cube.warnings
             .iter()
-            .filter(|w| w.contains("TANGENT"))
+            .filter(|w| w.to_string().contains("TANGENT"))
             .count(),
         1
     );

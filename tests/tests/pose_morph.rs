@@ -114,7 +114,7 @@ fn morphs_move_what_the_weights_say() {
     // Zero weights give the base mesh; the weights arrive per node.
     let mut zero = pose::morph::weights(&rig, None);
     pose::morph::override_weights(&rig, &mut zero, &[0.0, 0.0]).unwrap();
-    let base = pose::pose_weighted(&rig, None, LaneKind::F32, &zero).unwrap();
+    let base = pose::pose_weighted(&rig, None, LaneKind::F32, pose::Skinning::Lbs, &zero).unwrap();
     assert_eq!(base[0].positions[2], [0.0, 1.5, 0.0]);
     // The wrong number of weights names the node and its targets.
     let e = pose::morph::override_weights(&rig, &mut zero, &[1.0]).unwrap_err();

@@ -2,6 +2,7 @@
 
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::num::{Fx, NumError};
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
@@ -119,6 +120,73 @@ impl Lane for Q14 {
             }
         }
     }
+    type Rigid = FixedRigid;
+    fn narrow_dual(d: &Dual<Fx>) -> Option<Dual<Q14>> {
+        let mut out = Dual::<Q14>::default();
+        let pairs = out.real.iter_mut().zip(&d.real);
+        for (o, v) in pairs.chain(out.dual.iter_mut().zip(&d.dual)) {
+            *o = fx_to_q14(*v)?;
+        }
+        Self::fits_dual(&out).then_some(out)
+    }
+    fn fits_dual(d: &Dual<Q14>) -> bool {
+        // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
+        // moves it by at most 4·2⁻¹⁴.
+        let n2: i32 = d.real.iter().map(|&c| bits(c) * bits(c)).sum();
+        let unit = (n2 - (1 << 28)).abs() <= 1 << 18;
+        let negatable = d
+            .real
+            .iter()
+            .chain(&d.dual)
+            .all(|c| c.to_bits() != i16::MIN);
+        unit && negatable
+    }
+    #[inline(always)]
+    fn negate(self) -> Q14 {
+        Q14::from_bits(self.to_bits().wrapping_neg())
+    }
+    #[inline(always)]
+    fn antipodal(a: &[Q14; 4], b: &[Q14; 4]) -> bool {
+        // Unit quaternions (narrowed from unit length: |a|, |b| ≤ 1 + 2⁻¹³): |a·b| < 2²⁹ in
+        // Q28, so the products and their sum fit i32.
+        // (Wrapping: a palette built otherwise cannot make the loop panic.)
+        let dot = a.iter().zip(b).fold(0i32, |s, (a, b)| {
+            s.wrapping_add(bits(*a).wrapping_mul(bits(*b)))
+        });
+        dot < 0
+    }
+    #[inline(always)]
+    fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
+        rigid(real, dual)
+    }
+    #[inline(always)]
+    fn rigid_point(r: &FixedRigid, p: &[Q14; 3]) -> [Out16; 3] {
+        let p = p.map(bits);
+        core::array::from_fn(|i| {
+            // |R p| ≤ |p| < 2√3 (Q28 below 2³¹) for a rotation; wrapping, so that a palette
+            // built otherwise cannot make the loop panic.
+            let [a, b, c] = r.rotation[i];
+            let rp = a
+                .wrapping_mul(p[0])
+                .wrapping_add(b.wrapping_mul(p[1]))
+                .wrapping_add(c.wrapping_mul(p[2]))
+                .wrapping_add(1 << 11)
+                >> 12;
+            Out16::from_bits(rp.wrapping_add(r.translation[i]))
+        })
+    }
+    #[inline(always)]
+    fn rigid_normal(r: &FixedRigid, n: &[Q14; 3]) -> [Q14; 3] {
+        // As `linear`, wrapping (see `rigid_point`).
+        let n = n.map(bits);
+        Self::unit(r.rotation.map(|[a, b, c]| {
+            a.wrapping_mul(n[0])
+                .wrapping_add(b.wrapping_mul(n[1]))
+                .wrapping_add(c.wrapping_mul(n[2]))
+                .wrapping_add(1 << 13)
+                >> 14
+        }))
+    }
     #[inline(always)]
     fn which<F: OfLane>(x: F::Of<Q14>) -> Which<F> {
         Which::Q14(x)
@@ -212,6 +280,47 @@ fn normalise_even(x: u32) -> (u32, u32) {
     } else {
         let s = x.leading_zeros() & !1;
         (s, x << s)
+    }
+}
+
+/// A blended dual quaternion as the fixed lane applies it ([`Lane::rigid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedRigid {
+    /// The rotation, rows of Q14 values (each entry within ±1).
+    rotation: [[i32; 3]; 3],
+    /// The translation in `I16F16` bits.
+    translation: [i32; 3],
+}
+
+/// [`Lane::rigid`] for the fixed lane. The sums (Q29, exact) are rounded to Q15; with
+/// `n = |q|²` (Q30) the rotation is `R(q)/n` and the translation `2·vec(d·q*)/n`, both
+/// scaled by one reciprocal `2⁵⁴/n` (Q24 of `1/n`, from one 64-bit division: `n` is at
+/// least 2²⁶ for a blend whose real part has norm ≥ ¼, so the reciprocal has 28 bits and
+/// every product below fits `i64`).
+fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
+    let q15 = |a: i32| i64::from(a.wrapping_add(1 << 13) >> 14);
+    let [x, y, z, w] = real.map(q15);
+    let [dx, dy, dz, dw] = dual.map(q15);
+    let n = x * x + y * y + z * z + w * w;
+    let inv = (1i64 << 54) / n.max(1);
+    // Q30 · Q24 = Q54 → Q14 and → Q16, rounded.
+    let q14 = |p: i64| (p.wrapping_mul(inv).wrapping_add(1 << 39) >> 40) as i32;
+    let q16 = |p: i64| (p.wrapping_mul(inv).wrapping_add(1 << 37) >> 38) as i32;
+    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
+    let (xy, xz, yz) = (2 * x * y, 2 * x * z, 2 * y * z);
+    let (wx, wy, wz) = (2 * w * x, 2 * w * y, 2 * w * z);
+    let t = [
+        w * dx - dw * x + (y * dz - z * dy),
+        w * dy - dw * y + (z * dx - x * dz),
+        w * dz - dw * z + (x * dy - y * dx),
+    ];
+    FixedRigid {
+        rotation: [
+            [ww + xx - yy - zz, xy - wz, xz + wy].map(q14),
+            [xy + wz, ww - xx + yy - zz, yz - wx].map(q14),
+            [xz - wy, yz + wx, ww - xx - yy + zz].map(q14),
+        ],
+        translation: t.map(|v| q16(2 * v)),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::{Lane, OfLane, Which, WEIGHT_TOLERANCE};
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::num::{NumError, Real};
 
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
@@ -84,6 +85,51 @@ impl Lane for f32 {
         }
         let y = inv_len(len2);
         v.map(|c| c * y)
+    }
+    type Rigid = Affine<f32>;
+    fn narrow_dual(d: &Dual<f32>) -> Option<Dual<f32>> {
+        Self::fits_dual(d).then_some(*d)
+    }
+    fn fits_dual(d: &Dual<f32>) -> bool {
+        d.real.iter().chain(&d.dual).all(|v| v.is_finite())
+    }
+    #[inline(always)]
+    fn negate(self) -> f32 {
+        -self
+    }
+    #[inline(always)]
+    fn antipodal(a: &[f32; 4], b: &[f32; 4]) -> bool {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] < 0.0
+    }
+    #[inline(always)]
+    fn rigid(q: [f32; 4], d: [f32; 4]) -> Affine<f32> {
+        let [x, y, z, w] = q;
+        let [dx, dy, dz, dw] = d;
+        // The rotation of q/|q| is R(q)/|q|², the translation 2·vec(d·q*)/|q|².
+        let s = 2.0 / (x * x + y * y + z * z + w * w);
+        let (xx, yy, zz) = (x * x, y * y, z * z);
+        let (xy, xz, yz) = (x * y, x * z, y * z);
+        let (wx, wy, wz) = (w * x, w * y, w * z);
+        let t = [
+            w * dx - dw * x + (y * dz - z * dy),
+            w * dy - dw * y + (z * dx - x * dz),
+            w * dz - dw * z + (x * dy - y * dx),
+        ];
+        Affine {
+            rows: [
+                [1.0 - s * (yy + zz), s * (xy - wz), s * (xz + wy), s * t[0]],
+                [s * (xy + wz), 1.0 - s * (xx + zz), s * (yz - wx), s * t[1]],
+                [s * (xz - wy), s * (yz + wx), 1.0 - s * (xx + yy), s * t[2]],
+            ],
+        }
+    }
+    #[inline(always)]
+    fn rigid_point(m: &Affine<f32>, p: &[f32; 3]) -> [f32; 3] {
+        m.rows.map(|r| Self::point(&r, p))
+    }
+    #[inline(always)]
+    fn rigid_normal(m: &Affine<f32>, n: &[f32; 3]) -> [f32; 3] {
+        Self::normal(m, n)
     }
     #[inline(always)]
     fn which<F: OfLane>(x: F::Of<f32>) -> Which<F> {

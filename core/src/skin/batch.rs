@@ -22,18 +22,20 @@ use crate::vertex::Influence;
 
 /// LBS input: vertices blended from up to `K` bones each, and a palette that holds every
 /// bone index of all four slots of their influences.
+/// The palette holds 3×4 matrices (`M`, LBS) or unit dual quaternions
+/// (`crate::dual::Dual`, dual quaternion skinning).
 #[derive(Clone, Copy, Debug)]
-pub struct Batch<'a, L: Lane, const K: usize> {
-    palette: &'a [Affine<L>],
+pub struct Batch<'a, L: Lane, const K: usize, M = Affine<L>> {
+    palette: &'a [M],
     positions: &'a [[L; 3]],
     influences: &'a [Influence<L>],
 }
 
-impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
+impl<'a, L: Lane, const K: usize, M> Batch<'a, L, K, M> {
     /// A view with no vertices yet, for vertices whose bone indices are below `bones`;
     /// `None` when `palette` holds fewer matrices.
     #[inline(always)]
-    pub(crate) fn for_bones(palette: &'a [Affine<L>], bones: usize) -> Option<Self> {
+    pub(crate) fn for_bones(palette: &'a [M], bones: usize) -> Option<Self> {
         (bones <= palette.len()).then_some(Self {
             palette,
             positions: &[],
@@ -55,14 +57,14 @@ impl<'a, L: Lane, const K: usize> Batch<'a, L, K> {
     /// The palette, positions and influences.
     #[inline(always)]
     #[allow(clippy::type_complexity)]
-    pub(crate) fn parts(&self) -> (&'a [Affine<L>], &'a [[L; 3]], &'a [Influence<L>]) {
+    pub(crate) fn parts(&self) -> (&'a [M], &'a [[L; 3]], &'a [Influence<L>]) {
         (self.palette, self.positions, self.influences)
     }
 
     /// The same batch as one of four influences, when `K` is 4.
     #[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
     #[inline(always)]
-    pub(crate) fn four(self) -> Option<Batch<'a, L, 4>> {
+    pub(crate) fn four(self) -> Option<Batch<'a, L, 4, M>> {
         (K == 4).then_some(Batch {
             palette: self.palette,
             positions: self.positions,

@@ -18,9 +18,11 @@ use core::marker::PhantomData;
 #[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
 use super::asm;
 use super::batch::{Batch, Normals, Rigid};
+use super::dqs as dq;
 use super::generic;
 #[cfg(skin_x86)]
 use super::x86;
+use crate::dual::Dual;
 use crate::lane::{Lane, OfLane, Out16, Which, Q14};
 
 /// The loop that skins a batch.
@@ -175,4 +177,15 @@ fn f32_stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, 
     x86::stitch(rigid, out, normals);
     #[cfg(not(skin_x86))]
     generic::stitch(rigid, out, normals);
+}
+
+/// Dual quaternion skinning of a view whose palette holds unit dual quaternions: the
+/// generic loop (`skin::dqs`) on every target.
+#[inline]
+pub(crate) fn dqs<L: Lane, const K: usize>(
+    batch: Batch<'_, L, K, Dual<L>>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    dq::dqs(batch, out, normals);
 }

@@ -5,6 +5,7 @@
 use super::batch::{Batch, Rigid};
 use super::{dispatch, generic};
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::error::Error;
 use crate::lane::Lane;
 use crate::vertex::Influence;
@@ -154,6 +155,48 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         Ok(())
     }
 
+    /// Dual quaternion skinning: `out[v]` is `p[v]` moved by the blend of its bones' unit
+    /// dual quaternions ([`crate::palette::DualPalette`]), normalised.
+    ///
+    /// ```
+    /// use skin_core::affine::Affine;
+    /// use skin_core::palette::DualPalette;
+    /// use skin_core::skin::SkinnedMesh;
+    /// use skin_core::vertex::Influence;
+    /// let positions = [[1.0f32, 0.0, 0.0]];
+    /// let influences = [Influence::from_weights([0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0], 0).unwrap()];
+    /// let mesh = SkinnedMesh::<f32, 2>::new(&positions, &influences).unwrap();
+    /// let mut palette: DualPalette<f32, 2> = DualPalette::new();
+    /// palette.push(&Affine::IDENTITY).unwrap();
+    /// palette.push(&Affine::translation([0.0, 2.0, 0.0])).unwrap();
+    /// let mut out = [[0.0; 3]; 1];
+    /// mesh.skin_dqs(palette.as_slice(), &mut out).unwrap();
+    /// assert!((out[0][1] - 1.0).abs() < 1e-6);
+    /// ```
+    ///
+    /// [`Error::Overflow`] for a palette entry that does not [fit](Lane::fits_dual) the lane
+    /// (a [`crate::palette::DualPalette`] holds only ones that do).
+    pub fn skin_dqs(&self, palette: &[Dual<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
+        check_dual(palette)?;
+        dispatch::dqs(self.batch(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_dqs`] with the normals rotated by the same blend, renormalised.
+    pub fn skin_dqs_with_normals(
+        &self,
+        palette: &[Dual<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        check_dual(palette)?;
+        let batch = self.batch(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        dispatch::dqs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
     /// [`Self::skin`] by the generic loop over [`Lane`]'s primitives, bypassing the loop the
     /// dispatch point picks ([`super::dispatch`]): the reference that loop must match bit for bit. The
     /// firmware benchmark checks the fixed lane's assembly kernels against it on the device.
@@ -182,7 +225,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
     /// The vertices with `palette`, which must hold every bone they use (in the first `K`
     /// slots), for `out` vertices.
-    fn batch<'b>(&'b self, palette: &'b [Affine<L>], out: usize) -> Result<Batch<'b, L, K>, Error> {
+    fn batch<'b, M>(&'b self, palette: &'b [M], out: usize) -> Result<Batch<'b, L, K, M>, Error> {
         let bones = self.influences.iter().map(|i| first::<K>(i.bones()));
         let batch = Batch::for_bones(palette, self.bone_count)
             .ok_or_else(|| bone_error(palette.len(), bones))?;
@@ -196,6 +239,19 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
         self.batch(palette, self.len())
             .expect("a palette for the mesh")
+    }
+}
+
+/// Every dual quaternion of a palette [fits](Lane::fits_dual) the lane, else the first that
+/// does not, as [`Error::Overflow`].
+fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
+    match palette.iter().position(|d| !L::fits_dual(d)) {
+        None => Ok(()),
+        Some(index) => Err(Error::Overflow {
+            what: crate::error::Quantity::Palette,
+            index,
+            format: L::NAME,
+        }),
     }
 }
 

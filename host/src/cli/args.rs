@@ -9,7 +9,7 @@ use skin_core::budget::{Budget, Layout};
 
 use super::error::CliError;
 use crate::picture::Picture;
-use crate::pose::{LaneKind, PoseError};
+use crate::pose::{LaneKind, PoseError, Skinning};
 use crate::rig::warning::{summary, Warning};
 use crate::rig::Rig;
 
@@ -228,6 +228,24 @@ impl From<LaneArg> for LaneKind {
         match a {
             LaneArg::F32 => LaneKind::F32,
             LaneArg::Fixed => LaneKind::Fixed,
+        }
+    }
+}
+
+/// A skinning method on the command line (`--skinning`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SkinningArg {
+    /// Linear blend skinning.
+    Lbs,
+    /// Dual quaternion skinning (joints with scale or shear are refused).
+    Dqs,
+}
+
+impl From<SkinningArg> for Skinning {
+    fn from(a: SkinningArg) -> Skinning {
+        match a {
+            SkinningArg::Lbs => Skinning::Lbs,
+            SkinningArg::Dqs => Skinning::Dqs,
         }
     }
 }

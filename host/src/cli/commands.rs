@@ -8,7 +8,8 @@ use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
 use super::args::{
-    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, WeightsArg,
+    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, SkinningArg,
+    WeightsArg,
 };
 use super::error::CliError;
 use crate::animation;
@@ -16,7 +17,7 @@ use crate::bake::{self, bake};
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
-use crate::pose::{joint_worlds, pose_weighted, LaneKind};
+use crate::pose::{joint_worlds, pose_weighted, LaneKind, Skinning};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
@@ -81,6 +82,9 @@ pub struct PoseCommand {
     lane: LaneArgs,
     #[command(flatten)]
     weights: WeightsArg,
+    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning.
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
@@ -96,8 +100,9 @@ impl PoseCommand {
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
         let weights = self.weights.at(&rig, frame)?;
-        let posed =
-            pose_weighted(&rig, frame, lane, &weights).map_err(|e| self.model.pose_error(e))?;
+        let skinning = Skinning::from(self.skinning);
+        let posed = pose_weighted(&rig, frame, lane, skinning, &weights)
+            .map_err(|e| self.model.pose_error(e))?;
         let joints: Vec<serde_json::Value> = joint_worlds(&rig, frame, lane)
             .map_err(|e| self.model.pose_error(e))?
             .into_iter()
@@ -121,6 +126,7 @@ impl PoseCommand {
             "animation": frame.map(|(c, _)| c),
             "time": self.clip.time,
             "arith": lane.name(),
+            "skinning": skinning.name(),
             "frame": "glTF world (Y-up)",
             "blocks": blocks,
             "joints": joints,

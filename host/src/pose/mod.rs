@@ -20,7 +20,7 @@
 //! | module | job |
 //! |---|---|
 //! | [`error`] | [`PoseError`] |
-//! | [`lane`] | [`LaneKind`], the lane chosen at run time |
+//! | [`lane`] | [`LaneKind`] and [`Skinning`], the lane and the method chosen at run time |
 //! | [`units`] | the asset unit `2^k`, and whether the fixed lane can have one for a rig |
 //! | [`values`] | the rig's `f32` data as lane values: transforms, inverse binds, positions, normals, influences |
 //! | [`animate`] | clips as skin-core channels, sampled into node transforms ([`animate::frame`]) |
@@ -57,6 +57,6 @@ pub mod values;
 
 pub use error::PoseError;
 pub use joints::{joint_worlds, JointWorld};
-pub use lane::LaneKind;
-pub use skin::{pose, pose_weighted, PosedPrimitive};
+pub use lane::{LaneKind, Skinning};
+pub use skin::{pose, pose_weighted, pose_with, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};

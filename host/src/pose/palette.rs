@@ -3,10 +3,11 @@
 
 use skin_core::affine::Affine;
 use skin_core::bind::BindPose;
+use skin_core::dual::Dual;
 use skin_core::error::Quantity;
 use skin_core::lane::{Lane, Q14};
 use skin_core::num::Real;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
 
@@ -78,14 +79,28 @@ pub fn node_palette<L: Lane>(
     Ok(p.as_slice().to_vec())
 }
 
-/// The palette `W · IBM` of `skin` in lane `L` from the node transforms `locals` (indexed
-/// by node, asset units `2^k`), one matrix a joint.
-pub fn skin_palette<L: Lane>(
+/// A skin's joints at a frame: its bind pose, the world matrices of its joints and their
+/// ancestors, each joint's index among those, and its inverse binds (asset units `2^k`).
+pub struct SkinFrame<R: Real> {
+    /// The bind pose (joints and inverse binds).
+    pub bind: Box<BindPose<R, MAX_JOINTS>>,
+    /// World matrices of the joints and their ancestors.
+    pub world: Vec<Affine<R>>,
+    /// Each joint's index in `world`.
+    pub joints: Vec<u16>,
+    /// The inverse bind matrices.
+    pub ibms: Vec<Affine<R>>,
+}
+
+/// [`SkinFrame`] of `skin` from the node transforms `locals` (indexed by node, asset units
+/// `2^k`), for a palette in the lane named `lane` (errors name it).
+pub fn skin_frame<R: Real>(
     rig: &Rig,
-    locals: &[Transform<L::Real>],
+    locals: &[Transform<R>],
     skin: usize,
     k: i32,
-) -> Result<Vec<Affine<L>>, PoseError> {
+    lane: &str,
+) -> Result<SkinFrame<R>, PoseError> {
     let sk = &rig.skins[skin];
     if sk.joints.len() > MAX_JOINTS {
         return Err(PoseError::Capacity(format!(
@@ -94,19 +109,62 @@ pub fn skin_palette<L: Lane>(
         )));
     }
     let nodes = rig.with_ancestors(&sk.joints);
-    let world = world::<L::Real>(rig, locals, &nodes)?;
+    let world = world::<R>(rig, locals, &nodes)?;
     let joints: Vec<u16> = sk
         .joints
         .iter()
         .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
         .collect();
-    let ibms = inverse_binds::<L::Real>(rig, skin, k)?;
-    let ctx = format!("skin {skin} in {}", L::NAME);
-    let bind = BindPose::<L::Real, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
-        .map_err(PoseError::core(ctx.clone()))?;
+    let ibms = inverse_binds::<R>(rig, skin, k)?;
+    let bind = BindPose::<R, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .map_err(PoseError::core(format!("skin {skin} in {lane}")))?;
+    Ok(SkinFrame {
+        bind: Box::new(bind),
+        world,
+        joints,
+        ibms,
+    })
+}
+
+/// The palette `W · IBM` of `skin` in lane `L` from the node transforms `locals` (indexed
+/// by node, asset units `2^k`), one matrix a joint.
+pub fn skin_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+) -> Result<Vec<Affine<L>>, PoseError> {
+    let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
     let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
-    bind.palette(&world, &mut palette)
-        .map_err(|e| palette_error::<L>(rig, skin, &joints, &ibms, &world, e))?;
+    f.bind
+        .palette(&f.world, &mut palette)
+        .map_err(|e| palette_error::<L>(rig, skin, &f.joints, &f.ibms, &f.world, e))?;
+    Ok(palette.as_slice().to_vec())
+}
+
+/// The dual quaternion palette of `skin` in lane `L` (see [`skin_palette`]): each joint
+/// matrix `W · IBM` as a unit dual quaternion; a joint with scale or shear is refused,
+/// named.
+pub fn skin_dual_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+) -> Result<Vec<Dual<L>>, PoseError> {
+    let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
+    let mut palette: Box<DualPalette<L, MAX_JOINTS>> = Box::default();
+    for (j, &node) in rig.skins[skin].joints.iter().enumerate() {
+        let named = rig.nodes[node]
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" {n:?}"));
+        let context = format!("skin {skin} joint {j} (node {node}{named}) in {}", L::NAME);
+        let m = f
+            .bind
+            .matrix(j, &f.world)
+            .map_err(PoseError::core(context.clone()))?;
+        palette.push(&m).map_err(PoseError::core(context))?;
+    }
     Ok(palette.as_slice().to_vec())
 }
 

@@ -8,9 +8,9 @@ use skin_core::transform::Transform;
 
 use super::animate::frame;
 use super::error::PoseError;
-use super::lane::LaneKind;
+use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
-use super::palette::{node_palette, skin_palette};
+use super::palette::{node_palette, skin_dual_palette, skin_palette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -52,21 +52,34 @@ pub fn pose(
     anim: Option<(usize, f32)>,
     lane: LaneKind,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
-    pose_weighted(rig, anim, lane, &morph::weights(rig, anim))
+    pose_with(rig, anim, lane, Skinning::Lbs)
 }
 
-/// [`pose()`] with the morph-target weights given, indexed by node.
+/// [`pose()`] by the skinning method `skinning`.
+pub fn pose_with(
+    rig: &Rig,
+    anim: Option<(usize, f32)>,
+    lane: LaneKind,
+    skinning: Skinning,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
+    pose_weighted(rig, anim, lane, skinning, &morph::weights(rig, anim))
+}
+
+/// [`pose_with`] with the morph-target weights given, indexed by node.
 pub fn pose_weighted(
     rig: &Rig,
     anim: Option<(usize, f32)>,
     lane: LaneKind,
+    skinning: Skinning,
     weights: &[Vec<f32>],
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
     match lane {
-        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, weights, 0),
+        LaneKind::F32 => {
+            pose_in_with::<f32>(rig, &frame::<f32>(rig, anim, 0)?, weights, 0, skinning)
+        }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            pose_in::<Q14>(rig, &frame(rig, anim, k)?, weights, k)
+            pose_in_with::<Q14>(rig, &frame(rig, anim, k)?, weights, k, skinning)
         }
     }
 }
@@ -80,8 +93,19 @@ pub fn pose_in<L: Lane>(
     weights: &[Vec<f32>],
     k: i32,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
+    pose_in_with::<L>(rig, locals, weights, k, Skinning::Lbs)
+}
+
+/// [`pose_in`] by the skinning method `skinning`.
+pub fn pose_in_with<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    weights: &[Vec<f32>],
+    k: i32,
+    skinning: Skinning,
+) -> Result<Vec<PosedPrimitive>, PoseError> {
     let back = 2f32.powi(k);
-    let posed: Vec<PosedPrimitive> = pose_lane::<L>(rig, locals, weights, k)?
+    let posed: Vec<PosedPrimitive> = pose_lane_with::<L>(rig, locals, weights, k, skinning)?
         .into_iter()
         .map(|b| PosedPrimitive {
             node: b.node,
@@ -105,8 +129,24 @@ pub fn pose_lane<L: Lane>(
     weights: &[Vec<f32>],
     k: i32,
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
+    pose_lane_with::<L>(rig, locals, weights, k, Skinning::Lbs)
+}
+
+/// [`pose_lane`] by the skinning method `skinning`: under [`Skinning::Dqs`], skinned
+/// primitives blend their joints' unit dual quaternions; rigid ones are placed as under LBS.
+pub fn pose_lane_with<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    weights: &[Vec<f32>],
+    k: i32,
+    skinning: Skinning,
+) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
+        let dual = match (skin, skinning) {
+            (Some(s), Skinning::Dqs) => skin_dual_palette::<L>(rig, locals, s, k)?,
+            _ => Vec::new(),
+        };
         let palette = match skin {
             Some(s) => skin_palette::<L>(rig, locals, s, k)?,
             None => node_palette::<L>(rig, locals, node)?,
@@ -121,7 +161,10 @@ pub fn pose_lane<L: Lane>(
                 (Some(_), Some(_)) => {
                     let inf = influences::<L>(prim, &ctx)?;
                     SkinnedMesh::<L, 4>::new(&pos, &inf)
-                        .and_then(|m| m.skin(&palette, &mut out))
+                        .and_then(|m| match skinning {
+                            Skinning::Lbs => m.skin(&palette, &mut out),
+                            Skinning::Dqs => m.skin_dqs(&dual, &mut out),
+                        })
                         .map_err(failed)?;
                 }
                 _ => {

@@ -1,0 +1,81 @@
+//! An independent `f64` reference of dual quaternion skinning (Kavan et al.), written with
+//! quaternion products, not with the core's matrix forms: a bone is a rotation quaternion
+//! and a translation; its dual quaternion is `(q, ½·(0, t)·q)`; a vertex's dual quaternions
+//! are blended after flipping each into the hemisphere of its most-weighted bone's, divided
+//! by the norm of the blended real part, and applied as `q·p·q* + 2·d·q*`.
+//!
+//! ```
+//! use skin_tests::dual_oracle::{Bone, dqs_point};
+//! let s = 0.5f64.sqrt();
+//! let bones = [
+//!     Bone { q: [0.0, 0.0, 0.0, 1.0], t: [0.0; 3] },
+//!     Bone { q: [0.0, 0.0, s, s], t: [1.0, 0.0, 0.0] },
+//! ];
+//! let p = dqs_point(&bones, &[1], &[1.0], [1.0, 0.0, 0.0]);
+//! assert!((p[0] - 1.0).abs() < 1e-12 && (p[1] - 1.0).abs() < 1e-12);
+//! ```
+
+use crate::oracle::{quat_conj, quat_mul, V3};
+
+/// A rigid bone transform: rotate by the unit quaternion `q` (`[x, y, z, w]`), then
+/// translate by `t`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bone {
+    /// Rotation.
+    pub q: [f64; 4],
+    /// Translation.
+    pub t: V3,
+}
+
+/// The blended, normalised dual quaternion of a vertex `(real, dual)` and the norm of the
+/// blended real part before normalising.
+pub fn blend(bones: &[Bone], index: &[usize], weights: &[f64]) -> ([f64; 4], [f64; 4], f64) {
+    let pivot = bones[index[lead(weights)]].q;
+    let (mut real, mut dual) = ([0.0; 4], [0.0; 4]);
+    for (&b, &w) in index.iter().zip(weights) {
+        let Bone { q, t } = bones[b];
+        let d = quat_mul([t[0] / 2.0, t[1] / 2.0, t[2] / 2.0, 0.0], q);
+        let dot: f64 = (0..4).map(|k| q[k] * pivot[k]).sum();
+        let sign = if dot < 0.0 { -w } else { w };
+        for k in 0..4 {
+            real[k] += sign * q[k];
+            dual[k] += sign * d[k];
+        }
+    }
+    let norm = real.iter().map(|v| v * v).sum::<f64>().sqrt();
+    (real.map(|v| v / norm), dual.map(|v| v / norm), norm)
+}
+
+/// A point through the blend of `index`'s bones with `weights`.
+pub fn dqs_point(bones: &[Bone], index: &[usize], weights: &[f64], p: V3) -> V3 {
+    let (q, d, _) = blend(bones, index, weights);
+    let rotated = quat_mul(quat_mul(q, [p[0], p[1], p[2], 0.0]), quat_conj(q));
+    let t = quat_mul(d, quat_conj(q));
+    [0, 1, 2].map(|k| rotated[k] + 2.0 * t[k])
+}
+
+/// A normal through the blend's rotation (unit in, unit out).
+pub fn dqs_normal(bones: &[Bone], index: &[usize], weights: &[f64], n: V3) -> V3 {
+    let (q, _, _) = blend(bones, index, weights);
+    let r = quat_mul(quat_mul(q, [n[0], n[1], n[2], 0.0]), quat_conj(q));
+    [r[0], r[1], r[2]]
+}
+
+/// How far the vertex is from the blend's discontinuity: the smallest `|qₖ · q_lead|` over
+/// its weighted bones. Where a bone's rotation is 180° from the most-weighted bone's (the
+/// dot product 0), flipping it or not are equally valid and give different results, so a
+/// rounded lane may land on either side.
+pub fn hemisphere_margin(bones: &[Bone], index: &[usize], weights: &[f64]) -> f64 {
+    let pivot = bones[index[lead(weights)]].q;
+    index
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(&b, _)| (0..4).map(|k| bones[b].q[k] * pivot[k]).sum::<f64>().abs())
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The most-weighted influence, the first of equals.
+fn lead(weights: &[f64]) -> usize {
+    (1..weights.len()).fold(0, |m, k| if weights[k] > weights[m] { k } else { m })
+}
