@@ -105,9 +105,16 @@ fn tangent_deltas_get_one_warning_and_bad_target_names_are_dropped() {
         .filter(|w| w.to_string().contains("TANGENT"))
         .collect();
     assert_eq!(tangent.len(), 1, "{:?}", rig.warnings);
-    assert!(tangent[0].to_string().contains("2 morph target(s)"), "{}", tangent[0]);
+    assert!(
+        tangent[0].to_string().contains("2 morph target(s)"),
+        "{}",
+        tangent[0]
+    );
     assert!(rig.meshes[0].target_names.is_empty());
-    assert!(rig.warnings.iter().any(|w| w.to_string().contains("targetNames")));
+    assert!(rig
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("targetNames")));
 }
 
 #[test]

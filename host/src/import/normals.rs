@@ -51,7 +51,7 @@ fn angle(a: [f64; 3], b: [f64; 3]) -> f64 {
 /// let prim = Primitive { mode: Mode::Triangles, normals: None, influences: None,
 ///     max_influences: 0, largest_dropped: 0.0,
 ///     positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0], [0.0, 0.0, 1.0]],
-///     indices: Some(vec![0, 1, 2, 0, 3, 4]) };
+///     indices: Some(vec![0, 1, 2, 0, 3, 4]), targets: Vec::new() };
 /// let n = smooth_normals(&prim).unwrap();
 /// // Weighted 2 : 1 towards +Z: (1, 0, 2)/√5.
 /// let want = [1.0 / 5f32.sqrt(), 0.0, 2.0 / 5f32.sqrt()];

@@ -56,16 +56,19 @@ fn worlds_in<R: Real>(
     locals: &[Transform<R>],
     k: i32,
 ) -> Result<Vec<JointWorld>, PoseError> {
-    let mut joints: Vec<usize> = rig.skins.iter().flat_map(|s| s.joints.clone()).collect();
-    joints.sort_unstable();
-    joints.dedup();
-    let nodes = rig.with_ancestors(&joints);
-    let worlds = world::<R>(rig, locals, &nodes)?;
+    // Skin by skin, as the palettes are built: each skin's joints and their ancestors fit
+    // the host's skeleton capacity, while all skins of a model together need not
+    // (RecursiveSkeletons has 84 skins and 840 joints).
+    let mut found: Vec<Option<[f32; 16]>> = vec![None; rig.nodes.len()];
     let back = 2f32.powi(k);
-    Ok(joints
-        .iter()
-        .filter_map(|&j| {
-            let m = worlds[nodes.iter().position(|&n| n == j)?];
+    for skin in &rig.skins {
+        let nodes = rig.with_ancestors(&skin.joints);
+        let worlds = world::<R>(rig, locals, &nodes)?;
+        for &j in &skin.joints {
+            let Some(at) = nodes.iter().position(|&n| n == j) else {
+                continue;
+            };
+            let m = worlds[at];
             let mut out = [0.0f32; 16];
             for (col, column) in out.chunks_exact_mut(4).enumerate() {
                 for (row, v) in column.iter_mut().take(3).enumerate() {
@@ -74,10 +77,17 @@ fn worlds_in<R: Real>(
                 }
             }
             out[15] = 1.0;
+            found[j] = Some(out);
+        }
+    }
+    Ok(found
+        .into_iter()
+        .enumerate()
+        .filter_map(|(j, world)| {
             Some(JointWorld {
                 node: j,
                 name: rig.nodes[j].name.clone(),
-                world: out,
+                world: world?,
             })
         })
         .collect())
