@@ -71,7 +71,8 @@ where
         let host_frame = frame.map(|(a, t)| (baked.clips[a], t));
         let locals = pose::animate::frame::<L::Real>(rig, host_frame, k).expect("host frame");
         let weights = pose::morph::weights(rig, host_frame);
-        let want = pose::skin::pose_lane::<L>(rig, &locals, &weights, k).expect("host skin");
+        let want = pose::skin::pose_lane::<L>(rig, &locals, &weights, k, pose::Skinning::Lbs)
+            .expect("host skin");
         let got = skin_asset::<L>(&baked.bytes, frame);
         assert_eq!(got.len(), baked.parts.len());
         let mut seen: Vec<Vec<bool>> = want.iter().map(|b| vec![false; b.out.len()]).collect();

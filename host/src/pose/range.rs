@@ -8,6 +8,7 @@ use skin_core::num::{Fx, Real};
 
 use super::animate::{channels, check_keys, clip_keys};
 use super::error::PoseError;
+use super::lane::Skinning;
 use super::morph::weights;
 use super::skin::pose_in;
 use super::values::transforms;
@@ -46,7 +47,7 @@ pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseErro
     };
     let rest = transforms::<Fx>(rig, &rig.rest_locals(), k)?;
     let rest_weights = weights(rig, None);
-    pose_in::<Q14>(rig, &rest, &rest_weights, k).map_err(at("rest pose".into()))?;
+    pose_in::<Q14>(rig, &rest, &rest_weights, k, Skinning::Lbs).map_err(at("rest pose".into()))?;
     let mut frames = 1;
     for &c in clips {
         let keys = clip_keys(rig, c, k);
@@ -60,7 +61,8 @@ pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseErro
             clip.sample(t, Wrap::Clamp, &mut locals)
                 .map_err(PoseError::core(format!("animation {c} in {}", Fx::NAME)))
                 .map_err(at(what.clone()))?;
-            pose_in::<Q14>(rig, &locals, &weights(rig, Some((c, t))), k).map_err(at(what))?;
+            pose_in::<Q14>(rig, &locals, &weights(rig, Some((c, t))), k, Skinning::Lbs)
+                .map_err(at(what))?;
             frames += 1;
         }
     }

@@ -74,30 +74,18 @@ pub fn pose_weighted(
     weights: &[Vec<f32>],
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
     match lane {
-        LaneKind::F32 => {
-            pose_in_with::<f32>(rig, &frame::<f32>(rig, anim, 0)?, weights, 0, skinning)
-        }
+        LaneKind::F32 => pose_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, weights, 0, skinning),
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            pose_in_with::<Q14>(rig, &frame(rig, anim, k)?, weights, k, skinning)
+            pose_in::<Q14>(rig, &frame(rig, anim, k)?, weights, k, skinning)
         }
     }
 }
 
-/// Skin every (mesh node, primitive) in lane `L` with the node transforms `locals`
-/// (indexed by node, asset units `2^k`; see [`frame`]) and morph-target `weights` (indexed
-/// by node), positions back in model units.
+/// Skin every (mesh node, primitive) in lane `L` by the method `skinning`, with the node
+/// transforms `locals` (indexed by node, asset units `2^k`; see [`frame`]) and morph-target
+/// `weights` (indexed by node), positions back in model units.
 pub fn pose_in<L: Lane>(
-    rig: &Rig,
-    locals: &[Transform<L::Real>],
-    weights: &[Vec<f32>],
-    k: i32,
-) -> Result<Vec<PosedPrimitive>, PoseError> {
-    pose_in_with::<L>(rig, locals, weights, k, Skinning::Lbs)
-}
-
-/// [`pose_in`] by the skinning method `skinning`.
-pub fn pose_in_with<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     weights: &[Vec<f32>],
@@ -105,7 +93,7 @@ pub fn pose_in_with<L: Lane>(
     skinning: Skinning,
 ) -> Result<Vec<PosedPrimitive>, PoseError> {
     let back = 2f32.powi(k);
-    let posed: Vec<PosedPrimitive> = pose_lane_with::<L>(rig, locals, weights, k, skinning)?
+    let posed: Vec<PosedPrimitive> = pose_lane::<L>(rig, locals, weights, k, skinning)?
         .into_iter()
         .map(|b| PosedPrimitive {
             node: b.node,
@@ -122,19 +110,10 @@ pub fn pose_in_with<L: Lane>(
     Ok(posed)
 }
 
-/// [`pose_in`] without the conversion back to model units: the kernel's own output.
+/// [`pose_in`] without the conversion back to model units: the kernel's own output. Under
+/// [`Skinning::Dqs`], skinned primitives blend their joints' unit dual quaternions; rigid
+/// ones are placed as under LBS.
 pub fn pose_lane<L: Lane>(
-    rig: &Rig,
-    locals: &[Transform<L::Real>],
-    weights: &[Vec<f32>],
-    k: i32,
-) -> Result<Vec<LanePosed<L>>, PoseError> {
-    pose_lane_with::<L>(rig, locals, weights, k, Skinning::Lbs)
-}
-
-/// [`pose_lane`] by the skinning method `skinning`: under [`Skinning::Dqs`], skinned
-/// primitives blend their joints' unit dual quaternions; rigid ones are placed as under LBS.
-pub fn pose_lane_with<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     weights: &[Vec<f32>],
@@ -143,13 +122,12 @@ pub fn pose_lane_with<L: Lane>(
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
-        let dual = match (skin, skinning) {
-            (Some(s), Skinning::Dqs) => skin_dual_palette::<L>(rig, locals, s, k)?,
-            _ => Vec::new(),
-        };
-        let palette = match skin {
-            Some(s) => skin_palette::<L>(rig, locals, s, k)?,
-            None => node_palette::<L>(rig, locals, node)?,
+        // Only the palette the method reads: matrices for LBS and for a skinless node,
+        // dual quaternions for DQS.
+        let (palette, dual) = match (skin, skinning) {
+            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, Vec::new()),
+            (Some(s), Skinning::Dqs) => (Vec::new(), skin_dual_palette::<L>(rig, locals, s, k)?),
+            (None, _) => (node_palette::<L>(rig, locals, node)?, Vec::new()),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
