@@ -14,6 +14,7 @@ pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;
 pub mod gltf_ref;
+pub mod ik_oracle;
 pub mod oracle;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.

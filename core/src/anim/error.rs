@@ -21,6 +21,10 @@ pub enum Input {
     /// The softness of an inverse-kinematics solve (the fraction of the reach where
     /// softening starts).
     Softness,
+    /// The weight of an aim (look-at).
+    AimWeight,
+    /// The world matrices of the pose an inverse-kinematics or aim solve reads.
+    World,
 }
 
 impl Input {
@@ -34,6 +38,8 @@ impl Input {
             Input::Output => "output pose",
             Input::IkWeight => "IK weight",
             Input::Softness => "IK softness",
+            Input::AimWeight => "aim weight",
+            Input::World => "world matrices",
         }
     }
 }
@@ -115,6 +121,39 @@ pub enum AnimError {
         /// The largest angle, radians.
         max: f32,
     },
+    /// A twist limit's range is empty, not finite or outside [−π, π].
+    Twist {
+        /// The smallest twist, radians.
+        min: f32,
+        /// The largest twist, radians.
+        max: f32,
+    },
+    /// A joint index beyond the skeleton.
+    JointIndex {
+        /// The index.
+        joint: usize,
+        /// Joints of the skeleton.
+        joints: usize,
+    },
+    /// A chain's joint is not the child of the joint before it.
+    NotChild {
+        /// The joint that should be the parent.
+        parent: usize,
+        /// The joint that should be its child.
+        child: usize,
+        /// The child's actual parent (`None`: a root).
+        actual: Option<usize>,
+    },
+    /// A two-bone chain asked for by its end joint, which has no parent or grandparent.
+    ShortChain {
+        /// The end joint.
+        end: usize,
+    },
+    /// A direction handed to an aim (its forward or up axis) has no length.
+    Axis {
+        /// Which (`"forward"`, `"up"`).
+        what: &'static str,
+    },
     /// A duration or time is NaN, infinite or negative.
     Time {
         /// What it is.
@@ -192,6 +231,37 @@ impl core::fmt::Display for AnimError {
                 f,
                 "the joint limit [{min}, {max}] radians is not a range within [0, π]"
             ),
+            AnimError::Twist { min, max } => write!(
+                f,
+                "the twist limit [{min}, {max}] radians is not a range within [−π, π]"
+            ),
+            AnimError::JointIndex { joint, joints } => write!(
+                f,
+                "joint {joint} does not exist: the skeleton has {joints} joints"
+            ),
+            AnimError::NotChild {
+                parent,
+                child,
+                actual: Some(actual),
+            } => write!(
+                f,
+                "joint {child} is the child of joint {actual}, not of joint {parent}: the chain is not parent–child"
+            ),
+            AnimError::NotChild {
+                parent,
+                child,
+                actual: None,
+            } => write!(
+                f,
+                "joint {child} is a root, not the child of joint {parent}: the chain is not parent–child"
+            ),
+            AnimError::ShortChain { end } => write!(
+                f,
+                "joint {end} has no grandparent: a two-bone chain ending there needs two joints above it"
+            ),
+            AnimError::Axis { what } => {
+                write!(f, "the aim's {what} axis has no length")
+            }
             AnimError::Time { what, value } => {
                 write!(f, "{what} {value} is not a finite, non-negative number of seconds")
             }

@@ -21,40 +21,8 @@
 //! squared distances fit the format).
 
 use super::error::{AnimError, Input};
+use super::vector::{add, dot, perpendicular, scale, sub, unit, Vec3};
 use crate::num::Real;
-
-/// A point or direction.
-pub type Vec3<R> = [R; 3];
-
-fn sub<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale<R: Real>(a: Vec3<R>, s: R) -> Vec3<R> {
-    a.map(|v| v.times(s))
-}
-
-fn dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
-    a[0].times(b[0]) + a[1].times(b[1]) + a[2].times(b[2])
-}
-
-fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
-    [
-        a[1].times(b[2]) - a[2].times(b[1]),
-        a[2].times(b[0]) - a[0].times(b[2]),
-        a[0].times(b[1]) - a[1].times(b[0]),
-    ]
-}
-
-/// `a` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
-fn unit<R: Real>(a: Vec3<R>) -> Option<Vec3<R>> {
-    let len = dot(a, a).sqrt();
-    (len >= R::EPSILON).then(|| scale(a, R::ONE / len))
-}
 
 /// The largest coordinate magnitude the solver takes in format `R`.
 pub fn coordinate_limit<R: Real>() -> f32 {
@@ -119,7 +87,7 @@ pub struct TwoBone<R> {
 }
 
 /// `p` converted to `R` when every coordinate is finite and within the limit.
-fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
+pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
     let limit = coordinate_limit::<R>();
     let mut out = [R::ZERO; 3];
     for (o, v) in out.iter_mut().zip(p) {
@@ -144,6 +112,27 @@ impl<R: Real> TwoBone<R> {
     /// [`Real::EPSILON`].
     pub fn new(root: [f32; 3], mid: [f32; 3], end: [f32; 3]) -> Result<Self, AnimError> {
         let (root, mid, end) = (point("root", root)?, point("mid", mid)?, point("end", end)?);
+        Self::from_points(root, mid, end)
+    }
+
+    /// The chain with its joints at `root`, `mid` and `end`, given in `R` (a skeleton's
+    /// world positions); errors as [`TwoBone::new`].
+    pub(super) fn from_points(
+        root: Vec3<R>,
+        mid: Vec3<R>,
+        end: Vec3<R>,
+    ) -> Result<Self, AnimError> {
+        let limit = coordinate_limit::<R>();
+        let bound = R::from_f32(limit).unwrap_or(R::ONE);
+        for (what, p) in [("root", root), ("mid", mid), ("end", end)] {
+            if let Some(&v) = p.iter().find(|v| !v.is_finite() || v.abs() > bound) {
+                return Err(AnimError::Point {
+                    what,
+                    value: v.to_f32(),
+                    limit,
+                });
+            }
+        }
         let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).sqrt();
         let (upper, lower) = (length(mid, root), length(end, mid));
         for (bone, l) in [upper, lower].into_iter().enumerate() {
@@ -224,14 +213,7 @@ impl<R: Real> TwoBone<R> {
         };
         let side = across(pole)
             .or_else(|| across(self.mid))
-            .unwrap_or_else(|| {
-                let other = if direction[0].abs() < R::HALF {
-                    [R::ONE, R::ZERO, R::ZERO]
-                } else {
-                    [R::ZERO, R::ONE, R::ZERO]
-                };
-                unit(cross(direction, other)).unwrap_or(other)
-            });
+            .unwrap_or_else(|| perpendicular(direction));
         let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2)) / (l1 + l1).times(d.max(R::EPSILON));
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };

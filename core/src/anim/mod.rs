@@ -1,6 +1,8 @@
 //! The animation layer between clips and the player: blending sampled poses (weighted
 //! layers, per-joint masks, additive layers, the rest pose as fallback), crossfades and
-//! phase-synchronised locomotion timing; two-bone inverse kinematics with a hinge limit.
+//! phase-synchronised locomotion timing; two-bone inverse kinematics with a hinge limit,
+//! on positions ([`TwoBone`]) and on a skeleton's pose ([`Limb`]), with swing and twist
+//! limits for ball joints ([`SwingTwist`]); look-at for a head or an eye ([`Aim`]).
 //!
 //! Written once over [`Real`](crate::num::Real), so the host (`f32`) and the boards (`f32`
 //! or `I8F24`) run the same code; allocation-free (layers up to a compile-time capacity).
@@ -23,12 +25,20 @@
 //! assert!((out[0].translation[1] - 1.5).abs() < 1e-6);
 //! ```
 
+mod aim;
 mod blend;
 mod error;
 mod ik;
+mod limb;
+mod limit;
 mod timing;
+mod vector;
 
+pub use aim::Aim;
 pub use blend::Blend;
 pub use error::{AnimError, Input};
-pub use ik::{coordinate_limit, Hinge, TwoBone, Vec3};
+pub use ik::{coordinate_limit, Hinge, TwoBone};
+pub use limb::{Goal, Limb};
+pub use limit::SwingTwist;
 pub use timing::{Crossfade, Phase};
+pub use vector::Vec3;

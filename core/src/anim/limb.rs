@@ -1,0 +1,249 @@
+//! Two-bone IK on a skeleton: the solved positions of a limb ([`TwoBone`]) turned into the
+//! local rotations of its root and mid joints, so that forward kinematics puts the joints
+//! there.
+//!
+//! With the pose's world matrices (from [`Skeleton::world`]):
+//!
+//! 1. the chain's world positions are solved for the target, pole, weight and softness
+//!    ([`TwoBone::solve`]), the mid joint's bend within the [`Hinge`];
+//! 2. the root joint's rotation turns, in its parent's frame, by the shortest arc taking the
+//!    upper bone from where it points to where the solve puts it, then is held within its
+//!    [`SwingTwist`] limit (measured from its rest rotation, twist about the upper bone);
+//! 3. the mid joint's rotation turns, in the root's new frame, by the shortest arc taking
+//!    the lower bone to the solved end (from where the mid joint now is), the bend between
+//!    the bones first held within the hinge again — so the hinge holds even where the root's
+//!    limit stopped it short.
+//!
+//! Directions go into a parent's frame through the transpose of its linear part: exact for
+//! rotations with uniform scales (glTF rigs as the host folds them); only the joints'
+//! rotations change, so bone lengths are the pose's.
+
+use super::error::{AnimError, Input};
+use super::ik::{Hinge, TwoBone};
+use super::limit::{Prepared, SwingTwist};
+use super::vector::{
+    add, arc, direction_in, dot, perpendicular, rotate, scale, sub, times, unit, Vec3,
+};
+use crate::affine::Affine;
+use crate::num::Real;
+use crate::quat::Quat;
+use crate::skeleton::Skeleton;
+use crate::transform::Transform;
+
+/// Where a limb reaches: a target and a pole point (model space), a weight and a softness,
+/// as in [`TwoBone::solve`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Goal {
+    /// The point the end joint reaches for.
+    pub target: [f32; 3],
+    /// The point the mid joint bends towards.
+    pub pole: [f32; 3],
+    /// 0: the pose as it was; 1: the solve.
+    pub weight: f32,
+    /// The fraction of the reach where soft IK starts (1: none).
+    pub soft: f32,
+}
+
+/// A root–mid–end chain of a skeleton (each joint the previous one's child) with its
+/// limits, solved into the pose's rotations.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::anim::{Goal, Hinge, Limb};
+/// use skin_core::skeleton::Skeleton;
+/// use skin_core::transform::Transform;
+/// // A leg hanging down: hip, knee 1 below, ankle 1 below that.
+/// let down = Transform::<f32>::from_f32([0.0, -1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]).unwrap();
+/// let skel = Skeleton::<f32, 4>::new(&[None, Some(0), Some(1)], &[Transform::IDENTITY, down, down]).unwrap();
+/// let leg = Limb::new(&skel, [0, 1, 2], Hinge::FREE, None).unwrap();
+/// let mut pose = [Transform::IDENTITY, down, down];
+/// let mut world = [Affine::IDENTITY; 3];
+/// skel.world(&pose, &mut world).unwrap();
+/// let goal = Goal { target: [0.0, -1.5, 0.0], pole: [0.0, -1.0, 1.0], weight: 1.0, soft: 1.0 };
+/// leg.apply(&skel, &mut pose, &world, goal).unwrap();
+/// skel.world(&pose, &mut world).unwrap();
+/// let ankle = world[2].translation_part();
+/// assert!((ankle[1] + 1.5).abs() < 1e-6 && ankle[2].abs() < 1e-6);
+/// assert!(world[1].translation_part()[2] > 0.0); // the knee bends towards the pole
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limb<R> {
+    joints: [usize; 3],
+    hinge: Hinge,
+    /// `cos` of the hinge's largest and smallest bends.
+    bend_cos: (R, R),
+    /// `sin` of the same.
+    bend_sin: (R, R),
+    /// The root's limit, its rest rotation and its twist axis (towards the mid joint).
+    swing: Option<(Prepared<R>, Quat<R>, Vec3<R>)>,
+}
+
+impl<R: Real> Limb<R> {
+    /// The chain `[root, mid, end]` of `skeleton`, the mid joint's bend within `hinge`, the
+    /// root's rotation within `swing` (if any).
+    ///
+    /// Errors: [`AnimError::JointIndex`] for a joint the skeleton does not have;
+    /// [`AnimError::NotChild`] unless `mid`'s parent is `root` and `end`'s is `mid`;
+    /// [`AnimError::ZeroBone`] for a bone of zero rest length (with a swing limit, whose
+    /// twist axis is the upper bone).
+    pub fn new<const N: usize>(
+        skeleton: &Skeleton<R, N>,
+        joints: [usize; 3],
+        hinge: Hinge,
+        swing: Option<SwingTwist>,
+    ) -> Result<Self, AnimError> {
+        let parents = skeleton.parents();
+        for &joint in &joints {
+            if joint >= parents.len() {
+                return Err(AnimError::JointIndex {
+                    joint,
+                    joints: parents.len(),
+                });
+            }
+        }
+        let [root, mid, end] = joints;
+        for (parent, child) in [(root, mid), (mid, end)] {
+            let actual = parents[child].map(usize::from);
+            if actual != Some(parent) {
+                return Err(AnimError::NotChild {
+                    parent,
+                    child,
+                    actual,
+                });
+            }
+        }
+        let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
+        let rest = skeleton.rest();
+        let swing = match swing {
+            None => None,
+            Some(limit) => {
+                let bone = rest[mid].translation;
+                let axis = unit(bone).ok_or(AnimError::ZeroBone {
+                    bone: 0,
+                    length: dot(bone, bone).sqrt().to_f32(),
+                })?;
+                Some((limit.prepare(), rest[root].rotation, axis))
+            }
+        };
+        Ok(Self {
+            joints,
+            hinge,
+            bend_cos: (r(libm::cosf(hinge.max())), r(libm::cosf(hinge.min()))),
+            bend_sin: (r(libm::sinf(hinge.max())), r(libm::sinf(hinge.min()))),
+            swing,
+        })
+    }
+
+    /// The chain that ends at `end`: its parent and grandparent above it; limits as in
+    /// [`Limb::new`].
+    ///
+    /// Errors: [`AnimError::JointIndex`] for an `end` the skeleton does not have;
+    /// [`AnimError::ShortChain`] when `end` or its parent is a root.
+    pub fn ending_at<const N: usize>(
+        skeleton: &Skeleton<R, N>,
+        end: usize,
+        hinge: Hinge,
+        swing: Option<SwingTwist>,
+    ) -> Result<Self, AnimError> {
+        let parents = skeleton.parents();
+        let joints = parents.len();
+        if end >= joints {
+            return Err(AnimError::JointIndex { joint: end, joints });
+        }
+        let parent = |child: usize| parents[child].map(usize::from);
+        let (Some(mid), Some(root)) = (parent(end), parent(end).and_then(parent)) else {
+            return Err(AnimError::ShortChain { end });
+        };
+        Self::new(skeleton, [root, mid, end], hinge, swing)
+    }
+
+    /// The chain's joints: root, mid, end.
+    pub fn joints(&self) -> [usize; 3] {
+        self.joints
+    }
+
+    /// Bend the chain in `pose` (one local transform per joint) towards `goal`, given the
+    /// pose's world matrices `world` (from [`Skeleton::world`] of the same pose). Only the
+    /// root's and mid joint's rotations change; `world` is stale for the chain and below
+    /// afterwards.
+    ///
+    /// Errors: [`AnimError::Joints`] when `pose` or `world` has another length than the
+    /// skeleton; as [`TwoBone::new`] for the chain's world positions and as
+    /// [`TwoBone::solve`] for the goal.
+    pub fn apply<const N: usize>(
+        &self,
+        skeleton: &Skeleton<R, N>,
+        pose: &mut [Transform<R>],
+        world: &[Affine<R>],
+        goal: Goal,
+    ) -> Result<(), AnimError> {
+        let n = skeleton.len();
+        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
+            if actual != n {
+                return Err(AnimError::Joints {
+                    what,
+                    index: 0,
+                    actual,
+                    expected: n,
+                });
+            }
+        }
+        let [root, mid, end] = self.joints;
+        let parent = match skeleton.parents()[root] {
+            Some(p) => world[usize::from(p)],
+            None => *skeleton.root(),
+        };
+        let at = |j: usize| world[j].translation_part();
+        let origin = at(root);
+        let chain = TwoBone::from_points(origin, at(mid), at(end))?;
+        let (mid_goal, end_goal) =
+            chain.solve(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
+        let seen = direction_in;
+
+        let upper = times(pose[mid].translation, pose[root].scale);
+        if let (Some(from), Some(to)) = (
+            seen(&parent, sub(at(mid), origin)),
+            seen(&parent, sub(mid_goal, origin)),
+        ) {
+            let q = arc(from, to, perpendicular(from)).hamilton(pose[root].rotation);
+            let mut q = q.normalize();
+            if let Some((limit, reference, axis)) = self.swing {
+                q = limit.clamp(reference, axis, q);
+            }
+            pose[root].rotation = q;
+        }
+
+        // The mid joint as the root's new rotation puts it, and the lower bone's directions
+        // in the root's frame (the mid joint's parent frame).
+        let q_root = pose[root].rotation;
+        let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
+        let lower = rotate(
+            pose[mid].rotation,
+            times(pose[end].translation, pose[mid].scale),
+        );
+        let wanted = seen(&parent, sub(end_goal, mid_now)).map(|v| rotate(q_root.conjugate(), v));
+        let (Some(from), Some(to), Some(bone)) = (unit(lower), wanted, unit(upper)) else {
+            return Ok(());
+        };
+        let to = self.bend(bone, to);
+        let q = arc(from, to, perpendicular(from)).hamilton(pose[mid].rotation);
+        pose[mid].rotation = q.normalize();
+        Ok(())
+    }
+
+    /// The unit lower-bone direction `b` with its bend from the unit upper-bone direction
+    /// `a` (0: straight on) within the hinge: turned in their plane to the nearest limit.
+    fn bend(&self, a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+        let c = dot(a, b);
+        let (cos_max, cos_min) = self.bend_cos;
+        let (cos_t, sin_t) = if c > cos_min {
+            (cos_min, self.bend_sin.1)
+        } else if c < cos_max {
+            (cos_max, self.bend_sin.0)
+        } else {
+            return b;
+        };
+        let side = unit(sub(b, scale(a, c))).unwrap_or_else(|| perpendicular(a));
+        add(scale(a, cos_t), scale(side, sin_t))
+    }
+}

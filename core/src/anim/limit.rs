@@ -1,0 +1,159 @@
+//! Joint limits on rotations: swing and twist for ball joints (a hip, a shoulder, a neck).
+//!
+//! A joint's rotation `q` is measured against a reference rotation `ref` (its rest
+//! rotation) and a twist axis `a` in the joint's own frame (the bone's direction, towards
+//! its child): the offset `o = ref⁻¹·q` splits into `o = swing·twist`, the twist a rotation
+//! about `a` (applied first) and the swing a rotation about an axis perpendicular to `a`
+//! (it moves the bone off its rest direction). With both on their `w ≥ 0` hemisphere:
+//!
+//! - the swing angle `θ` (the angle between the bone and its rest direction) has
+//!   `swing.w = cos(θ/2)`: the limit `θ ≤ θ_max` is `swing.w ≥ cos(θ_max/2)`;
+//! - the twist angle `φ ∈ [−π, π]` about `a` has `twist·a = sin(φ/2)`, increasing in `φ`:
+//!   the limit `φ ∈ [φ_min, φ_max]` is `sin(φ/2)` within `[sin(φ_min/2), sin(φ_max/2)]`.
+//!
+//! A rotation outside is moved to the nearest allowed swing (same swing axis) and twist;
+//! one inside is left exactly as it is. No trigonometry at solve time: the limits are kept
+//! as half-angle cosines and sines.
+
+use super::error::AnimError;
+use super::vector::{dot, scale, unit, Vec3};
+use crate::num::Real;
+use crate::quat::Quat;
+
+/// Swing and twist limits of a ball joint, radians.
+///
+/// ```
+/// use skin_core::anim::SwingTwist;
+/// use skin_core::quat::Quat;
+/// // At most 45° off the rest direction (+Y), twist within ±10°.
+/// let limit = SwingTwist::new(0.785_398_2, -0.174_532_9, 0.174_532_9).unwrap();
+/// let bent = Quat::<f32>::from_f32([0.0, 0.0, 0.707_106_8, 0.707_106_8]).unwrap(); // 90° about Z
+/// let held = limit.clamp(Quat::IDENTITY, [0.0, 1.0, 0.0], bent);
+/// assert!((held.z - 0.382_683_4).abs() < 1e-6 && (held.w - 0.923_879_5).abs() < 1e-6);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwingTwist {
+    swing: f32,
+    twist: (f32, f32),
+}
+
+impl SwingTwist {
+    /// No limit: any swing, any twist.
+    pub const FREE: Self = Self {
+        swing: core::f32::consts::PI,
+        twist: (-core::f32::consts::PI, core::f32::consts::PI),
+    };
+
+    /// A swing of at most `swing` in [0, π] and a twist within `[min, max]`,
+    /// `−π ≤ min ≤ max ≤ π`.
+    ///
+    /// Errors: [`AnimError::Limit`] for a swing outside [0, π] (NaN included), named as the
+    /// range `[0, swing]`; [`AnimError::Twist`] for a twist range that is not one.
+    pub fn new(swing: f32, min: f32, max: f32) -> Result<Self, AnimError> {
+        use core::f32::consts::PI;
+        if !(0.0..=PI).contains(&swing) {
+            return Err(AnimError::Limit {
+                min: 0.0,
+                max: swing,
+            });
+        }
+        if !((-PI..=max).contains(&min) && max <= PI) {
+            return Err(AnimError::Twist { min, max });
+        }
+        Ok(Self {
+            swing,
+            twist: (min, max),
+        })
+    }
+
+    /// The largest swing, radians.
+    pub fn swing(&self) -> f32 {
+        self.swing
+    }
+
+    /// The twist range, radians.
+    pub fn twist(&self) -> (f32, f32) {
+        self.twist
+    }
+
+    /// The limit in `R`, ready for [`Prepared::clamp`].
+    pub(super) fn prepare<R: Real>(&self) -> Prepared<R> {
+        let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
+        let half_sin = |a: f32| r(libm::sinf(a / 2.0));
+        Prepared {
+            swing_cos: r(libm::cosf(self.swing / 2.0)),
+            swing_sin: half_sin(self.swing),
+            twist: (half_sin(self.twist.0), half_sin(self.twist.1)),
+        }
+    }
+
+    /// `q` within the limit, measured from `reference` about the unit twist `axis` (see the
+    /// module's description); `q` itself when it is within already.
+    pub fn clamp<R: Real>(&self, reference: Quat<R>, axis: Vec3<R>, q: Quat<R>) -> Quat<R> {
+        self.prepare().clamp(reference, axis, q)
+    }
+}
+
+/// A [`SwingTwist`] as half-angle cosines and sines in `R`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Prepared<R> {
+    swing_cos: R,
+    swing_sin: R,
+    twist: (R, R),
+}
+
+impl<R: Real> Prepared<R> {
+    /// `q` within the limit (see [`SwingTwist::clamp`]).
+    pub(super) fn clamp(&self, reference: Quat<R>, axis: Vec3<R>, q: Quat<R>) -> Quat<R> {
+        let offset = reference.conjugate().hamilton(q);
+        let v = [offset.x, offset.y, offset.z];
+        // The twist: the offset's vector part along the axis, with its real part.
+        let along = dot(v, axis);
+        let mut twist = match unit4(along, offset.w) {
+            Some((s, w)) => (s, w),
+            None => (R::ZERO, R::ONE),
+        };
+        if twist.1 < R::ZERO {
+            twist = (-twist.0, -twist.1);
+        }
+        let twist_q = |(s, w): (R, R)| {
+            let [x, y, z] = scale(axis, s);
+            Quat { x, y, z, w }
+        };
+        let mut swing = offset.hamilton(twist_q(twist).conjugate());
+        if swing.w < R::ZERO {
+            swing = swing.scale(-R::ONE);
+        }
+        let (lo, hi) = self.twist;
+        let mut clamped = false;
+        if twist.0 < lo || twist.0 > hi {
+            let s = if twist.0 < lo { lo } else { hi };
+            twist = (s, (R::ONE - s.times(s)).sqrt());
+            clamped = true;
+        }
+        if swing.w < self.swing_cos {
+            let [x, y, z] = unit([swing.x, swing.y, swing.z])
+                .map(|a| scale(a, self.swing_sin))
+                .unwrap_or([R::ZERO; 3]);
+            swing = Quat {
+                x,
+                y,
+                z,
+                w: self.swing_cos,
+            };
+            clamped = true;
+        }
+        if !clamped {
+            return q;
+        }
+        reference
+            .hamilton(swing.hamilton(twist_q(twist)))
+            .normalize()
+    }
+}
+
+/// `(s, w)` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
+fn unit4<R: Real>(s: R, w: R) -> Option<(R, R)> {
+    let len = (s.times(s) + w.times(w)).sqrt();
+    (len >= R::EPSILON).then(|| (s / len, w / len))
+}

@@ -1,0 +1,101 @@
+//! Vectors and rotations between directions: the small geometry the solvers share.
+
+use crate::affine::Affine;
+use crate::num::Real;
+use crate::quat::Quat;
+
+/// A point or direction.
+pub type Vec3<R> = [R; 3];
+
+pub(super) fn sub<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+pub(super) fn add<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+pub(super) fn scale<R: Real>(a: Vec3<R>, s: R) -> Vec3<R> {
+    a.map(|v| v.times(s))
+}
+
+/// Component-wise products (a translation in its parent's scaled frame).
+pub(super) fn times<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [a[0].times(b[0]), a[1].times(b[1]), a[2].times(b[2])]
+}
+
+pub(super) fn dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
+    a[0].times(b[0]) + a[1].times(b[1]) + a[2].times(b[2])
+}
+
+pub(super) fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
+    [
+        a[1].times(b[2]) - a[2].times(b[1]),
+        a[2].times(b[0]) - a[0].times(b[2]),
+        a[0].times(b[1]) - a[1].times(b[0]),
+    ]
+}
+
+/// `a` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
+pub(super) fn unit<R: Real>(a: Vec3<R>) -> Option<Vec3<R>> {
+    let len = dot(a, a).sqrt();
+    (len >= R::EPSILON).then(|| scale(a, R::ONE / len))
+}
+
+/// A unit vector perpendicular to the unit vector `a`.
+pub(super) fn perpendicular<R: Real>(a: Vec3<R>) -> Vec3<R> {
+    let other = if a[0].abs() < R::HALF {
+        [R::ONE, R::ZERO, R::ZERO]
+    } else {
+        [R::ZERO, R::ONE, R::ZERO]
+    };
+    unit(cross(a, other)).unwrap_or(other)
+}
+
+/// `v` rotated by the unit quaternion `q`: `v + 2w(u × v) + 2u × (u × v)`, `u = (x, y, z)`.
+pub(super) fn rotate<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
+    let u = [q.x, q.y, q.z];
+    let c = cross(u, v);
+    let c = add(c, c);
+    add(add(v, scale(c, q.w)), cross(u, c))
+}
+
+/// The direction `v` (given in the frame `m` maps from) seen in that frame: `v` times the
+/// transpose of `m`'s linear part. For a rotation times a uniform scale (the frames of
+/// skeletons whose scales are uniform) this is the inverse's direction, scaled, with no
+/// division.
+fn into_frame<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Vec3<R> {
+    let r = &m.rows;
+    core::array::from_fn(|c| r[0][c].times(v[0]) + r[1][c].times(v[1]) + r[2][c].times(v[2]))
+}
+
+/// The unit direction of the world vector `v` in the frame of `m` ([`into_frame`] of `v`
+/// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
+/// vector without length.
+pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>> {
+    unit(v).and_then(|v| unit(into_frame(m, v)))
+}
+
+/// The shortest rotation taking the unit vector `from` to the unit vector `to`:
+/// `(from × to, 1 + from·to)` normalised; its length is `√(2(1 + from·to))`, so only
+/// vectors opposite to within rounding (that length below [`Real::EPSILON`]) take the half
+/// turn about `fallback` (a unit vector perpendicular to `from`).
+pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Quat<R> {
+    let [x, y, z] = cross(from, to);
+    let q = Quat {
+        x,
+        y,
+        z,
+        w: R::ONE + dot(from, to),
+    };
+    if q.dot(q).sqrt() < R::EPSILON {
+        let [x, y, z] = fallback;
+        return Quat {
+            x,
+            y,
+            z,
+            w: R::ZERO,
+        };
+    }
+    q.normalize()
+}
