@@ -16,7 +16,7 @@
 use super::error::{AnimError, Input};
 use super::ik::point;
 use super::limit::{Prepared, SwingTwist};
-use super::vector::{arc, direction_in, dot, perpendicular, rotate, scale, sub, unit, Vec3};
+use super::vector::{arc, direction_in, dot, perpendicular, roll, rotate, scale, sub, unit, Vec3};
 use crate::affine::Affine;
 use crate::num::Real;
 use crate::quat::Quat;
@@ -147,13 +147,15 @@ impl<R: Real> Aim<R> {
             across(rotate(turned, self.up)),
             direction_in(&parent, up).and_then(across),
         ) {
-            (Some(have), Some(want)) => arc(have, want, look).hamilton(turned),
+            (Some(have), Some(want)) => roll(have, want, look).hamilton(turned),
             _ => turned,
         }
         .normalize();
         let w = R::from_f32(weight).unwrap_or(R::ZERO);
         let weighted = if w >= R::ONE {
             rolled
+        } else if w <= R::ZERO {
+            q
         } else {
             q.slerp(rolled, w)
         };

@@ -76,14 +76,17 @@ impl SwingTwist {
         self.twist
     }
 
-    /// The limit in `R`, ready for [`Prepared::clamp`].
+    /// The limit in `R`, ready for [`Prepared::clamp`]; a full range (a swing of π, a
+    /// twist over [−π, π]) is no limit at all, rather than one that rounding could trip.
     pub(super) fn prepare<R: Real>(&self) -> Prepared<R> {
+        use core::f32::consts::PI;
         let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
         let half_sin = |a: f32| r(libm::sinf(a / 2.0));
         Prepared {
-            swing_cos: r(libm::cosf(self.swing / 2.0)),
-            swing_sin: half_sin(self.swing),
-            twist: (half_sin(self.twist.0), half_sin(self.twist.1)),
+            swing: (self.swing < PI)
+                .then(|| (r(libm::cosf(self.swing / 2.0)), half_sin(self.swing))),
+            twist: (self.twist.0 > -PI || self.twist.1 < PI)
+                .then(|| (half_sin(self.twist.0), half_sin(self.twist.1))),
         }
     }
 
@@ -94,12 +97,12 @@ impl SwingTwist {
     }
 }
 
-/// A [`SwingTwist`] as half-angle cosines and sines in `R`.
+/// A [`SwingTwist`] as half-angle cosines and sines in `R`: the swing's `(cos, sin)` and
+/// the twist's `(sin min, sin max)`, `None` where unlimited.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Prepared<R> {
-    swing_cos: R,
-    swing_sin: R,
-    twist: (R, R),
+    swing: Option<(R, R)>,
+    twist: Option<(R, R)>,
 }
 
 impl<R: Real> Prepared<R> {
@@ -124,24 +127,22 @@ impl<R: Real> Prepared<R> {
         if swing.w < R::ZERO {
             swing = swing.scale(-R::ONE);
         }
-        let (lo, hi) = self.twist;
         let mut clamped = false;
-        if twist.0 < lo || twist.0 > hi {
-            let s = if twist.0 < lo { lo } else { hi };
-            twist = (s, (R::ONE - s.times(s)).sqrt());
-            clamped = true;
+        if let Some((lo, hi)) = self.twist {
+            if twist.0 < lo || twist.0 > hi {
+                let s = if twist.0 < lo { lo } else { hi };
+                twist = (s, (R::ONE - s.times(s)).sqrt());
+                clamped = true;
+            }
         }
-        if swing.w < self.swing_cos {
-            let [x, y, z] = unit([swing.x, swing.y, swing.z])
-                .map(|a| scale(a, self.swing_sin))
-                .unwrap_or([R::ZERO; 3]);
-            swing = Quat {
-                x,
-                y,
-                z,
-                w: self.swing_cos,
-            };
-            clamped = true;
+        if let Some((cos, sin)) = self.swing {
+            if swing.w < cos {
+                let [x, y, z] = unit([swing.x, swing.y, swing.z])
+                    .map(|a| scale(a, sin))
+                    .unwrap_or([R::ZERO; 3]);
+                swing = Quat { x, y, z, w: cos };
+                clamped = true;
+            }
         }
         if !clamped {
             return q;

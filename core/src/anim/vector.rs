@@ -76,6 +76,14 @@ pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>
     unit(v).and_then(|v| unit(into_frame(m, v)))
 }
 
+/// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
+/// where `a` and `b` are nearly opposite (where `1 + a·b` would keep only the rounding of
+/// the dot product).
+fn one_plus_dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
+    let h = add(a, b);
+    dot(h, h).times(R::HALF)
+}
+
 /// The shortest rotation taking the unit vector `from` to the unit vector `to`:
 /// `(from × to, 1 + from·to)` normalised; its length is `√(2(1 + from·to))`, so only
 /// vectors opposite to within rounding (that length below [`Real::EPSILON`]) take the half
@@ -86,10 +94,34 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
         x,
         y,
         z,
-        w: R::ONE + dot(from, to),
+        w: one_plus_dot(from, to),
     };
     if q.dot(q).sqrt() < R::EPSILON {
         let [x, y, z] = fallback;
+        return Quat {
+            x,
+            y,
+            z,
+            w: R::ZERO,
+        };
+    }
+    q.normalize()
+}
+
+/// The rotation about the unit `axis` taking the unit vector `from` to the unit vector `to`,
+/// both across the axis: `(axis·sin φ, 1 + cos φ)` normalised, `sin φ = axis·(from × to)`;
+/// the axis stays exact even where `from` and `to` are nearly opposite (there a shortest arc's
+/// axis, `from × to` scaled up, is not). A half turn when they are opposite.
+pub(super) fn roll<R: Real>(from: Vec3<R>, to: Vec3<R>, axis: Vec3<R>) -> Quat<R> {
+    let [x, y, z] = scale(axis, dot(axis, cross(from, to)));
+    let q = Quat {
+        x,
+        y,
+        z,
+        w: one_plus_dot(from, to),
+    };
+    if q.dot(q).sqrt() < R::EPSILON {
+        let [x, y, z] = axis;
         return Quat {
             x,
             y,
