@@ -26,11 +26,12 @@ const STAGES: &[(&str, &[&str])] = &[
         "pose",
         &[
             "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
+            "joints", "layers",
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),
     ("validate", &["report", "error", "tally", "pictures"]),
-    ("cli", &["error", "args", "commands", "frames"]),
+    ("cli", &["error", "args", "layers", "commands", "frames"]),
 ];
 
 fn src() -> PathBuf {

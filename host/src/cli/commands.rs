@@ -12,12 +12,13 @@ use super::args::{
     WeightsArg,
 };
 use super::error::CliError;
+use super::layers::LayerArgs;
 use crate::animation;
 use crate::bake::{self, bake};
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
-use crate::pose::{joint_worlds, pose_weighted, LaneKind, Skinning};
+use crate::pose::{joint_worlds, layered_pose, pose_weighted, LaneKind, Skinning};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
@@ -85,6 +86,8 @@ pub struct PoseCommand {
     /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning.
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
+    #[command(flatten)]
+    layers: LayerArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
@@ -101,10 +104,16 @@ impl PoseCommand {
         let lane = LaneKind::from(self.lane.lane);
         let weights = self.weights.at(&rig, frame)?;
         let skinning = Skinning::from(self.skinning);
-        let posed = pose_weighted(&rig, frame, lane, skinning, &weights)
-            .map_err(|e| self.model.pose_error(e))?;
-        let joints: Vec<serde_json::Value> = joint_worlds(&rig, frame, lane)
-            .map_err(|e| self.model.pose_error(e))?
+        let layers = self.layers.layers(&rig)?;
+        let (posed, joints) = if layers.is_empty() {
+            pose_weighted(&rig, frame, lane, skinning, &weights)
+                .and_then(|posed| Ok((posed, joint_worlds(&rig, frame, lane)?)))
+        } else {
+            let time = self.clip.time;
+            layered_pose(&rig, frame, time, &layers, lane, skinning, &weights)
+        }
+        .map_err(|e| self.model.pose_error(e))?;
+        let joints: Vec<serde_json::Value> = joints
             .into_iter()
             .map(|j| serde_json::json!({"node": j.node, "name": j.name, "world": j.world}))
             .collect();

@@ -18,6 +18,15 @@ pub enum PoseError {
         #[source]
         source: skin_core::Error,
     },
+    /// skin-core's animation layer rejected an input.
+    #[error("{context}: {source}")]
+    Anim {
+        /// Which option, e.g. `--ik "hand_L" (node 12)`.
+        context: String,
+        /// The animation layer's error.
+        #[source]
+        source: skin_core::anim::AnimError,
+    },
     /// Posing failed at one frame of a check over many.
     #[error("{frame}: {source}")]
     Frame {

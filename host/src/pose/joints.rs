@@ -51,7 +51,7 @@ pub fn joint_worlds(
 }
 
 /// [`joint_worlds`] from node transforms `locals` in asset units `2^k`.
-fn worlds_in<R: Real>(
+pub fn worlds_in<R: Real>(
     rig: &Rig,
     locals: &[Transform<R>],
     k: i32,

@@ -29,6 +29,7 @@
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
 //! | [`joints`] | every joint's world matrix in a frame ([`joint_worlds`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
+//! | [`layers`] | the animation layer on a frame: blends, masks, an additive clip, IK chains, look-at ([`layered_pose`]) |
 //!
 //! ```
 //! use skin_host::character::Character;
@@ -48,6 +49,7 @@ pub mod animate;
 pub mod error;
 pub mod joints;
 pub mod lane;
+pub mod layers;
 pub mod morph;
 pub mod palette;
 pub mod range;
@@ -58,5 +60,6 @@ pub mod values;
 pub use error::PoseError;
 pub use joints::{joint_worlds, JointWorld};
 pub use lane::{LaneKind, Skinning};
+pub use layers::{layered_pose, Layers, Look, Reach};
 pub use skin::{pose, pose_weighted, pose_with, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};
