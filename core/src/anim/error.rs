@@ -149,6 +149,22 @@ pub enum AnimError {
         /// The end joint.
         end: usize,
     },
+    /// A gait's speed or stride is not finite and positive, or its lift is negative.
+    Gait {
+        /// `"speed"`, `"stride"` or `"lift"`.
+        what: &'static str,
+        /// The value.
+        value: f32,
+    },
+    /// A walker's pelvis is not a root joint.
+    NotRoot {
+        /// The pelvis.
+        joint: usize,
+        /// Its parent.
+        parent: usize,
+    },
+    /// Forward kinematics of the pose failed.
+    Kinematics(crate::Error),
     /// A direction handed to an aim (its forward or up axis) has no length.
     Axis {
         /// Which (`"forward"`, `"up"`).
@@ -259,6 +275,14 @@ impl core::fmt::Display for AnimError {
                 f,
                 "joint {end} has no grandparent: a two-bone chain ending there needs two joints above it"
             ),
+            AnimError::Gait { what, value } => {
+                write!(f, "the gait's {what} {value} is not a finite, positive length or speed")
+            }
+            AnimError::NotRoot { joint, parent } => write!(
+                f,
+                "the walker's pelvis, joint {joint}, has the parent {parent}: it must be a root joint"
+            ),
+            AnimError::Kinematics(e) => write!(f, "forward kinematics: {e}"),
             AnimError::Axis { what } => {
                 write!(f, "the aim's {what} axis has no length")
             }

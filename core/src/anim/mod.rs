@@ -2,7 +2,8 @@
 //! layers, per-joint masks, additive layers, the rest pose as fallback), crossfades and
 //! phase-synchronised locomotion timing; two-bone inverse kinematics with a hinge limit,
 //! on positions ([`TwoBone`]) and on a skeleton's pose ([`Limb`]), with swing and twist
-//! limits for ball joints ([`SwingTwist`]); look-at for a head or an eye ([`Aim`]).
+//! limits for ball joints ([`SwingTwist`]); look-at for a head or an eye ([`Aim`]); a
+//! procedural walk with feet planted on uneven ground ([`Gait`], [`Walker`]).
 //!
 //! Written once over [`Real`](crate::num::Real), so the host (`f32`) and the boards (`f32`
 //! or `I8F24`) run the same code; allocation-free (layers up to a compile-time capacity).
@@ -33,6 +34,7 @@ mod limb;
 mod limit;
 mod timing;
 mod vector;
+mod walk;
 
 pub use aim::Aim;
 pub use blend::Blend;
@@ -42,3 +44,4 @@ pub use limb::{Goal, Limb};
 pub use limit::SwingTwist;
 pub use timing::{Crossfade, Phase};
 pub use vector::Vec3;
+pub use walk::{Gait, Step, Walker};
