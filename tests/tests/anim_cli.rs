@@ -29,8 +29,8 @@ fn character(dir: &Path) -> String {
     path
 }
 
-/// Every joint's world matrix by name.
-fn joints(model: &str, args: &[&str]) -> Vec<(String, [f64; 16])> {
+/// `skin pose`'s JSON.
+fn pose_json(model: &str, args: &[&str]) -> serde_json::Value {
     let mut all = vec!["pose", model];
     all.extend_from_slice(args);
     let out = skin(&all);
@@ -40,7 +40,16 @@ fn joints(model: &str, args: &[&str]) -> Vec<(String, [f64; 16])> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// Every joint's world matrix by name.
+fn joints(model: &str, args: &[&str]) -> Vec<(String, [f64; 16])> {
+    named(&pose_json(model, args))
+}
+
+/// The joints of `skin pose`'s JSON by name.
+fn named(v: &serde_json::Value) -> Vec<(String, [f64; 16])> {
     v["joints"]
         .as_array()
         .unwrap()
@@ -275,4 +284,89 @@ fn bad_layer_options_are_one_line_errors() {
         &["--arith", "fixed", "--ik", "forearm.L=40,0,0"],
         "is not finite or beyond ±2",
     );
+}
+
+/// `skin pose --walk` on CesiumMan (../shared/models): the ankles planted on the rolling
+/// ground at their rest height above it while the JSON says their foot is in contact, a
+/// planted ankle staying put, the legs' bone lengths kept, in f32 and fixed point.
+#[test]
+fn cesium_man_walks_on_rolling_ground() {
+    let test = "cesium_man_walks_on_rolling_ground";
+    let Some(dir) = skin_tests::models_dir() else {
+        return skin_tests::skip(test, "../shared/models is missing");
+    };
+    let model = dir.join("CesiumMan.glb");
+    if !model.is_file() {
+        return skin_tests::skip(test, "CesiumMan.glb is missing");
+    }
+    let model = model.to_string_lossy().into_owned();
+    let rest = joints(&model, &["--rest"]);
+    let ankle_height = at(&rest, "leg_joint_L_3")[1];
+    let ground = |z: f64| 0.05 * (2.0 * std::f64::consts::PI * z / 1.5).sin();
+    let legs = [
+        ("leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"),
+        ("leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"),
+    ];
+    for (arith, tol) in [("f32", 2e-4), ("fixed", 1e-3)] {
+        let mut planted: [Option<[f64; 3]>; 2] = [None, None];
+        let mut contacts = [0; 2];
+        for i in 0..12 {
+            let t = format!("{}", i as f32 * 0.13);
+            let args = [
+                "--rest",
+                "--time",
+                &t,
+                "--arith",
+                arith,
+                "--walk",
+                "1.0,0.8",
+                "--walk-joints",
+                "Skeleton_torso_joint_1,leg_joint_L_3,leg_joint_R_3",
+                "--ground",
+                "0.05,1.5",
+            ];
+            let v = pose_json(&model, &args);
+            let walked = named(&v);
+            for (side, (hip, knee, ankle)) in legs.into_iter().enumerate() {
+                let foot = &v["walk"]["feet"][side];
+                let a = at(&walked, ankle);
+                for (x, y) in [(hip, knee), (knee, ankle)] {
+                    let (before, after) = (
+                        dist(at(&rest, x), at(&rest, y)),
+                        dist(at(&walked, x), at(&walked, y)),
+                    );
+                    assert!(
+                        (before - after).abs() <= tol,
+                        "{arith} t {t}: {x}–{y} {before} → {after}"
+                    );
+                }
+                if foot["contact"].as_bool().unwrap() {
+                    contacts[side] += 1;
+                    let e = (a[1] - (ground(a[2]) + ankle_height)).abs();
+                    assert!(
+                        e <= tol,
+                        "{arith} t {t}: {ankle} at {a:?}, {e} off the ground"
+                    );
+                    if let Some(p) = planted[side] {
+                        if dist(p, a) > 0.05 {
+                            // A new landing, a stride on.
+                            assert!(
+                                a[2] > p[2] + 0.5,
+                                "{arith} t {t}: {ankle} slid from {p:?} to {a:?}"
+                            );
+                        } else {
+                            assert!(dist(p, a) <= 2.0 * tol, "{arith} t {t}: {ankle} slid");
+                        }
+                    }
+                    planted[side] = Some(a);
+                } else {
+                    planted[side] = None;
+                }
+            }
+        }
+        assert!(
+            contacts.iter().all(|&c| c > 0 && c < 8),
+            "{arith}: contacts {contacts:?}"
+        );
+    }
 }

@@ -186,7 +186,7 @@ fn bad_gaits_and_walkers_are_typed_errors() {
     let leg = |j: [usize; 3]| Limb::new(&skel, j, Hinge::FREE, None).unwrap();
     let legs = [leg([1, 2, 3]), leg([4, 5, 6])];
     assert_eq!(
-        Walker::new(&skel, 1, legs).unwrap_err().to_string(),
-        "the walker's pelvis, joint 1, has the parent 0: it must be a root joint"
+        Walker::new(&skel, 9, legs).unwrap_err().to_string(),
+        "joint 9 does not exist: the skeleton has 7 joints"
     );
 }

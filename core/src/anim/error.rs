@@ -156,13 +156,6 @@ pub enum AnimError {
         /// The value.
         value: f32,
     },
-    /// A walker's pelvis is not a root joint.
-    NotRoot {
-        /// The pelvis.
-        joint: usize,
-        /// Its parent.
-        parent: usize,
-    },
     /// Forward kinematics of the pose failed.
     Kinematics(crate::Error),
     /// A direction handed to an aim (its forward or up axis) has no length.
@@ -278,10 +271,6 @@ impl core::fmt::Display for AnimError {
             AnimError::Gait { what, value } => {
                 write!(f, "the gait's {what} {value} is not a finite, positive length or speed")
             }
-            AnimError::NotRoot { joint, parent } => write!(
-                f,
-                "the walker's pelvis, joint {joint}, has the parent {parent}: it must be a root joint"
-            ),
             AnimError::Kinematics(e) => write!(f, "forward kinematics: {e}"),
             AnimError::Axis { what } => {
                 write!(f, "the aim's {what} axis has no length")

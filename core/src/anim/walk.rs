@@ -116,7 +116,8 @@ impl Gait {
     }
 }
 
-/// A skeleton that walks: a pelvis (a root joint, moved in model space) and two legs.
+/// A skeleton that walks: a pelvis (moved in model space, its parents' frames kept) and two
+/// legs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Walker<R> {
     pelvis: usize,
@@ -128,12 +129,12 @@ pub struct Walker<R> {
 }
 
 impl<R: Real> Walker<R> {
-    /// The walker of `skeleton` at rest, standing on the ground at height 0: `pelvis` a root
-    /// joint, `legs` the left and right [`Limb`]s (hip, knee, ankle).
+    /// The walker of `skeleton` at rest, standing on the ground at height 0, facing +Z:
+    /// `pelvis` the joint that carries the body, `legs` the left and right [`Limb`]s (hip,
+    /// knee, ankle).
     ///
     /// Errors: [`AnimError::JointIndex`] for a pelvis the skeleton does not have;
-    /// [`AnimError::NotRoot`] for a pelvis that has a parent; [`AnimError::Kinematics`]
-    /// when the rest pose's forward kinematics fails.
+    /// [`AnimError::Kinematics`] when the rest pose's forward kinematics fails.
     pub fn new<const N: usize>(
         skeleton: &Skeleton<R, N>,
         pelvis: usize,
@@ -144,12 +145,6 @@ impl<R: Real> Walker<R> {
             return Err(AnimError::JointIndex {
                 joint: pelvis,
                 joints,
-            });
-        }
-        if let Some(p) = skeleton.parents()[pelvis] {
-            return Err(AnimError::NotRoot {
-                joint: pelvis,
-                parent: usize::from(p),
             });
         }
         let at = |w: &Affine<R>| w.translation_part().map(|v| v.to_f32());
@@ -172,7 +167,7 @@ impl<R: Real> Walker<R> {
             pelvis,
             legs,
             rest: [leg(&legs[0]), leg(&legs[1])],
-            pelvis_rest: skeleton.rest()[pelvis].translation.map(|v| v.to_f32()),
+            pelvis_rest: at(&worlds[pelvis]),
         })
     }
 
@@ -181,7 +176,8 @@ impl<R: Real> Walker<R> {
     /// for its world matrices; the feet's steps (contact phases) out.
     ///
     /// Errors: [`AnimError::Point`] for a pelvis position beyond the number format;
-    /// [`AnimError::Kinematics`] as [`Skeleton::world`]; as [`Limb::apply`] (a foot beyond
+    /// [`AnimError::Kinematics`] as [`Skeleton::world`], or for a pelvis whose parent's
+    /// matrix cannot be inverted; as [`Limb::apply`] (a foot beyond
     /// [`coordinate_limit`](super::coordinate_limit)).
     pub fn pose<const N: usize>(
         &self,
@@ -214,13 +210,23 @@ impl<R: Real> Walker<R> {
         }
         let y = height.min(p0[1] + mean_ground);
         let moved = [p0[0], y, p0[2] + body];
-        for (o, v) in pose[self.pelvis].translation.iter_mut().zip(moved) {
+        let mut target = [R::ZERO; 3];
+        for (o, v) in target.iter_mut().zip(moved) {
             *o = R::from_f32(v).map_err(|_| AnimError::Point {
                 what: "pelvis",
                 value: v,
                 limit: R::LIMIT,
             })?;
         }
+        // Into the pelvis's parent frame (the parents are where the pose puts them).
+        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
+        let parent = match skeleton.parents()[self.pelvis] {
+            Some(p) => world[usize::from(p)],
+            None => *skeleton.root(),
+        };
+        let singular = crate::Error::Singular { bone: self.pelvis };
+        let inverse = parent.inverse().ok_or(AnimError::Kinematics(singular))?;
+        pose[self.pelvis].translation = inverse.transform_point(target);
         skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
         for (limb, target) in self.legs.iter().zip(feet) {
             let [hip, ..] = limb.joints();

@@ -105,9 +105,9 @@ impl PoseCommand {
         let weights = self.weights.at(&rig, frame)?;
         let skinning = Skinning::from(self.skinning);
         let layers = self.layers.layers(&rig)?;
-        let (posed, joints) = if layers.is_empty() {
+        let (posed, joints, steps) = if layers.is_empty() {
             pose_weighted(&rig, frame, lane, skinning, &weights)
-                .and_then(|posed| Ok((posed, joint_worlds(&rig, frame, lane)?)))
+                .and_then(|posed| Ok((posed, joint_worlds(&rig, frame, lane)?, None)))
         } else {
             let time = self.clip.time;
             layered_pose(&rig, frame, time, &layers, lane, skinning, &weights)
@@ -140,6 +140,18 @@ impl PoseCommand {
             "blocks": blocks,
             "joints": joints,
         });
+        let mut doc = doc;
+        if let Some(steps) = steps {
+            // The walk's feet: where each is in its stride, planted or swinging.
+            let feet: Vec<serde_json::Value> = ["left", "right"]
+                .iter()
+                .zip(steps)
+                .map(|(side, s)| {
+                    serde_json::json!({"foot": side, "contact": s.contact, "phase": s.phase})
+                })
+                .collect();
+            doc["walk"] = serde_json::json!({ "feet": feet });
+        }
         serde_json::to_writer(&mut *out, &doc).map_err(std::io::Error::from)?;
         writeln!(out)?;
         Ok(())

@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::args::find_clip;
 use super::error::CliError;
-use crate::pose::layers::{node_label, Layers, Look, Reach, MAX_LAYERS};
+use crate::pose::layers::{node_label, Layers, Look, Reach, Walking, MAX_LAYERS};
 use crate::rig::Rig;
 
 /// The animation layer on the frame: blends, a mask, an additive clip, IK, look-at.
@@ -32,6 +32,33 @@ pub struct LayerArgs {
     /// pole=x,y,z (default: where the middle joint is). Repeatable.
     #[arg(long, value_name = "END_JOINT=X,Y,Z[,pole=X,Y,Z]")]
     ik: Vec<String>,
+    /// A procedural walk along +Z at SPEED (units a second) with strides of STRIDE units,
+    /// at --time; needs --walk-joints.
+    #[arg(
+        long,
+        value_name = "SPEED,STRIDE",
+        value_delimiter = ',',
+        requires = "walk_joints"
+    )]
+    walk: Vec<f32>,
+    /// The walk's pelvis and left and right ankles (each leg: the ankle, its parent and
+    /// grandparent).
+    #[arg(
+        long,
+        value_name = "PELVIS,LEFT_ANKLE,RIGHT_ANKLE",
+        value_delimiter = ',',
+        requires = "walk"
+    )]
+    walk_joints: Vec<String>,
+    /// The walk's ground: height AMPLITUDE · sin(2π z / WAVELENGTH), model units (default:
+    /// flat).
+    #[arg(
+        long,
+        value_name = "AMPLITUDE,WAVELENGTH",
+        value_delimiter = ',',
+        requires = "walk"
+    )]
+    ground: Vec<f32>,
     /// Turn a joint so that its forward axis (its own +Z, or forward=x,y,z in its frame)
     /// points at x,y,z (model units), rolled towards the world's +Y. Repeatable; after --ik.
     #[arg(long = "look-at", value_name = "JOINT=X,Y,Z[,forward=X,Y,Z]")]
@@ -86,10 +113,57 @@ impl LayerArgs {
                 })
             })
             .collect::<Result<_, CliError>>()?;
+        let walk = match (self.walk.as_slice(), self.walk_joints.as_slice()) {
+            ([speed, stride], [pelvis, left, right]) => {
+                let (amplitude, wavelength) = match self.ground.as_slice() {
+                    [a, w] => (*a, *w),
+                    _ => (0.0, 1.0),
+                };
+                for (what, v) in [
+                    ("speed", *speed),
+                    ("stride", *stride),
+                    ("wavelength", wavelength),
+                ] {
+                    if !(v.is_finite() && v > 0.0) {
+                        return Err(usage(format!(
+                            "--walk: the {what} {v} is not a finite, positive number"
+                        )));
+                    }
+                }
+                if !amplitude.is_finite() {
+                    return Err(usage(format!(
+                        "--ground: the amplitude {amplitude} is not a finite number"
+                    )));
+                }
+                Some(Walking {
+                    speed: *speed,
+                    stride: *stride,
+                    pelvis: joint(rig, "--walk-joints", pelvis)?,
+                    ankles: [
+                        joint(rig, "--walk-joints", left)?,
+                        joint(rig, "--walk-joints", right)?,
+                    ],
+                    ground: (amplitude, wavelength),
+                })
+            }
+            ([], []) => None,
+            _ => {
+                return Err(usage(format!(
+                    "--walk takes SPEED,STRIDE and --walk-joints PELVIS,LEFT_ANKLE,RIGHT_ANKLE \
+                     (given {} and {} values)",
+                    self.walk.len(),
+                    self.walk_joints.len()
+                )))
+            }
+        };
+        if !matches!(self.ground.len(), 0 | 2) {
+            return Err(usage("--ground takes AMPLITUDE,WAVELENGTH".into()));
+        }
         Ok(Layers {
             blend,
             mask,
             additive,
+            walk,
             reach,
             look,
         })

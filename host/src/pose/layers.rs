@@ -8,7 +8,7 @@
 //! coordinates up to ±2 asset units there (larger ones are refused by name).
 
 use skin_core::affine::Affine;
-use skin_core::anim::{Aim, AnimError, Blend, Goal, Hinge, Limb, SwingTwist};
+use skin_core::anim::{Aim, AnimError, Blend, Gait, Goal, Hinge, Limb, Step, SwingTwist, Walker};
 use skin_core::lane::Q14;
 use skin_core::num::{Fx, Real};
 use skin_core::skeleton::Skeleton;
@@ -52,6 +52,23 @@ pub struct Look {
     pub forward: [f32; 3],
 }
 
+/// A procedural walk along +Z (model units): speed, stride length (a foot lifts by a
+/// tenth of it), the joints that carry it, and the ground `amplitude · sin(2π z /
+/// wavelength)` (flat for amplitude 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Walking {
+    /// Units a second.
+    pub speed: f32,
+    /// Units a stride.
+    pub stride: f32,
+    /// The pelvis's node.
+    pub pelvis: usize,
+    /// The left and right ankles' nodes (each leg the ankle, its parent and grandparent).
+    pub ankles: [usize; 2],
+    /// The ground's amplitude and wavelength.
+    pub ground: (f32, f32),
+}
+
 /// What the animation layer does to a frame.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Layers {
@@ -63,6 +80,8 @@ pub struct Layers {
     pub mask: Vec<usize>,
     /// A clip (index, weight) added as its difference from its start.
     pub additive: Option<(usize, f32)>,
+    /// A procedural walk, after the clips and before the IK chains.
+    pub walk: Option<Walking>,
     /// IK chains, solved in order.
     pub reach: Vec<Reach>,
     /// Look-at joints, after the IK chains.
@@ -74,10 +93,14 @@ impl Layers {
     pub fn is_empty(&self) -> bool {
         self.blend.is_empty()
             && self.additive.is_none()
+            && self.walk.is_none()
             && self.reach.is_empty()
             && self.look.is_empty()
     }
 }
+
+/// The frame's skinned primitives, joint world matrices, and the walk's steps (if any).
+pub type Layered = (Vec<PosedPrimitive>, Vec<JointWorld>, Option<[Step; 2]>);
 
 /// [`super::pose_weighted`] and [`super::joint_worlds`] of the frame (`anim`, or the rest
 /// pose) with `layers` applied, clips sampled at `time`.
@@ -89,30 +112,34 @@ pub fn layered_pose(
     lane: LaneKind,
     skinning: Skinning,
     weights: &[Vec<f32>],
-) -> Result<(Vec<PosedPrimitive>, Vec<JointWorld>), PoseError> {
+) -> Result<Layered, PoseError> {
     match lane {
         LaneKind::F32 => {
-            let locals = layered::<f32>(rig, anim, time, layers, 0)?;
+            let (locals, steps) = layered::<f32>(rig, anim, time, layers, 0)?;
             let posed = pose_in::<f32>(rig, &locals, weights, 0, skinning)?;
-            Ok((posed, worlds_in::<f32>(rig, &locals, 0)?))
+            Ok((posed, worlds_in::<f32>(rig, &locals, 0)?, steps))
         }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            let locals = layered::<Fx>(rig, anim, time, layers, k)?;
+            let (locals, steps) = layered::<Fx>(rig, anim, time, layers, k)?;
             let posed = pose_in::<Q14>(rig, &locals, weights, k, skinning)?;
-            Ok((posed, worlds_in::<Fx>(rig, &locals, k)?))
+            Ok((posed, worlds_in::<Fx>(rig, &locals, k)?, steps))
         }
     }
 }
 
-/// Node transforms (indexed by node, asset units `2^k`) of the frame with `layers` applied.
+/// Node transforms and the walk's steps (if any).
+pub type Walked<R> = (Vec<Transform<R>>, Option<[Step; 2]>);
+
+/// Node transforms (indexed by node, asset units `2^k`) of the frame with `layers` applied,
+/// and the walk's steps.
 pub fn layered<R: Real>(
     rig: &Rig,
     anim: Option<(usize, f32)>,
     time: f32,
     layers: &Layers,
     k: i32,
-) -> Result<Vec<Transform<R>>, PoseError> {
+) -> Result<Walked<R>, PoseError> {
     let mask = mask::<R>(rig, &layers.mask);
     let mask = (!layers.mask.is_empty()).then_some(&mask[..]);
     let blend_err = |source| PoseError::Anim {
@@ -153,13 +180,61 @@ pub fn layered<R: Real>(
             .map_err(err)?;
         blend.apply(&mut locals).map_err(err)?;
     }
+    let steps = match &layers.walk {
+        Some(w) => Some(walk(rig, &mut locals, w, time, k)?),
+        None => None,
+    };
     for r in &layers.reach {
         reach(rig, &mut locals, r, k)?;
     }
     for l in &layers.look {
         look(rig, &mut locals, l, k)?;
     }
-    Ok(locals)
+    Ok((locals, steps))
+}
+
+/// Walk the frame: the pelvis carried along +Z, the feet planted on the ground by IK.
+fn walk<R: Real>(
+    rig: &Rig,
+    locals: &mut [Transform<R>],
+    w: &Walking,
+    time: f32,
+    k: i32,
+) -> Result<[Step; 2], PoseError> {
+    let nodes = rig.with_ancestors(&[w.pelvis, w.ankles[0], w.ankles[1]]);
+    let (skeleton, mut pose, mut world) = chain(rig, locals, &nodes)?;
+    let at = |n: usize| nodes.iter().position(|&q| q == n).unwrap_or(0);
+    let err = |source| PoseError::Anim {
+        context: format!("--walk (pelvis {})", node_label(rig, w.pelvis)),
+        source,
+    };
+    let leg = |ankle: usize| {
+        Limb::ending_at(&*skeleton, at(ankle), Hinge::FREE, None).map_err(|source| {
+            PoseError::Anim {
+                context: format!("--walk-joints {}", node_label(rig, ankle)),
+                source,
+            }
+        })
+    };
+    let walker = Walker::new(
+        &*skeleton,
+        at(w.pelvis),
+        [leg(w.ankles[0])?, leg(w.ankles[1])?],
+    )
+    .map_err(err)?;
+    let s = to_asset(k);
+    let gait = Gait::new(w.speed * s, w.stride * s, w.stride * s / 10.0).map_err(err)?;
+    let (amplitude, wavelength) = w.ground;
+    // The ground in asset units: heights and positions scaled alike.
+    let ground =
+        |_x: f32, z: f32| amplitude * s * (2.0 * std::f32::consts::PI * z / (wavelength * s)).sin();
+    let steps = walker
+        .pose(&*skeleton, &gait, time, ground, &mut pose, &mut world)
+        .map_err(err)?;
+    for (i, &n) in nodes.iter().enumerate() {
+        locals[n] = pose[i];
+    }
+    Ok(steps)
 }
 
 /// One weight a node: 1 for the `roots` and everything below them, else 0.

@@ -60,6 +60,6 @@ pub mod values;
 pub use error::PoseError;
 pub use joints::{joint_worlds, JointWorld};
 pub use lane::{LaneKind, Skinning};
-pub use layers::{layered_pose, Layers, Look, Reach};
+pub use layers::{layered_pose, Layers, Look, Reach, Walking};
 pub use skin::{pose, pose_weighted, pose_with, PosedPrimitive};
 pub use units::{asset_unit, fixed_unit};
