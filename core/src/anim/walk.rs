@@ -118,6 +118,27 @@ impl Gait {
 
 /// A skeleton that walks: a pelvis (moved in model space, its parents' frames kept) and two
 /// legs.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::anim::{Gait, Hinge, Limb, Walker};
+/// use skin_core::skeleton::Skeleton;
+/// use skin_core::transform::Transform;
+/// let at = |p: [f32; 3]| Transform::<f32>::from_f32(p, [0.0, 0.0, 0.0, 1.0], [1.0; 3]).unwrap();
+/// // A pelvis 1 up; per side a hip, a knee 0.45 below it, an ankle 0.45 below that.
+/// let (down, hip) = (at([0.0, -0.45, 0.0]), |x| at([x, -0.05, 0.0]));
+/// let rest = [at([0.0, 1.0, 0.0]), hip(0.1), down, down, hip(-0.1), down, down];
+/// let parents = [None, Some(0), Some(1), Some(2), Some(0), Some(4), Some(5)];
+/// let skel = Skeleton::<f32, 8>::new(&parents, &rest).unwrap();
+/// let leg = |j| Limb::new(&skel, j, Hinge::FREE, None).unwrap();
+/// let walker = Walker::new(&skel, 0, [leg([1, 2, 3]), leg([4, 5, 6])]).unwrap();
+/// let gait = Gait::new(1.0, 0.8, 0.05).unwrap();
+/// let (mut pose, mut world) = (rest, [Affine::IDENTITY; 7]);
+/// let steps = walker.pose(&skel, &gait, 0.2, |_, z| 0.1 * z, &mut pose, &mut world).unwrap();
+/// assert!(steps[0].contact); // the left foot, planted on the slope at its rest height
+/// let ankle = world[3].translation_part();
+/// assert!((ankle[1] - (0.1 * ankle[2] + 0.05)).abs() < 1e-5);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Walker<R> {
     pelvis: usize,

@@ -104,6 +104,20 @@ pub type Layered = (Vec<PosedPrimitive>, Vec<JointWorld>, Option<[Step; 2]>);
 
 /// [`super::pose_weighted`] and [`super::joint_worlds`] of the frame (`anim`, or the rest
 /// pose) with `layers` applied, clips sampled at `time`.
+///
+/// ```
+/// use skin_host::character::Character;
+/// use skin_host::pose::{layered_pose, LaneKind, Layers, Reach, Skinning};
+/// let rig = skin_host::import::from_slice(&Character::new().glb(), None)?;
+/// let forearm = rig.nodes.iter().position(|n| n.name.as_deref() == Some("forearm.L")).unwrap();
+/// let target = [0.4, 1.2, 0.1];
+/// let layers = Layers { reach: vec![Reach { end: forearm, target, pole: None }], ..Layers::default() };
+/// let weights = vec![Vec::new(); rig.nodes.len()];
+/// let (_, joints, _) = layered_pose(&rig, Some((0, 0.3)), 0.3, &layers, LaneKind::F32, Skinning::Lbs, &weights)?;
+/// let w = joints.iter().find(|j| j.node == forearm).unwrap().world;
+/// assert!((0..3).all(|i| (w[12 + i] - target[i]).abs() < 1e-4));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn layered_pose(
     rig: &Rig,
     anim: Option<(usize, f32)>,
