@@ -19,6 +19,7 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
+# --rows N: rows per band (1..=240) instead of the board's (micro:bit 4, others 24).
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
@@ -97,10 +98,11 @@ vmla() {
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" gif="" extra="" variant=""
+  model="" asset="" out="" gif="" extra="" variant="" rows=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
+      --rows) rows="${2:?--rows needs a number}"; variant="$variant-rows$rows"; shift 2 ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
@@ -160,7 +162,7 @@ build() {
   triple "$board" >/dev/null
   parse_options "$board" "$lane" "$@"
   bake "$lane"
-  SKIN_ASSET="$asset" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
+  SKIN_ASSET="$asset" SKIN_BAND_ROWS="$rows" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
 }
 
 # Runs an ELF in QEMU from folder $2, decoding its log; returns QEMU's status.
@@ -253,7 +255,7 @@ case "${1:-}" in
     bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

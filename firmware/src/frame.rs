@@ -43,28 +43,22 @@ pub const WIDTH: u16 = 240;
 /// The display's height.
 pub const HEIGHT: u16 = 240;
 /// The buffers' capacities, sized by build.rs to the embedded model (its bones, vertices,
-/// triangles and largest part palette), which it checks against the board's RAM.
+/// triangles and largest part palette), which it checks against the board's RAM, and the
+/// rows per band, the board's (docs/BENCHMARKS.md, *Firmware memory*: band rows against
+/// instructions and stack) or the build's `SKIN_BAND_ROWS`.
 mod model {
     include!(concat!(env!("OUT_DIR"), "/model.rs"));
 }
-pub use model::{BONES, PALETTE, TRIANGLES, VERTICES};
+pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
 
-/// Rows per band and the skinning chunk, per board: the micro:bit's 16 KiB of RAM take thin
-/// bands and small chunks; the Pico (264 KiB) and the MPS2 boards, which get the Pico's
-/// buffers so that Cortex-M0 code on the mps2-an385 measures what the Pico needs, take
-/// more of each (docs/BENCHMARKS.md, *Firmware memory*: band rows against instructions and
-/// stack).
+/// Vertices skinned at a time: the micro:bit's 16 KiB of RAM take small chunks; the Pico
+/// (264 KiB) and the MPS2 boards, which get the Pico's buffers so that Cortex-M0 code on
+/// the mps2-an385 measures what the Pico needs, larger ones (fewer calls).
 #[cfg(feature = "microbit")]
-mod cap {
-    pub const ROWS: usize = 4;
-    pub const CHUNK: usize = 8;
-}
+pub const CHUNK: usize = 8;
+/// Vertices skinned at a time.
 #[cfg(not(feature = "microbit"))]
-mod cap {
-    pub const ROWS: usize = 24;
-    pub const CHUNK: usize = 256;
-}
-pub use cap::{CHUNK, ROWS};
+pub const CHUNK: usize = 256;
 
 /// The board, as the `ASSET` line names it.
 pub struct Board {
