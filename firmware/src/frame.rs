@@ -58,7 +58,7 @@ pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
 pub const CHUNK: usize = 8;
 /// Vertices skinned at a time.
 #[cfg(not(feature = "microbit"))]
-pub const CHUNK: usize = 256;
+pub const CHUNK: usize = 128;
 
 /// The board, as the `ASSET` line names it.
 pub struct Board {
