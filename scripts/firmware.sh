@@ -241,7 +241,12 @@ bench_one() {
 }
 
 case "${1:-}" in
-  build) build "${@:2}" && echo "$elf" ;;
+  # Not `build … && echo`: errexit does not apply inside a command joined by `&&`, so a
+  # failed cargo build would go on to copy the previous ELF and succeed.
+  build)
+    build "${@:2}"
+    echo "$elf"
+    ;;
   run) run "${@:2}" ;;
   size) size_of "${@:2}" ;;
   uf2) uf2 "${@:2}" ;;

@@ -455,3 +455,40 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
     assert!(log.contains("DONE failed"), "{log}");
     assert!(!out.join("frame-000.rgb565").exists(), "{log}");
 }
+
+/// A model beyond a board's RAM stops the build (firmware/build.rs sizes the buffers to the
+/// model and checks them against the board), with one line naming the model's file, the
+/// board, the need and the limit: CesiumMan's 22 bones on the micro:bit, which holds 16.
+#[test]
+fn firmware_build_refuses_a_model_beyond_the_boards_ram() {
+    let test = "firmware_build_refuses_a_model_beyond_the_boards_ram";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let Some(model) = sample(test, "CesiumMan.glb") else {
+        return;
+    };
+    let o = script(&[
+        "build",
+        "microbit",
+        "fixed",
+        "--model",
+        model.to_str().expect("UTF-8"),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "the build went through: {err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("skin-firmware:"))
+        .unwrap_or_else(|| panic!("no build error: {err}"));
+    for part in [
+        "CesiumMan",
+        "micro:bit",
+        "16 KiB",
+        "needs 22 bones",
+        "holds 16",
+    ] {
+        assert!(line.contains(part), "{part:?} not in: {line}");
+    }
+}
