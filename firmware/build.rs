@@ -9,7 +9,9 @@
 //!   holds stops the build with a message naming the board, the need and the limit. An
 //!   asset of the other lane (or unreadable) gets the board's largest buffers instead: the
 //!   firmware then refuses it at run time, with the reader's error.
-//! - Rows per band are the board's, or `SKIN_BAND_ROWS` (1..=240) when set.
+//! - Rows per band are the board's (the Pico's and the MPS2 boards' as tall as their
+//!   budget leaves room for next to the model's buffers, up to 24), or `SKIN_BAND_ROWS`
+//!   (1..=240) when set.
 //! - `SKIN_TARGET` (the target triple) is passed on for the log.
 
 use std::{env, fs, path::PathBuf};
@@ -65,7 +67,7 @@ fn main() {
                 "SKIN_BAND_ROWS={v}: rows per band must be a whole number in 1..=240 (the display's height)"
             )),
         },
-        _ => board.rows,
+        _ => board.rows(&model),
     };
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
 }
@@ -112,7 +114,7 @@ impl Model {
              /// Projected vertices.\npub const VERTICES: usize = {};\n\
              /// Spans for binned triangles (half the model's).\npub const TRIANGLES: usize = {};\n\
              /// Entries of the largest part palette.\npub const PALETTE: usize = {};\n\
-             /// Rows per band (the board's, or `SKIN_BAND_ROWS`).\npub const ROWS: usize = {rows};\n",
+             /// Rows per band (the board's for this model, or `SKIN_BAND_ROWS`).\npub const ROWS: usize = {rows};\n",
             self.bones.max(1),
             self.vertices.max(1),
             self.spans(),
@@ -128,13 +130,25 @@ struct Board {
     memory: &'static str,
     name: &'static str,
     ram: &'static str,
-    /// Rows per band unless `SKIN_BAND_ROWS` says otherwise.
+    /// The most rows per band.
     rows: usize,
+    /// Bytes for the projected vertices, the spans and the band together, when the band
+    /// is to be as tall as that allows (up to `rows`); `None`: always `rows`.
+    budget: Option<usize>,
     /// The largest model it plays: bones, vertices, triangles, palette entries.
     most: Model,
 }
 
 impl Board {
+    /// Rows per band for `model`: `rows`, or as many as `budget` leaves room for (at
+    /// least one).
+    fn rows(&self, model: &Model) -> usize {
+        match self.budget {
+            Some(b) => (b.saturating_sub(model.bytes()) / ROW_BYTES).clamp(1, self.rows),
+            None => self.rows,
+        }
+    }
+
     /// Stops the build when `model` (from the asset file `asset`) needs more than the
     /// board holds.
     fn check(&self, model: &Model, asset: &std::path::Path) {
@@ -172,6 +186,7 @@ const BOARDS: [Board; 4] = [
         name: "mps2-an386",
         ram: "4 MiB, held to the Pico's limits",
         rows: PICO_ROWS,
+        budget: PICO_BUDGET,
         most: PICO,
     },
     Board {
@@ -180,6 +195,7 @@ const BOARDS: [Board; 4] = [
         name: "mps2-an385",
         ram: "4 MiB, held to the Pico's limits",
         rows: PICO_ROWS,
+        budget: PICO_BUDGET,
         most: PICO,
     },
     Board {
@@ -188,6 +204,7 @@ const BOARDS: [Board; 4] = [
         name: "micro:bit",
         ram: "16 KiB",
         rows: 4,
+        budget: None,
         most: Model {
             bones: 16,
             vertices: 320,
@@ -201,12 +218,22 @@ const BOARDS: [Board; 4] = [
         name: "Raspberry Pi Pico",
         ram: "264 KiB",
         rows: PICO_ROWS,
+        budget: PICO_BUDGET,
         most: PICO,
     },
 ];
 
-/// The Pico's band height.
-const PICO_ROWS: usize = 12;
+/// The Pico's tallest band.
+const PICO_ROWS: usize = 24;
+
+/// The Pico's bytes for projected vertices, spans and band: CesiumMan (3,273 vertices,
+/// 4,672 triangles: 35,528 bytes) gets 12-row bands, and its frame loop 60–63 KiB of stack
+/// with the pose and skinning buffers; smaller models get 24-row bands (fewer band set-ups).
+const PICO_BUDGET: Option<usize> = Some(46 * 1024);
+
+/// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
+/// 16-bit depth.
+const ROW_BYTES: usize = 240 * 4;
 
 /// The Pico's limits: 64 bones (the vs_1_1 palette budget per part), and vertices and
 /// triangles as before the buffers were sized to the model.

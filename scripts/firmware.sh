@@ -19,7 +19,8 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
-# --rows N: rows per band (1..=240) instead of the board's (micro:bit 4, others 24).
+# --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
+#        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12).
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
