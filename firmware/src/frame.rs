@@ -44,8 +44,8 @@ pub const WIDTH: u16 = 240;
 pub const HEIGHT: u16 = 240;
 /// The buffers' capacities, sized by build.rs to the embedded model (its bones, vertices,
 /// triangles and largest part palette), which it checks against the board's RAM, and the
-/// rows per band, the board's (docs/BENCHMARKS.md, *Firmware memory*: band rows against
-/// instructions and stack) or the build's `SKIN_BAND_ROWS`.
+/// rows per band, the board's (docs/BENCHMARKS.md, *Frame speed and memory on the boards*:
+/// band rows against instructions and stack) or the build's `SKIN_BAND_ROWS`.
 mod model {
     include!(concat!(env!("OUT_DIR"), "/model.rs"));
 }
