@@ -20,6 +20,7 @@
 //! | [`num`] | the scalar trait [`num::Real`] (`f32`, `I8F24`) the pose maths is written over |
 //! | [`affine`], [`quat`], [`transform`] | 3×4 matrices, quaternions, TRS transforms |
 //! | [`dual`] | unit dual quaternions: the palette entry of dual quaternion skinning |
+//! | [`envelope`] | envelope weights: bone influences from capsules around the bones |
 //! | [`layout`] | how a bone's matrix is stored in shader constant registers |
 //! | [`indices`] | index lists stored as little-endian `u16` |
 //! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) and their arithmetic |
@@ -91,6 +92,7 @@ pub mod bind;
 pub mod budget;
 pub mod clip;
 pub mod dual;
+pub mod envelope;
 pub mod error;
 pub mod indices;
 pub mod lane;

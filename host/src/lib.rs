@@ -28,6 +28,7 @@
 //! | 3 | [`oracle`] | the same in plain `f64`, from the glTF specification |
 //! | 4 | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
 //! | 4 | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
+//! | 4 | [`envelope`] | envelope weights from bone proximity, written back as glTF, compared with the artist's |
 //! | 4 | [`inspect`] | what `skin inspect` and `skin budget` print |
 //! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
 //! | 6 | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
@@ -44,6 +45,7 @@ pub mod animation;
 pub mod bake;
 pub mod character;
 pub mod cli;
+pub mod envelope;
 pub mod error;
 pub mod frames;
 pub mod gpu;

@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["accessor", "character", "split", "frames"],
     &["import"],
     &["pose", "oracle"],
-    &["bake", "gpu", "inspect"],
+    &["bake", "gpu", "inspect", "envelope"],
     &["render"],
     &["animation", "validate"],
     &["html"],
@@ -29,6 +29,10 @@ const STAGES: &[(&str, &[&str])] = &[
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),
+    (
+        "envelope",
+        &["error", "radii", "capsules", "weigh", "study", "gltf"],
+    ),
     ("validate", &["report", "error", "tally", "pictures"]),
     ("cli", &["error", "args", "commands", "frames"]),
 ];

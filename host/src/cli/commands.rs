@@ -574,3 +574,102 @@ impl CheckCommand {
         Ok(())
     }
 }
+
+/// The arguments of `skin weights`.
+#[derive(Debug, Args)]
+pub struct WeightsCommand {
+    #[command(flatten)]
+    model: ModelArg,
+    /// Weights from bone envelopes (capsules around each joint's bone); the only method.
+    #[arg(long, required = true)]
+    envelopes: bool,
+    /// The radius of full influence around every bone, in model units (> 0).
+    #[arg(long, value_name = "R", requires = "outer", allow_hyphen_values = true)]
+    inner: Option<f32>,
+    /// The radius beyond which a bone has no influence, in model units (> --inner).
+    #[arg(long, value_name = "R", requires = "inner", allow_hyphen_values = true)]
+    outer: Option<f32>,
+    /// Per-joint radii: lines `JOINT INNER OUTER` (a node name, or #N for node N), overriding
+    /// --inner/--outer for the joints they name (docs/DEFORMERS.md).
+    #[arg(long, value_name = "FILE")]
+    radii: Option<PathBuf>,
+    /// The glTF file to write: `.glb`, or else `.gltf` with the buffer embedded.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Frames per clip at which the pose error against the file's own weights is measured.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    frames: u16,
+}
+
+impl WeightsCommand {
+    /// Weigh, write, and print what was dropped and the comparison with the file's weights.
+    pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
+        let rig = self.model.load(warn)?;
+        let path = self.model.path();
+        let weights_error = |source| CliError::Weights {
+            path: path.clone(),
+            source,
+        };
+        let default = match (self.inner, self.outer) {
+            (Some(inner), Some(outer)) => Some(
+                skin_core::envelope::Radii::new(inner, outer).map_err(|source| {
+                    weights_error(crate::envelope::WeightsError::Radii {
+                        joint: "every".into(),
+                        source,
+                    })
+                })?,
+            ),
+            _ => None,
+        };
+        let mut radii = crate::envelope::RadiiTable::new(default);
+        if let Some(file) = &self.radii {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+            radii = radii
+                .parse(&text)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+        }
+        let weighted = crate::envelope::weigh(&rig, &radii).map_err(weights_error)?;
+        let options = crate::import::Options {
+            allow_outside_uris: self.model.allow_outside_uris,
+        };
+        let source =
+            crate::import::source_from_path(&self.model.model, &options).map_err(|source| {
+                CliError::Import {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        crate::envelope::gltf::write(&source, &weighted, &self.output)?;
+        writeln!(
+            out,
+            "{}: {} vertices in {} primitives weighed by {} envelopes; {} reached by more than 4 (largest share dropped {:.4}); {} outside every envelope (following the nearest)",
+            self.output.display(),
+            weighted.vertices,
+            weighted.primitives.len(),
+            weighted.capsules,
+            weighted.overfull,
+            weighted.largest_dropped,
+            weighted.outside,
+        )?;
+        let study = crate::envelope::study::study(&rig, &weighted, usize::from(self.frames))
+            .map_err(|e| self.model.pose_error(e))?;
+        if let Some(s) = study {
+            writeln!(
+                out,
+                "vs the file's weights ({} vertices): weight difference mean {:.4}, max {:.4}",
+                s.vertices, s.weight_mean, s.weight_max
+            )?;
+            for g in &s.poses {
+                writeln!(
+                    out,
+                    "pose error, {}: mean {:.2}%, max {:.2}% of the model's extent",
+                    g.clip,
+                    100.0 * g.mean,
+                    100.0 * g.max
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

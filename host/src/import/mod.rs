@@ -34,12 +34,14 @@ mod mesh;
 mod morph;
 mod normals;
 mod scene;
+mod source;
 
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
 pub use normals::smooth_normals;
 pub use scene::decompose;
+pub use source::{source_from_path, Source};
 
 use crate::accessor::Buffers;
 use crate::error::ImportError;
