@@ -21,6 +21,7 @@
 //! | [`affine`], [`quat`], [`transform`] | 3×4 matrices, quaternions, TRS transforms |
 //! | [`dual`] | unit dual quaternions: the palette entry of dual quaternion skinning |
 //! | [`envelope`] | envelope weights: bone influences from capsules around the bones |
+//! | [`lattice`] | lattice free-form deformation of skinned positions (Bernstein, degree ≤ 3) |
 //! | [`layout`] | how a bone's matrix is stored in shader constant registers |
 //! | [`indices`] | index lists stored as little-endian `u16` |
 //! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) and their arithmetic |
@@ -96,6 +97,7 @@ pub mod envelope;
 pub mod error;
 pub mod indices;
 pub mod lane;
+pub mod lattice;
 pub mod layout;
 pub mod morph;
 pub mod num;

@@ -19,6 +19,7 @@
 //! | 0 | [`error`] | [`ImportError`] |
 //! | 0 | [`picture`] | RGB565 pictures: PNG files and differences |
 //! | 0 | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
+//! | 1 | [`lattice`] | lattice files: a free-form deformation's box, degrees and keyed control-point moves |
 //! | 1 | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
 //! | 1 | [`character`] | a small procedural walking character (glTF) for the firmware |
 //! | 1 | [`split`] | palette splitting: a primitive's parts within a bone budget |
@@ -52,6 +53,7 @@ pub mod gpu;
 pub mod html;
 pub mod import;
 pub mod inspect;
+pub mod lattice;
 pub mod oracle;
 pub mod output;
 pub mod picture;

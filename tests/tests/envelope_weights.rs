@@ -13,24 +13,7 @@ use skin_host::character::Character;
 use skin_host::cli::Cli;
 use skin_host::pose::LaneKind;
 use skin_tests::envelope_oracle::{self, Capsule64};
-
-/// A small deterministic generator (xorshift64*), so every run tests the same cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-    fn point(&mut self, half: f32) -> [f32; 3] {
-        [0; 3].map(|_| self.range(-half, half))
-    }
-}
+use skin_tests::Rng;
 
 fn widen(c: &Capsule) -> Capsule64 {
     let (h, t) = c.segment();
@@ -48,8 +31,8 @@ fn capsules(rng: &mut Rng, joints: u16, scale: f32) -> Vec<Capsule> {
     let mut out = Vec::new();
     for joint in 0..joints {
         let head = rng.point(scale);
-        for k in 0..1 + (rng.next() * 3.0) as usize {
-            let tail = if k == 0 && rng.next() < 0.2 {
+        for k in 0..1 + (rng.unit() * 3.0) as usize {
+            let tail = if k == 0 && rng.unit() < 0.2 {
                 head
             } else {
                 rng.point(scale)
@@ -60,6 +43,15 @@ fn capsules(rng: &mut Rng, joints: u16, scale: f32) -> Vec<Capsule> {
         }
     }
     out
+}
+
+/// Runs `skin` with `args`; its output, or the error's line.
+fn skin_cli(args: &[&str]) -> Result<String, String> {
+    let cli = Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied()))
+        .map_err(|e| e.to_string())?;
+    let (mut out, mut warn) = (Vec::new(), Vec::new());
+    skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8(out).unwrap())
 }
 
 #[test]
@@ -122,7 +114,7 @@ fn weights_are_within_their_bound_of_the_oracle() {
     let mut rng = Rng(0x5EED_0002);
     let (mut compared, mut ties, mut outside) = (0, 0, 0);
     for _ in 0..400 {
-        let joints = 1 + (rng.next() * 9.0) as u16;
+        let joints = 1 + (rng.unit() * 9.0) as u16;
         let cs = capsules(&mut rng, joints, 1.0);
         let envelopes = Envelopes::new(&cs).unwrap();
         let wide: Vec<Capsule64> = cs.iter().map(widen).collect();
@@ -230,20 +222,11 @@ fn bad_envelopes_are_typed_errors_that_name_the_values() {
     assert!(e.to_string().contains("capsule 1 (joint 1)"), "{e}");
 }
 
-/// Runs `skin` with `args`; its output, or the error's line.
-fn skin(args: &[&str]) -> Result<String, String> {
-    let cli = Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied()))
-        .map_err(|e| e.to_string())?;
-    let (mut out, mut warn) = (Vec::new(), Vec::new());
-    skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
-    Ok(String::from_utf8(out).unwrap())
-}
-
 /// `skin weights INPUT --envelopes --inner INNER --outer OUTER -o OUTPUT`'s output.
 fn weigh_file(input: &Path, output: &Path, inner: f32, outer: f32) -> String {
     let (inner, outer) = (inner.to_string(), outer.to_string());
     let (i, o) = (input.to_str().unwrap(), output.to_str().unwrap());
-    skin(&[
+    skin_cli(&[
         "weights",
         i,
         "--envelopes",
@@ -410,7 +393,7 @@ fn bad_weights_arguments_are_one_line_errors() {
     let run = |extra: &[&str]| {
         let mut args = vec!["weights", i, "--envelopes", "-o", o];
         args.extend_from_slice(extra);
-        skin(&args).unwrap_err()
+        skin_cli(&args).unwrap_err()
     };
     let e = run(&["--inner", "0", "--outer", "1"]);
     assert!(
@@ -458,7 +441,7 @@ fn bad_weights_arguments_are_one_line_errors() {
         .map(|&n| format!("#{n} 0.04 0.15\n"))
         .collect();
     std::fs::write(&radii, lines).unwrap();
-    skin(&[
+    skin_cli(&[
         "weights",
         i,
         "--envelopes",

@@ -231,6 +231,10 @@ pub struct RenderCommand {
     /// The file to write: a PNG picture, or a .gif or .apng animation of the clip.
     #[arg(short, long, value_name = "FRAME.png|CLIP.gif")]
     output: PathBuf,
+    /// Move the skinned vertices by a lattice free-form deformation (a JSON file: box,
+    /// degrees, keyed control-point moves; docs/DEFORMERS.md). CPU backend, one picture.
+    #[arg(long, value_name = "FILE")]
+    lattice: Option<PathBuf>,
 }
 
 impl RenderCommand {
@@ -243,6 +247,9 @@ impl RenderCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        if let Some(file) = &self.lattice {
+            return self.render_lattice(&rig, file, frame, lane, budget, out);
+        }
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
@@ -280,6 +287,58 @@ impl RenderCommand {
         };
         let (w, h) = renderer.picture_size();
         writeln!(out, "{}: {w}x{h} {what}", self.output.display())?;
+        Ok(())
+    }
+}
+
+impl RenderCommand {
+    /// `render --lattice FILE`: one CPU picture with the lattice at the frame's time.
+    fn render_lattice(
+        &self,
+        rig: &Rig,
+        file: &Path,
+        frame: Option<(usize, f32)>,
+        lane: LaneKind,
+        budget: skin_core::budget::Budget,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
+        if self.backend != BackendArg::Cpu || animation::Format::of(&self.output).is_some() {
+            return Err(CliError::Usage(
+                "--lattice draws one picture with --backend cpu (not the GPU, not an animation)"
+                    .into(),
+            ));
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+        let lattice = crate::lattice::LatticeFile::parse(&text)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+        let render_err = |source| CliError::Render {
+            path: self.model.path(),
+            source,
+        };
+        let time = crate::render::looped(rig, frame)
+            .map_err(|e| self.model.pose_error(e))?
+            .map_or(0.0, |(_, t)| t);
+        let cpu = Cpu::new(rig, frame.map(|(c, _)| c), lane, Some(budget)).map_err(render_err)?;
+        let picture = cpu
+            .render_lattice(time, self.picture.size, &lattice)
+            .map_err(|e| match e {
+                RenderError::Lattice(e) => CliError::Usage(format!("{}: {e}", file.display())),
+                e => render_err(e),
+            })?;
+        let png = picture
+            .png_bytes()
+            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", self.output.display())))?;
+        output::write_bytes(&self.output, &png)?;
+        writeln!(
+            out,
+            "{}: {}x{} CPU ({}) picture through the lattice of {}",
+            self.output.display(),
+            self.picture.size.0,
+            self.picture.size.1,
+            lane.name(),
+            file.display()
+        )?;
         Ok(())
     }
 }
