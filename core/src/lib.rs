@@ -33,6 +33,7 @@
 //! | [`bind`] | joints and inverse bind matrices; builds the palette |
 //! | [`skin`] | meshes, validated views, the skinning loops and the one place that picks them |
 //! | [`clip`] | animation clips: key-frame sampling into a pose |
+//! | [`tangent`] | glTF tangents skinned like normals, handedness kept |
 //! | [`anim`] | the animation layer: blending, masks, additive layers, crossfades, phase |
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
 //! | [`raster`] | projection and the band rasteriser: triangles in, pixels out |
@@ -107,6 +108,7 @@ pub mod raster;
 pub mod scene;
 pub mod skeleton;
 pub mod skin;
+pub mod tangent;
 pub mod transform;
 pub mod vertex;
 

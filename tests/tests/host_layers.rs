@@ -25,7 +25,8 @@ const STAGES: &[(&str, &[&str])] = &[
     (
         "pose",
         &[
-            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
+            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "tangent",
+            "range",
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),

@@ -109,16 +109,30 @@ impl PoseCommand {
             .map(|j| serde_json::json!({"node": j.node, "name": j.name, "world": j.world}))
             .collect();
         let Format::Json = self.format;
+        // Tangents follow LBS (skin_core::tangent); under DQS none are printed.
+        let tangents = match skinning {
+            Skinning::Lbs => crate::pose::tangent::tangents(&rig, frame, lane)
+                .map_err(|e| self.model.pose_error(e))?,
+            Skinning::Dqs => Vec::new(),
+        };
         let blocks: Vec<serde_json::Value> = posed
             .iter()
             .map(|p| {
-                serde_json::json!({
+                let mut block = serde_json::json!({
                     "node": p.node,
                     "mesh": p.mesh,
                     "primitive": p.primitive,
                     "count": p.positions.len(),
                     "positions": p.positions.iter().flatten().collect::<Vec<_>>(),
-                })
+                });
+                let same = |t: &&crate::pose::tangent::PosedTangents| {
+                    (t.node, t.mesh, t.primitive) == (p.node, p.mesh, p.primitive)
+                };
+                if let Some(t) = tangents.iter().find(same) {
+                    block["tangents"] =
+                        serde_json::json!(t.tangents.iter().flatten().collect::<Vec<_>>());
+                }
+                block
             })
             .collect();
         let doc = serde_json::json!({
