@@ -453,3 +453,35 @@ fn bad_weights_arguments_are_one_line_errors() {
     .unwrap();
     check_written(&input, &out, 0.04, 0.15);
 }
+
+#[test]
+fn models_that_cannot_be_weighed_are_refused_by_name() {
+    const TEST: &str = "models_that_cannot_be_weighed_are_refused_by_name";
+    let Some(models) = skin_tests::models_dir() else {
+        return skin_tests::skip(TEST, "../shared/models is not present");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    let weigh = |model: &Path| {
+        let m = model.to_str().unwrap();
+        skin_cli(&[
+            "weights",
+            m,
+            "--envelopes",
+            "--inner",
+            "1",
+            "--outer",
+            "2",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .unwrap_err()
+    };
+    // One mesh drawn by 84 skins with different inverse binds.
+    let e = weigh(&models.join("RecursiveSkeletons.glb"));
+    assert!(e.contains("mesh 0 is drawn with skin 0 and skin 1"), "{e}");
+    // A model without a skin.
+    let e = weigh(&models.join("morph/AnimatedMorphCube.glb"));
+    assert!(e.contains("no mesh node has a skin"), "{e}");
+    assert!(!out.exists());
+}
