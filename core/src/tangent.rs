@@ -1,6 +1,7 @@
 //! Tangents: glTF `TANGENT` vectors (`xyz`, handedness `w` = ±1) skinned like normals.
 //!
-//! A tangent's direction goes through the same blended linear part as the vertex's normal,
+//! A tangent's direction goes through the same blended linear part as the vertex's normal
+//! (under dual quaternion skinning, [`skinned_dqs`], the same blended rotation),
 //! `t' = unit((Σₖ wₖ Mₖ) · t)` (no translation), by the same loop ([`SkinnedMesh::skin_with_normals`],
 //! [`RigidMesh::skin_with_normals`]), so a tangent skins to exactly the bits a normal with the
 //! same value would; its handedness `w` is copied unchanged. (A blended matrix with a negative
@@ -27,6 +28,7 @@
 //! ```
 
 use crate::affine::Affine;
+use crate::dual::Dual;
 use crate::error::Error;
 use crate::lane::Lane;
 use crate::skin::{RigidMesh, SkinnedMesh};
@@ -87,6 +89,27 @@ fn chunked<L: Lane>(
     Ok(())
 }
 
+/// Runs `skin` on each chunk of the skinned mesh `positions`/`influences` (validated once
+/// whole; the chunks are its sub-slices) for [`chunked`].
+fn by_chunks<L: Lane, const K: usize>(
+    positions: &[[L; 3]],
+    influences: &[Influence<L>],
+    tangents: &[[L; 4]],
+    out: &mut [[L; 4]],
+    skin: impl Fn(
+        &SkinnedMesh<'_, L, K>,
+        &[[L; 3]],
+        &mut [[L::Out; 3]],
+        &mut [[L; 3]],
+    ) -> Result<(), Error>,
+) -> Result<(), Error> {
+    SkinnedMesh::<L, K>::new(positions, influences)?;
+    chunked(positions.len(), tangents, out, |r, dirs, pos, turned| {
+        let mesh = SkinnedMesh::<L, K>::new(&positions[r.clone()], &influences[r])?;
+        skin(&mesh, dirs, pos, turned)
+    })
+}
+
 /// The tangents of a skinned mesh (`positions` and `influences` as for
 /// [`SkinnedMesh::new`], up to `K` influences) for `palette`: `out[v]` is `tangents[v]`'s
 /// direction skinned as a normal, renormalised, with its `w`.
@@ -97,11 +120,23 @@ pub fn skinned<L: Lane, const K: usize>(
     tangents: &[[L; 4]],
     out: &mut [[L; 4]],
 ) -> Result<(), Error> {
-    // One validation for the whole mesh; the chunks are its sub-slices.
-    SkinnedMesh::<L, K>::new(positions, influences)?;
-    chunked(positions.len(), tangents, out, |r, dirs, pos, turned| {
-        SkinnedMesh::<L, K>::new(&positions[r.clone()], &influences[r])?
-            .skin_with_normals(palette, dirs, pos, turned)
+    by_chunks::<L, K>(positions, influences, tangents, out, |m, d, p, t| {
+        m.skin_with_normals(palette, d, p, t)
+    })
+}
+
+/// [`skinned`] by dual quaternion skinning: each direction rotated by the vertex's blended
+/// unit dual quaternion (as [`SkinnedMesh::skin_dqs_with_normals`] turns normals), with its
+/// `w`.
+pub fn skinned_dqs<L: Lane, const K: usize>(
+    positions: &[[L; 3]],
+    influences: &[Influence<L>],
+    palette: &[Dual<L>],
+    tangents: &[[L; 4]],
+    out: &mut [[L; 4]],
+) -> Result<(), Error> {
+    by_chunks::<L, K>(positions, influences, tangents, out, |m, d, p, t| {
+        m.skin_dqs_with_normals(palette, d, p, t)
     })
 }
 

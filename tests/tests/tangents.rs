@@ -4,10 +4,12 @@
 
 use skin_core::affine::Affine;
 use skin_core::lane::{Lane, Q14};
+use skin_core::palette::DualPalette;
 use skin_core::skin::SkinnedMesh;
 use skin_core::tangent;
 use skin_core::vertex::Influence;
 use skin_core::Error;
+use skin_tests::dual_oracle::{self, Bone};
 use skin_tests::oracle::{self, M34};
 use skin_tests::Rng;
 
@@ -39,6 +41,27 @@ fn matrix(rng: &mut Rng) -> [[f32; 4]; 3] {
     })
 }
 
+/// `n` random vertices in lane `L`: positions, four influences over bones 0–5, unit
+/// tangents with a random handedness.
+type Vertices<L> = (Vec<[L; 3]>, Vec<Influence<L>>, Vec<[L; 4]>);
+fn vertices<L: Lane>(rng: &mut Rng, n: usize) -> Vertices<L> {
+    let mut positions = Vec::new();
+    let mut influences = Vec::new();
+    let mut tangents = Vec::new();
+    for v in 0..n {
+        positions.push(rng.point(0.5).map(|c| L::from_f32(c).unwrap()));
+        let mut w = [0; 4].map(|_| rng.unit());
+        let sum: f32 = w.iter().sum();
+        w = w.map(|x| x / sum);
+        let bones = [0; 4].map(|_| (rng.unit() * 6.0) as u8);
+        influences.push(Influence::<L>::from_weights(bones, w, v).unwrap());
+        let d = unit(rng);
+        let hand = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
+        tangents.push([d[0], d[1], d[2], hand].map(|c| L::from_f32(c).unwrap()));
+    }
+    (positions, influences, tangents)
+}
+
 /// The largest direction error (measured against the oracle on the lane's own inputs) of
 /// `n` random vertices skinned by 4-bone blends of 6 random matrices in lane `L`, over
 /// vertices whose blended tangent is at least 0.5 long (shorter ones are renormalised from
@@ -56,20 +79,7 @@ fn worst<L: Lane>(rng: &mut Rng, n: usize) -> f64 {
         .iter()
         .map(|m| m.rows.map(|r| r.map(|v| f64::from(L::to_f32(v)))))
         .collect();
-    let mut positions = Vec::new();
-    let mut influences = Vec::new();
-    let mut tangents = Vec::new();
-    for v in 0..n {
-        positions.push(rng.point(0.5).map(|c| L::from_f32(c).unwrap()));
-        let mut w = [0; 4].map(|_| rng.unit());
-        let sum: f32 = w.iter().sum();
-        w = w.map(|x| x / sum);
-        let bones = [0; 4].map(|_| (rng.unit() * 6.0) as u8);
-        influences.push(Influence::<L>::from_weights(bones, w, v).unwrap());
-        let d = unit(rng);
-        let hand = if rng.unit() < 0.5 { -1.0 } else { 1.0 };
-        tangents.push([d[0], d[1], d[2], hand].map(|c| L::from_f32(c).unwrap()));
-    }
+    let (positions, influences, tangents) = vertices::<L>(rng, n);
     let mut out = vec![[L::default(); 4]; n];
     tangent::skinned::<L, 4>(&positions, &influences, &palette, &tangents, &mut out).unwrap();
     // Bit for bit what the normal path gives the same vectors.
@@ -121,6 +131,74 @@ fn tangents_skin_like_normals_within_the_lanes_bounds_of_the_oracle() {
     assert!(f <= F32_BOUND, "f32 {f}");
     assert!(q <= FIXED_BOUND, "fixed {q}");
     // The bounds are not vacuous.
+    assert!(
+        f > F32_BOUND / 100.0 && q > FIXED_BOUND / 20.0,
+        "f32 {f}, fixed {q}"
+    );
+}
+
+/// [`worst`] by dual quaternion skinning of rigid bones, against the `f64` DQS oracle
+/// (`dual_oracle::dqs_normal`), over vertices away from the blend's discontinuity (every
+/// bone's rotation within 84° of the most-weighted one's) with a blended real part at least
+/// ½ long.
+fn worst_dqs<L: Lane>(rng: &mut Rng, n: usize) -> f64 {
+    let bones: Vec<Bone> = (0..6)
+        .map(|_| Bone {
+            q: oracle::normalize_quat([0; 4].map(|_| f64::from(rng.range(-1.0, 1.0)))),
+            t: rng.point(0.5).map(f64::from),
+        })
+        .collect();
+    let mut palette = DualPalette::<L, 8>::new();
+    for b in &bones {
+        let m = oracle::trs(b.t, b.q, [1.0; 3]).map(|r| r.map(|v| v as f32));
+        palette
+            .push(&Affine::<L::Real>::from_f32(m).unwrap())
+            .unwrap();
+    }
+    let (positions, influences, tangents) = vertices::<L>(rng, n);
+    let mut out = vec![[L::default(); 4]; n];
+    tangent::skinned_dqs::<L, 4>(
+        &positions,
+        &influences,
+        palette.as_slice(),
+        &tangents,
+        &mut out,
+    )
+    .unwrap();
+    let mut worst = 0.0f64;
+    for v in 0..n {
+        assert_eq!(
+            out[v][3], tangents[v][3],
+            "vertex {v}: the handedness is kept"
+        );
+        let inf = &influences[v];
+        let index: Vec<usize> = inf.bones().iter().map(|&b| usize::from(b)).collect();
+        let weights: Vec<f64> = inf.weights().iter().map(|&w| f64::from(w)).collect();
+        let (_, _, norm) = dual_oracle::blend(&bones, &index, &weights);
+        if norm < 0.5 || dual_oracle::hemisphere_margin(&bones, &index, &weights) < 0.1 {
+            continue;
+        }
+        let t = [0, 1, 2].map(|i| f64::from(L::to_f32(tangents[v][i])));
+        let want = dual_oracle::dqs_normal(&bones, &index, &weights, t);
+        let got = [0, 1, 2].map(|i| f64::from(L::to_f32(out[v][i])));
+        worst = worst.max(oracle::distance(got, want));
+    }
+    worst
+}
+
+#[test]
+fn dqs_tangents_rotate_with_the_blend_within_the_bounds_of_the_oracle() {
+    let mut rng = Rng(0x7A46_0002);
+    let (mut f, mut q) = (0.0f64, 0.0f64);
+    for _ in 0..40 {
+        f = f.max(worst_dqs::<f32>(&mut rng, 100));
+        q = q.max(worst_dqs::<Q14>(&mut rng, 100));
+    }
+    println!("largest DQS errors: f32 {f:e}, fixed {q:e}");
+    // The same bounds as LBS: the palette's unit dual quaternions are rounded to the lane
+    // as its matrices are, and the turned direction is renormalised the same way.
+    assert!(f <= F32_BOUND, "f32 {f}");
+    assert!(q <= FIXED_BOUND, "fixed {q}");
     assert!(
         f > F32_BOUND / 100.0 && q > FIXED_BOUND / 20.0,
         "f32 {f}, fixed {q}"
@@ -296,10 +374,22 @@ fn imported_tangents_pose_like_normals_through_the_clip() {
         assert!(worst <= bound, "{arith}: {worst} > {bound}");
         assert!(worst > 0.0, "{arith}: the walk turns the tangents");
     }
-    // Dual quaternion skinning prints no tangents (not implemented for it).
+    // Dual quaternion skinning: unit tangents, w kept, close to LBS on this gentle walk.
     let dqs = pose_json(
         &model,
         &["--anim", "0", "--time", "0.3", "--skinning", "dqs"],
     );
-    assert!(dqs["blocks"][0].get("tangents").is_none());
+    let lbs = pose_json(&model, &["--anim", "0", "--time", "0.3"]);
+    let d: Vec<f64> = serde_json::from_value(dqs["blocks"][0]["tangents"].clone()).unwrap();
+    let l: Vec<f64> = serde_json::from_value(lbs["blocks"][0]["tangents"].clone()).unwrap();
+    assert_eq!(d.len(), l.len());
+    for (a, b) in d.chunks(4).zip(l.chunks(4)) {
+        let len = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
+        assert!((len - 1.0).abs() <= 1e-5, "{a:?}");
+        assert_eq!(a[3], b[3]);
+        assert!(
+            oracle::distance([a[0], a[1], a[2]], [b[0], b[1], b[2]]) < 0.1,
+            "{a:?} vs {b:?}"
+        );
+    }
 }

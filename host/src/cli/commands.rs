@@ -109,12 +109,8 @@ impl PoseCommand {
             .map(|j| serde_json::json!({"node": j.node, "name": j.name, "world": j.world}))
             .collect();
         let Format::Json = self.format;
-        // Tangents follow LBS (skin_core::tangent); under DQS none are printed.
-        let tangents = match skinning {
-            Skinning::Lbs => crate::pose::tangent::tangents(&rig, frame, lane)
-                .map_err(|e| self.model.pose_error(e))?,
-            Skinning::Dqs => Vec::new(),
-        };
+        let tangents = crate::pose::tangent::tangents(&rig, frame, lane, skinning)
+            .map_err(|e| self.model.pose_error(e))?;
         let blocks: Vec<serde_json::Value> = posed
             .iter()
             .map(|p| {

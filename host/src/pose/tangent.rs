@@ -1,7 +1,6 @@
 //! Tangents: every primitive's glTF `TANGENT`s skinned with its positions' palette, like
 //! normals ([`skin_core::tangent`]): the direction through the blended linear part,
-//! renormalised, the handedness `w` kept. Linear blend skinning only (under dual quaternion
-//! skinning `skin pose` prints no tangents).
+//! renormalised, the handedness `w` kept, by linear blend or dual quaternion skinning.
 
 use skin_core::lane::{Lane, Q14};
 use skin_core::tangent;
@@ -9,8 +8,8 @@ use skin_core::transform::Transform;
 
 use super::animate::frame;
 use super::error::PoseError;
-use super::lane::LaneKind;
-use super::palette::{node_palette, skin_palette};
+use super::lane::{LaneKind, Skinning};
+use super::palette::{node_palette, skin_dual_palette, skin_palette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -29,17 +28,18 @@ pub struct PosedTangents {
 }
 
 /// The skinned tangents of every (mesh node, primitive) that has them, in node order, at
-/// the rest pose (`anim` = `None`) or clip `c` at `t` seconds, in `lane`.
+/// the rest pose (`anim` = `None`) or clip `c` at `t` seconds, in `lane`, by `skinning`.
 pub fn tangents(
     rig: &Rig,
     anim: Option<(usize, f32)>,
     lane: LaneKind,
+    skinning: Skinning,
 ) -> Result<Vec<PosedTangents>, PoseError> {
     match lane {
-        LaneKind::F32 => tangents_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0),
+        LaneKind::F32 => tangents_in::<f32>(rig, &frame::<f32>(rig, anim, 0)?, 0, skinning),
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            tangents_in::<Q14>(rig, &frame(rig, anim, k)?, k)
+            tangents_in::<Q14>(rig, &frame(rig, anim, k)?, k, skinning)
         }
     }
 }
@@ -49,6 +49,7 @@ pub fn tangents_in<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     k: i32,
+    skinning: Skinning,
 ) -> Result<Vec<PosedTangents>, PoseError> {
     let mut out = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
@@ -77,10 +78,18 @@ pub fn tangents_in<L: Lane>(
             let mut turned = vec![[L::default(); 4]; lane.len()];
             match (skin, &prim.influences) {
                 (Some(s), Some(_)) => {
-                    let palette = skin_palette::<L>(rig, locals, s, k)?;
                     let inf = influences::<L>(prim, &ctx)?;
-                    tangent::skinned::<L, 4>(&pos, &inf, &palette, &lane, &mut turned)
-                        .map_err(failed())?;
+                    match skinning {
+                        Skinning::Lbs => {
+                            let palette = skin_palette::<L>(rig, locals, s, k)?;
+                            tangent::skinned::<L, 4>(&pos, &inf, &palette, &lane, &mut turned)
+                        }
+                        Skinning::Dqs => {
+                            let palette = skin_dual_palette::<L>(rig, locals, s, k)?;
+                            tangent::skinned_dqs::<L, 4>(&pos, &inf, &palette, &lane, &mut turned)
+                        }
+                    }
+                    .map_err(failed())?;
                 }
                 _ => {
                     let palette = node_palette::<L>(rig, locals, node)?;
