@@ -101,6 +101,8 @@ pub struct Primitive {
     pub positions: Vec<[f32; 3]>,
     /// `NORMAL`, if present.
     pub normals: Option<Vec<[f32; 3]>>,
+    /// `TANGENT` (`xyz` and the handedness `w`, ±1), if present.
+    pub tangents: Option<Vec<[f32; 4]>>,
     /// Indices, if present (else the vertices in order).
     pub indices: Option<Vec<u32>>,
     /// Influences, if the primitive has `JOINTS_n`/`WEIGHTS_n`.
@@ -131,7 +133,7 @@ impl Primitive {
     /// # use skin_host::rig::{Influence4, Mode, Primitive};
     /// let rigid = Influence4 { joints: [1, 1, 1, 1], weights: [1.0, 0.0, 0.0, 0.0] };
     /// let prim = Primitive { mode: Mode::Points, positions: vec![[0.0; 3]], normals: None,
-    ///     indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0,
+    ///     tangents: None, indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0,
     ///     targets: vec![] };
     /// assert!(prim.drawn(true).influences.is_some());
     /// assert!(prim.drawn(false).influences.is_none());

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first (`host/src/lib.rs` documents why).
 const LAYERS: &[&[&str]] = &[
     &["error", "rig", "picture", "output"],
-    &["accessor", "character", "split", "frames"],
+    &["accessor", "character", "split", "frames", "lattice"],
     &["import"],
     &["pose", "oracle"],
-    &["bake", "gpu", "inspect"],
+    &["bake", "gpu", "inspect", "envelope"],
     &["render"],
     &["animation", "validate"],
     &["html"],
@@ -25,10 +25,15 @@ const STAGES: &[(&str, &[&str])] = &[
     (
         "pose",
         &[
-            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
+            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "tangent",
+            "range",
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),
+    (
+        "envelope",
+        &["error", "radii", "capsules", "weigh", "study", "gltf"],
+    ),
     ("validate", &["report", "error", "tally", "pictures"]),
     ("cli", &["error", "args", "commands", "frames"]),
 ];

@@ -1,6 +1,7 @@
 //! Why a command failed, and the exit status it gets.
 
 use crate::bake::BakeError;
+use crate::envelope::WeightsError;
 use crate::error::ImportError;
 use crate::gpu::GpuError;
 use crate::pose::PoseError;
@@ -54,6 +55,15 @@ pub enum CliError {
         /// Why.
         #[source]
         source: ValidateError,
+    },
+    /// Envelope weights could not be computed.
+    #[error("{path}: {source}")]
+    Weights {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: WeightsError,
     },
     /// No GPU adapter or device.
     #[error(transparent)]

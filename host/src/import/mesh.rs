@@ -73,8 +73,8 @@ pub(super) fn mesh(
             Kind::MorphTangents,
             label.clone(),
             format!(
-                "the TANGENT deltas of {tangents} morph target(s) are ignored (this tool reads \
-                 no tangents); their POSITION and NORMAL deltas are used"
+                "the TANGENT deltas of {tangents} morph target(s) are ignored (tangents are \
+                 skinned, not morphed); their POSITION and NORMAL deltas are used"
             ),
         ));
     }
@@ -125,6 +125,20 @@ fn primitive(
                 ));
             }
             Some(normals)
+        }
+        None => None,
+    };
+    let tangents = match prim.get(&Semantic::Tangents) {
+        Some(acc) => {
+            count_check(&acc, "TANGENT")?;
+            let what = format!("TANGENT of mesh {mesh} primitive {p}");
+            let flat = read_f32(&acc, buffers, &[Dimensions::Vec4], &ALL_TYPES, &what)?.1;
+            // glTF's handedness is ±1; its sign is what the bitangent uses.
+            let tangents = flat
+                .chunks_exact(4)
+                .map(|t| [t[0], t[1], t[2], if t[3] < 0.0 { -1.0 } else { 1.0 }])
+                .collect();
+            Some(tangents)
         }
         None => None,
     };
@@ -279,6 +293,7 @@ fn primitive(
         mode,
         positions,
         normals,
+        tangents,
         indices,
         influences,
         max_influences,

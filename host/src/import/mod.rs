@@ -10,7 +10,7 @@
 //!   the largest dropped weight is reported;
 //! - weights that do not sum to one (beyond [`skin_core::vertex::WEIGHT_TOLERANCE`]) are
 //!   renormalised;
-//! - morph targets' `TANGENT` deltas are not read (the tool has no tangents);
+//! - morph targets' `TANGENT` deltas are not read (tangents are skinned, not morphed);
 //! - `mesh.extras.targetNames` that does not name each target once is ignored.
 //! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
 //!
@@ -34,12 +34,14 @@ mod mesh;
 mod morph;
 mod normals;
 mod scene;
+mod source;
 
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
 pub use normals::smooth_normals;
 pub use scene::decompose;
+pub use source::{source_from_path, Source};
 
 use crate::accessor::Buffers;
 use crate::error::ImportError;

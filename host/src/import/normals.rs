@@ -48,7 +48,7 @@ fn angle(a: [f64; 3], b: [f64; 3]) -> f64 {
 /// # use skin_host::import::smooth_normals;
 /// // Two triangles around vertex 0, at right angles to each other: one in z = 0 (normal +Z)
 /// // with a 90° angle at vertex 0, one in x = 0 (normal +X) with a 45° angle there.
-/// let prim = Primitive { mode: Mode::Triangles, normals: None, influences: None,
+/// let prim = Primitive { mode: Mode::Triangles, normals: None, tangents: None, influences: None,
 ///     max_influences: 0, largest_dropped: 0.0,
 ///     positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 1.0, 1.0], [0.0, 0.0, 1.0]],
 ///     indices: Some(vec![0, 1, 2, 0, 3, 4]), targets: Vec::new() };

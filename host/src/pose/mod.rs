@@ -27,6 +27,7 @@
 //! | [`morph`] | morph-target weights at a frame, and primitives moved by them before skinning |
 //! | [`palette`] | world matrices and palettes |
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
+//! | [`tangent`] | every primitive's `TANGENT`s skinned like normals ([`tangent::tangents`]) |
 //! | [`joints`] | every joint's world matrix in a frame ([`joint_worlds`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
 //!
@@ -52,6 +53,7 @@ pub mod morph;
 pub mod palette;
 pub mod range;
 pub mod skin;
+pub mod tangent;
 pub mod units;
 pub mod values;
 

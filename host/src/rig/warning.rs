@@ -25,7 +25,7 @@ pub enum Kind {
     WeightSum,
     /// More than four influences a vertex, reduced to the four largest.
     Influences,
-    /// Morph targets' TANGENT deltas, ignored (the tool reads no tangents).
+    /// Morph targets' TANGENT deltas, ignored (tangents are skinned, not morphed).
     MorphTangents,
     /// `mesh.extras.targetNames` not naming each target once, ignored.
     TargetNames,
