@@ -14,6 +14,9 @@
 //! - `mesh.extras.targetNames` that does not name each target once is ignored.
 //! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
 //!
+//! Quantised files (`KHR_mesh_quantization`) are read; compressed ones (Draco, meshopt) are
+//! refused with how to decompress them ([`extensions`]).
+//!
 //! Authoring scales (an armature node scaled ×100 or ×0.01 with its joints in the matching
 //! units) are folded out of the hierarchy ([`crate::rig::fold`]): the rig skins to the same
 //! vertices, and its forward kinematics stays within the fixed lane's range.
@@ -30,6 +33,7 @@
 mod buffers;
 mod clip;
 mod document;
+mod extensions;
 mod mesh;
 mod morph;
 mod normals;
