@@ -8,8 +8,8 @@ use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
 use super::args::{
-    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, SkinningArg,
-    WeightsArg,
+    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, NormalsArg, PictureArgs,
+    SkinningArg, WeightsArg,
 };
 use super::error::CliError;
 use crate::animation;
@@ -371,6 +371,7 @@ impl ValidateCommand {
             model: m.clone(),
             allow_outside_uris: self.allow_outside_uris,
             verbose: self.verbose,
+            normals: NormalsArg::default(),
         }) {
             let started = std::time::Instant::now();
             let (rig, report, options) = self.one(&model, &gpu, out, warn)?;

@@ -12,7 +12,8 @@
 //!   renormalised;
 //! - morph targets' `TANGENT` deltas are not read (the tool has no tangents);
 //! - `mesh.extras.targetNames` that does not name each target once is ignored.
-//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
+//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]), or
+//!   flat ones when asked ([`Generated::Flat`], [`flat_normals`]).
 //!
 //! Quantised files (`KHR_mesh_quantization`) are read; compressed ones (Draco, meshopt) are
 //! refused with how to decompress them ([`extensions`]).
@@ -42,7 +43,7 @@ mod scene;
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
-pub use normals::smooth_normals;
+pub use normals::{flat_normals, smooth_normals};
 pub use scene::decompose;
 
 use crate::accessor::Buffers;
@@ -63,6 +64,18 @@ pub struct Options {
     /// Read buffer files named by absolute paths, `..` or schemes too (by default only
     /// files in the model's folder and below are read, as glTF viewers do).
     pub allow_outside_uris: bool,
+    /// The normals given to triangles the file has none for.
+    pub normals: Generated,
+}
+
+/// The normals the importer gives triangles without `NORMAL`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Generated {
+    /// Smooth, angle-weighted vertex normals ([`smooth_normals`]): a curved surface.
+    #[default]
+    Smooth,
+    /// Each triangle's own normal, its vertices unwelded ([`flat_normals`]): facets.
+    Flat,
 }
 
 /// Import the glTF file at `path` (external buffers are looked up beside it).
@@ -108,7 +121,7 @@ pub fn from_slice_with(
         .collect::<Result<Vec<_>, _>>()?;
     let meshes = gltf
         .meshes()
-        .map(|m| mesh::mesh(&m, &buffers, &mut warnings))
+        .map(|m| mesh::mesh(&m, &buffers, options.normals, &mut warnings))
         .collect::<Result<Vec<_>, _>>()?;
     morph::check_node_weights(&nodes, &meshes)?;
     let clips = gltf
