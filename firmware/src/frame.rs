@@ -50,7 +50,10 @@ pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
 /// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
 /// of RAM takes a small model in thin bands, unbinned; the Pico (264 KiB) takes the sample
 /// models, and the MPS2 boards get the Pico's capacities, so that Cortex-M0 code on the
-/// mps2-an385 measures what the Pico needs.
+/// mps2-an385 measures what the Pico needs. Parts are skinned one palette of at most
+/// [`PALETTE`] bones at a time, but the skeleton is posed whole: 128 bones (and joint
+/// entries) take a character of four 43-joint skins (70 bones) for about 90 bytes of RAM a
+/// bone.
 #[cfg(feature = "microbit")]
 mod cap {
     pub const BONES: usize = 16;
@@ -61,7 +64,7 @@ mod cap {
 }
 #[cfg(not(feature = "microbit"))]
 mod cap {
-    pub const BONES: usize = 64;
+    pub const BONES: usize = 128;
     pub const VERTICES: usize = 4096;
     pub const TRIANGLES: usize = 8192;
     pub const ROWS: usize = 24;

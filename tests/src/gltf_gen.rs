@@ -591,7 +591,8 @@ pub fn morph_triangle(interp: &str) -> Gen {
 /// A character cut into many small skins over one skeleton: a non-joint root over a
 /// binary tree of `joints` joints (rest pose translations only, so each inverse bind is
 /// the joint's rest position negated), and `meshes` meshes, each on its own node under the
-/// root with its own skin of `per_skin` consecutive joints (wrapping around), drawn as a
+/// root with its own skin of `per_skin` consecutive joints (mesh `m`'s from joint
+/// `m · joints / meshes`, wrapping around), drawn as a
 /// fan of triangles between neighbouring joints. One clip ("bend", 1 s, `LINEAR`) turns
 /// every third joint about Z. Every skin binds a joint with the same matrix, so the
 /// model has `joints` distinct joints however many skins name them.
@@ -614,12 +615,13 @@ pub fn many_skins(meshes: usize, per_skin: usize, joints: usize) -> Gen {
         nodes.push(n);
     }
     for m in 0..meshes {
-        let skin_joints: Vec<usize> = (0..per_skin).map(|k| (m + k) % joints).collect();
+        let first = m * joints / meshes;
+        let skin_joints: Vec<usize> = (0..per_skin).map(|k| (first + k) % joints).collect();
         let (mut pos, mut jnt, mut wgt) = (Vec::new(), Vec::new(), Vec::new());
         for k in 0..per_skin - 1 {
             let (a, b) = (world[skin_joints[k]], world[skin_joints[k + 1]]);
             let lift = 0.002 * m as f32;
-            let c = [a[0] + 0.03, a[1] + lift, a[2] + 0.02];
+            let c = [a[0] + 0.12, a[1] + 0.06 + lift, a[2] + 0.08];
             pos.extend([a, b, c].iter().flatten());
             let (k0, k1) = (k as u32, k as u32 + 1);
             jnt.extend([k0, 0, 0, 0, k1, 0, 0, 0, k0, k1, 0, 0]);

@@ -1,6 +1,6 @@
 //! `skin budget --board`: the board table agrees with the firmware's own capacities and
 //! memory maps (read from `firmware/`), a generated character of many small skins fits the
-//! 64-bone boards while a 70-joint one fails by exactly its excess bones, and the command
+//! 128-bone boards while a 130-joint one fails by exactly its excess bones, and the command
 //! exits 1 naming the failing limit.
 
 use std::process::Command;
@@ -74,7 +74,7 @@ fn the_board_table_is_the_firmwares() {
 #[test]
 fn many_small_skins_fit_and_one_joint_too_many_is_named() {
     let rig = |joints| {
-        let g = many_skins(joints, 18, joints);
+        let g = many_skins(8, 18, joints);
         skin_host::import::from_slice(&g.glb(), None).unwrap()
     };
     let board = Board::named("mps2-an385-m0").unwrap();
@@ -85,19 +85,25 @@ fn many_small_skins_fit_and_one_joint_too_many_is_named() {
         .iter()
         .find(|l| l.what == "bones (skeleton)")
         .unwrap();
-    assert_eq!((bones.needs, bones.holds), (61, 64));
+    assert_eq!((bones.needs, bones.holds), (61, 128));
     let part = ok.limits.iter().find(|l| l.what == "bones a part").unwrap();
     assert_eq!((part.needs, part.holds), (18, 32));
-    // 70 joints and their root: 71 bones, 7 over the scene's 64.
-    let over = fit(&rig(70), board, LaneKind::Fixed);
+    // 130 joints and their root: 131 bones, 3 over the scene's 128.
+    let over = fit(&rig(130), board, LaneKind::Fixed);
     assert!(!over.fits());
     assert_eq!(
         over.failures(),
         vec![
-            "bones (skeleton): needs 71, holds 64 (7 over)".to_string(),
-            "joint entries: needs 70, holds 64 (6 over)".to_string(),
+            "bones (skeleton): needs 131, holds 128 (3 over)".to_string(),
+            "joint entries: needs 130, holds 128 (2 over)".to_string(),
         ]
     );
+    // The micro:bit's 16 bones do not take 61.
+    let micro = fit(&rig(60), Board::named("microbit").unwrap(), LaneKind::Fixed);
+    assert!(micro
+        .failures()
+        .iter()
+        .any(|f| f.starts_with("bones (skeleton): needs 61, holds 16 (45 over)")));
     // The f32 lane is built for the Cortex-M4F only.
     let m3 = fit(&rig(60), Board::named("mps2-an385").unwrap(), LaneKind::F32);
     assert!(m3.refused.as_deref().unwrap().contains("fixed lane only"));
@@ -109,7 +115,7 @@ fn many_small_skins_fit_and_one_joint_too_many_is_named() {
 fn the_command_exits_1_naming_the_failing_limit() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("seventy.glb");
-    std::fs::write(&model, many_skins(70, 18, 70).glb()).unwrap();
+    std::fs::write(&model, many_skins(8, 18, 130).glb()).unwrap();
     let run = |board: &str| {
         Command::new(skin_tests::skin_exe())
             .args(["budget"])
@@ -123,11 +129,11 @@ fn the_command_exits_1_naming_the_failing_limit() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stdout.contains("does not fit") && stdout.contains("over by 7"),
+        stdout.contains("does not fit") && stdout.contains("over by 3"),
         "{stdout}"
     );
     assert!(
-        stderr.contains("does not fit mps2-an386: bones (skeleton): needs 71, holds 64 (7 over)"),
+        stderr.contains("does not fit mps2-an386: bones (skeleton): needs 131, holds 128 (3 over)"),
         "{stderr}"
     );
     let out = run("nosuchboard");
