@@ -411,7 +411,7 @@ fn non_triangle_primitives_are_refused() {
 
 /// 60 meshes × 60 skins of 18 joints over one 60-joint skeleton: the asset holds 61 bones
 /// (the joints and their root; skinned mesh nodes are not bones) and 60 joint entries (the
-/// skins share them), so a board's 64-bone scene takes it; it skins as the host does.
+/// skins share them), so even a scene of 64 bones takes it; it skins as the host does.
 #[test]
 fn many_small_skins_count_joints_not_nodes() {
     let g = skin_tests::gltf_gen::many_skins(60, 18, 60);
