@@ -58,8 +58,9 @@ pub struct Board {
     /// RAM the frame loop uses (stack high-water mark plus `bss`, the largest over its
     /// lanes and models; its buffers are sized by the capacities, so it hardly depends on
     /// the model). Measured with 128 bones on the mps2-an385-m0 (181,664, the 70-bone
-    /// character) and on the micro:bit (14,592, its 16 bones unchanged); for the other builds, their figure measured with 64
-    /// bones plus the 14,872 bytes the M0 build grew by (docs/BENCHMARKS.md).
+    /// character) and on the micro:bit (14,592, its 16 bones unchanged); for the other
+    /// builds, their figure measured with 64 bones plus the 14,872 bytes the M0 build grew
+    /// by (docs/BENCHMARKS.md).
     pub ram_used: usize,
 }
 
