@@ -678,3 +678,35 @@ pub fn many_skins(meshes: usize, per_skin: usize, joints: usize) -> Gen {
     );
     g
 }
+
+/// Adds a rigid mesh (a small tetrahedron, no skin) on a node under `parent`: it follows
+/// `parent`'s world matrix, as a prop held by an animated joint does. Its node's index.
+pub fn rigid_prop(g: &mut Gen, parent: usize) -> usize {
+    let pos = g.floats(
+        &[
+            0.0, 0.0, 0.0, 0.15, 0.0, 0.0, 0.0, 0.15, 0.0, 0.0, 0.0, 0.15,
+        ],
+        "VEC3",
+        3,
+    );
+    let idx = g.uints(
+        &[0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+        UNSIGNED_SHORT,
+        "SCALAR",
+        1,
+        false,
+    );
+    let mesh = g.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": pos}, "indices": idx}]}),
+    );
+    let node = g.push(
+        "nodes",
+        json!({"name": "prop", "mesh": mesh, "translation": [0.05, 0.1, 0.0]}),
+    );
+    match g.json["nodes"][parent]["children"].as_array_mut() {
+        Some(list) => list.push(json!(node)),
+        None => g.json["nodes"][parent]["children"] = json!([node]),
+    }
+    node
+}
