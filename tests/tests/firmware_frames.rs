@@ -44,7 +44,8 @@ const HEIGHT: u16 = 240;
 const BONES: usize = 128;
 
 /// A model to run: the character, a sample model, or the generated character of four
-/// 43-joint skins over one 69-joint skeleton (70 bones, beyond the 64 the boards held).
+/// 43-joint skins over one 69-joint skeleton (70 bones, beyond the 64 the boards held) with
+/// a rigid prop on an animated joint.
 #[derive(Clone, Copy, Debug)]
 enum Model {
     Character,
@@ -90,7 +91,10 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
         Model::Sample(name) => path = sample(test, name)?,
         Model::FourSkins69Joints => {
             path = dir.path().join("four-skins.glb");
-            let glb = skin_tests::gltf_gen::many_skins(4, 43, 69).glb();
+            let mut g = skin_tests::gltf_gen::many_skins(4, 43, 69);
+            // A rigid prop on joint 3 (node 4), which the clip turns.
+            skin_tests::gltf_gen::rigid_prop(&mut g, 4);
+            let glb = g.glb();
             std::fs::write(&path, glb).expect("write the generated model");
         }
         Model::Character => path = PathBuf::new(),
