@@ -53,7 +53,9 @@ pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
 
 /// Vertices skinned at a time: the micro:bit's 16 KiB of RAM take small chunks; the Pico
 /// (264 KiB) and the MPS2 boards, which get the Pico's buffers so that Cortex-M0 code on
-/// the mps2-an385 measures what the Pico needs, larger ones (fewer calls).
+/// the mps2-an385 measures what the Pico needs, larger ones (fewer calls). Parts are
+/// skinned one palette of at most [`PALETTE`] bones at a time, but the skeleton is posed
+/// whole, so [`BONES`] is the model's whole skeleton.
 #[cfg(feature = "microbit")]
 pub const CHUNK: usize = 8;
 /// Vertices skinned at a time.

@@ -32,6 +32,7 @@
 //! | 4 | [`envelope`] | envelope weights from bone proximity, written back as glTF, compared with the artist's |
 //! | 4 | [`inspect`] | what `skin inspect` and `skin budget` print |
 //! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
+//! | 5 | [`board`] | the firmware's boards and whether a baked model fits one (`skin budget --board`) |
 //! | 6 | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
 //! | 6 | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | 7 | [`html`] | `skin validate --report`: the validation as static HTML pages, plots and pictures |
@@ -44,6 +45,7 @@
 pub mod accessor;
 pub mod animation;
 pub mod bake;
+pub mod board;
 pub mod character;
 pub mod cli;
 pub mod envelope;

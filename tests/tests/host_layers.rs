@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["import"],
     &["pose", "oracle"],
     &["bake", "gpu", "inspect", "envelope"],
-    &["render"],
+    &["render", "board"],
     &["animation", "validate"],
     &["html"],
     &["cli"],

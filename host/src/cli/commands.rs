@@ -8,12 +8,13 @@ use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
 use super::args::{
-    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, SkinningArg,
-    WeightsArg,
+    preset, save, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, NormalsArg,
+    PictureArgs, SkinningArg, WeightsArg,
 };
 use super::error::CliError;
 use crate::animation;
 use crate::bake::{self, bake};
+use crate::board::Board;
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
@@ -50,12 +51,38 @@ pub struct BudgetCommand {
     /// Only these budget presets (repeatable), e.g. vs_1_1, gles2; default: all presets.
     #[arg(long = "budget", value_name = "NAME")]
     budgets: Vec<String>,
+    /// Instead of the budget table: whether the model, baked as the firmware embeds it,
+    /// plays on this board (microbit, mps2-an385, mps2-an385-m0, mps2-an386, pico), limit
+    /// by limit; exits 1 when it does not.
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+    /// The lane baked for --board.
+    #[arg(long = "arith", value_name = "LANE", value_enum, default_value_t = LaneArg::Fixed, requires = "board")]
+    lane: LaneArg,
 }
 
 impl BudgetCommand {
-    /// Print the table.
+    /// Print the table (or the board's report).
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let rig = self.model.load(warn)?;
+        if let Some(name) = &self.board {
+            let board = Board::named(name).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "unknown board {name:?} (known: {})",
+                    Board::names()
+                ))
+            })?;
+            let fit = crate::board::fit(&rig, board, LaneKind::from(self.lane));
+            write!(out, "{}", fit.table())?;
+            if !fit.fits() {
+                return Err(CliError::DoesNotFit {
+                    path: self.model.path(),
+                    board: board.name,
+                    reasons: fit.failures().join("; "),
+                });
+            }
+            return Ok(());
+        }
         let presets = crate::inspect::budgets(&self.budgets).map_err(CliError::Usage)?;
         write!(out, "{}", crate::inspect::budget_table(&rig, &presets))?;
         Ok(())
@@ -440,6 +467,7 @@ impl ValidateCommand {
             model: m.clone(),
             allow_outside_uris: self.allow_outside_uris,
             verbose: self.verbose,
+            normals: NormalsArg::default(),
         }) {
             let started = std::time::Instant::now();
             let (rig, report, options) = self.one(&model, &gpu, out, warn)?;

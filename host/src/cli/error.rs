@@ -76,6 +76,16 @@ pub enum CliError {
         /// What exceeded its threshold.
         reasons: String,
     },
+    /// The model does not fit the board asked about (exit status 1).
+    #[error("{path} does not fit {board}: {reasons}")]
+    DoesNotFit {
+        /// The model.
+        path: String,
+        /// The board.
+        board: &'static str,
+        /// Which limits fail, and by how much.
+        reasons: String,
+    },
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Usage(String),
@@ -101,11 +111,11 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// The exit status: 1 for a failed validation, 2 for everything else (bad input, no
-    /// GPU).
+    /// The exit status: 1 for a failed validation or a model that does not fit the board
+    /// asked about, 2 for everything else (bad input, no GPU).
     pub fn status(&self) -> u8 {
         match self {
-            CliError::Failed { .. } => 1,
+            CliError::Failed { .. } | CliError::DoesNotFit { .. } => 1,
             _ => 2,
         }
     }

@@ -3,8 +3,8 @@
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
-use super::normals::smooth_normals;
-use super::{morph, WEIGHT_SUM_TOLERANCE};
+use super::normals::{flat_normals, smooth_normals};
+use super::{morph, Generated, WEIGHT_SUM_TOLERANCE};
 use crate::accessor::{read_f32, read_uint, Buffers};
 use crate::error::ImportError;
 use crate::rig::warning::{Kind, Warning};
@@ -39,6 +39,7 @@ pub(super) fn vec3s(flat: Vec<f32>) -> Vec<[f32; 3]> {
 pub(super) fn mesh(
     mesh: &gltf::Mesh<'_>,
     buffers: &Buffers,
+    normals: Generated,
     warnings: &mut Vec<Warning>,
 ) -> Result<Mesh, ImportError> {
     let m = mesh.index();
@@ -48,7 +49,7 @@ pub(super) fn mesh(
     };
     let primitives = mesh
         .primitives()
-        .map(|p| primitive(m, &label, &p, buffers, warnings))
+        .map(|p| primitive(m, &label, &p, buffers, normals, warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let first = primitives.first().map_or(0, |p| p.targets.len());
     if let Some((primitive, p)) = primitives
@@ -91,6 +92,7 @@ fn primitive(
     label: &str,
     prim: &gltf::Primitive<'_>,
     buffers: &Buffers,
+    generated: Generated,
     warnings: &mut Vec<Warning>,
 ) -> Result<Primitive, ImportError> {
     let p = prim.index();
@@ -301,13 +303,32 @@ fn primitive(
         targets,
     };
     if out.normals.is_none() {
-        out.normals = smooth_normals(&out);
-        if out.normals.is_some() {
-            warnings.push(Warning::new(
-                Kind::NormalsGenerated,
-                format!("{label} primitive {p}"),
-                "no NORMAL in the file",
-            ));
+        let subject = format!("{label} primitive {p}");
+        match generated {
+            Generated::Smooth => {
+                out.normals = smooth_normals(&out);
+                if out.normals.is_some() {
+                    warnings.push(Warning::new(
+                        Kind::NormalsGenerated,
+                        subject,
+                        "no NORMAL in the file",
+                    ));
+                }
+            }
+            Generated::Flat => {
+                let before = out.positions.len();
+                if let Some(flat) = flat_normals(&out) {
+                    out = flat;
+                    warnings.push(Warning::new(
+                        Kind::FlatNormals,
+                        subject,
+                        format!(
+                            "no NORMAL in the file; {before} vertices unwelded into {}",
+                            out.positions.len()
+                        ),
+                    ));
+                }
+            }
         }
     }
     Ok(out)
