@@ -160,8 +160,6 @@ pub struct Limit {
     pub needs: usize,
     /// What the board holds.
     pub holds: usize,
-    /// Whether needing more fails (else it only costs speed).
-    pub hard: bool,
 }
 
 impl Limit {
@@ -188,14 +186,14 @@ pub struct Fit {
 impl Fit {
     /// Whether the model plays on the board.
     pub fn fits(&self) -> bool {
-        self.refused.is_none() && self.limits.iter().all(|l| l.within() || !l.hard)
+        self.refused.is_none() && self.limits.iter().all(Limit::within)
     }
 
     /// The limits that fail, each with by how much: `vertices: needs 5000, holds 4096
     /// (904 over)`.
     pub fn failures(&self) -> Vec<String> {
         let mut out: Vec<String> = self.refused.iter().cloned().collect();
-        for l in self.limits.iter().filter(|l| l.hard && !l.within()) {
+        for l in self.limits.iter().filter(|l| !l.within()) {
             out.push(format!(
                 "{}: needs {}, holds {} ({} over)",
                 l.what,
@@ -224,10 +222,10 @@ impl Fit {
             let _ = writeln!(s, "  {:<22} {:>10} {:>10}", "limit", "needs", "holds");
         }
         for l in &self.limits {
-            let status = match (l.within(), l.hard) {
-                (true, _) => "ok".to_string(),
-                (false, true) => format!("over by {}", l.needs - l.holds),
-                (false, false) => "over: drawn unbinned (same picture, slower)".to_string(),
+            let status = if l.within() {
+                "ok".to_string()
+            } else {
+                format!("over by {}", l.needs - l.holds)
             };
             let _ = writeln!(
                 s,
@@ -275,25 +273,15 @@ pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
             return fit;
         }
     };
-    let limit = |what, needs, holds, hard| Limit {
-        what,
-        needs,
-        holds,
-        hard,
-    };
+    let limit = |what, needs, holds| Limit { what, needs, holds };
     fit.limits = vec![
-        limit("bones a part", part_bones, board.palette, true),
-        limit("bones (skeleton)", baked.bones.len(), board.bones, true),
-        limit("joint entries", baked.joints, board.bones, true),
-        limit("vertices", vertices, board.vertices, true),
-        limit("triangles", triangles, board.triangles, true),
-        limit(
-            "flash bytes",
-            board.code + baked.bytes.len(),
-            board.flash,
-            true,
-        ),
-        limit("RAM bytes", board.ram_used, board.ram, true),
+        limit("bones a part", part_bones, board.palette),
+        limit("bones (skeleton)", baked.bones.len(), board.bones),
+        limit("joint entries", baked.joints, board.bones),
+        limit("vertices", vertices, board.vertices),
+        limit("triangles", triangles, board.triangles),
+        limit("flash bytes", board.code + baked.bytes.len(), board.flash),
+        limit("RAM bytes", board.ram_used, board.ram),
     ];
     fit
 }

@@ -729,6 +729,7 @@ impl WeightsCommand {
         let weighted = crate::envelope::weigh(&rig, &radii).map_err(weights_error)?;
         let options = crate::import::Options {
             allow_outside_uris: self.model.allow_outside_uris,
+            ..Default::default()
         };
         let source =
             crate::import::source_from_path(&self.model.model, &options).map_err(|source| {

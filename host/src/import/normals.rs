@@ -110,6 +110,8 @@ pub fn flat_normals(prim: &Primitive) -> Option<Primitive> {
         mode: Mode::Triangles,
         positions: copy(&prim.positions),
         normals: Some(normals),
+        // glTF gives tangents only with normals: a primitive without normals has none.
+        tangents: None,
         indices: None,
         influences: prim
             .influences
