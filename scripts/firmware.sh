@@ -9,7 +9,8 @@
 #   scripts/firmware.sh size BOARD LANE [MODEL] [--vmla]   build; flash and RAM (text data bss)
 #   scripts/firmware.sh uf2 LANE [MODEL]          build for the Pico; write a .uf2 to flash
 #   scripts/firmware.sh kernels BOARD LANE [--vmla]  run the kernel benchmark (no model)
-#   scripts/firmware.sh bench                     the kernel benchmark on every BOARD × LANE
+#   scripts/firmware.sh bench                     the kernel benchmark on every QEMU BOARD ×
+#                                                 LANE, M0 code on the mps2-an385 included
 #                                                 (and mps2-an386 f32 --vmla)
 #
 # BOARD: mps2-an386 (Cortex-M4F), mps2-an385 (Cortex-M3), mps2-an385-m0 (Cortex-M0 code,
@@ -18,6 +19,8 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
+# --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
+#        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12).
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
@@ -32,7 +35,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 fw="$root/firmware"
 target_dir="$fw/target"
 
-boards=(mps2-an386 mps2-an385 microbit)
+# The QEMU boards `bench` runs: M0 code runs on the micro:bit and on the mps2-an385, whose
+# RAM takes the models the micro:bit's does not.
+boards=(mps2-an386 mps2-an385 mps2-an385-m0 microbit)
 lanes=(fixed f32)
 
 die() {
@@ -94,10 +99,11 @@ vmla() {
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" gif="" extra="" variant=""
+  model="" asset="" out="" gif="" extra="" variant="" rows=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
+      --rows) rows="${2:?--rows needs a number}"; variant="$variant-rows$rows"; shift 2 ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
@@ -157,7 +163,7 @@ build() {
   triple "$board" >/dev/null
   parse_options "$board" "$lane" "$@"
   bake "$lane"
-  SKIN_ASSET="$asset" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
+  SKIN_ASSET="$asset" SKIN_BAND_ROWS="$rows" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
 }
 
 # Runs an ELF in QEMU from folder $2, decoding its log; returns QEMU's status.
@@ -236,7 +242,12 @@ bench_one() {
 }
 
 case "${1:-}" in
-  build) build "${@:2}" && echo "$elf" ;;
+  # Not `build … && echo`: errexit does not apply inside a command joined by `&&`, so a
+  # failed cargo build would go on to copy the previous ELF and succeed.
+  build)
+    build "${@:2}"
+    echo "$elf"
+    ;;
   run) run "${@:2}" ;;
   size) size_of "${@:2}" ;;
   uf2) uf2 "${@:2}" ;;
@@ -250,7 +261,7 @@ case "${1:-}" in
     bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -39,6 +39,25 @@ impl<'a> U16s<'a> {
             .chunks_exact(2)
             .map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
+    /// Values `k`, `k + 1` and `k + 2` (the triangle whose first index is number `k`), if
+    /// they exist.
+    ///
+    /// ```
+    /// use skin_core::asset::U16s;
+    /// let v = U16s::new(&[1, 0, 2, 0, 3, 1, 4, 0]);
+    /// assert_eq!(v.triangle(1), Some([2, 259, 4]));
+    /// assert_eq!(v.triangle(2), None);
+    /// ```
+    #[inline(always)]
+    pub fn triangle(&self, k: usize) -> Option<[u16; 3]> {
+        let b = self.bytes.get(2 * k..2 * k + 6)?;
+        Some([
+            u16::from_le_bytes([b[0], b[1]]),
+            u16::from_le_bytes([b[2], b[3]]),
+            u16::from_le_bytes([b[4], b[5]]),
+        ])
+    }
+
     /// The values three at a time (triangles of an index list; a last incomplete triple is
     /// left out).
     ///

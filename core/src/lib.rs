@@ -20,6 +20,8 @@
 //! | [`num`] | the scalar trait [`num::Real`] (`f32`, `I8F24`) the pose maths is written over |
 //! | [`affine`], [`quat`], [`transform`] | 3×4 matrices, quaternions, TRS transforms |
 //! | [`dual`] | unit dual quaternions: the palette entry of dual quaternion skinning |
+//! | [`envelope`] | envelope weights: bone influences from capsules around the bones |
+//! | [`lattice`] | lattice free-form deformation of skinned positions (Bernstein, degree ≤ 3) |
 //! | [`layout`] | how a bone's matrix is stored in shader constant registers |
 //! | [`indices`] | index lists stored as little-endian `u16` |
 //! | [`lane`] | the formats the skinning loop runs in ([`lane::Lane`]: `f32`, `I2F14`) and their arithmetic |
@@ -31,6 +33,7 @@
 //! | [`bind`] | joints and inverse bind matrices; builds the palette |
 //! | [`skin`] | meshes, validated views, the skinning loops and the one place that picks them |
 //! | [`clip`] | animation clips: key-frame sampling into a pose |
+//! | [`tangent`] | glTF tangents skinned like normals, handedness kept |
 //! | [`anim`] | the animation layer: blending, masks, additive layers, crossfades, phase |
 //! | [`asset`] | the baked asset format: writer and zero-copy validating reader |
 //! | [`raster`] | projection and the band rasteriser: triangles in, pixels out |
@@ -91,9 +94,11 @@ pub mod bind;
 pub mod budget;
 pub mod clip;
 pub mod dual;
+pub mod envelope;
 pub mod error;
 pub mod indices;
 pub mod lane;
+pub mod lattice;
 pub mod layout;
 pub mod morph;
 pub mod num;
@@ -103,6 +108,7 @@ pub mod raster;
 pub mod scene;
 pub mod skeleton;
 pub mod skin;
+pub mod tangent;
 pub mod transform;
 pub mod vertex;
 

@@ -7,7 +7,13 @@
 //! CALIBRATION board=… core=… instructions=… ticks=…
 //! OVERHEAD board=… instructions=… calls=…
 //! RESULT board=… core=… lane=… kernel=… vertices=… instructions=… per_vertex=… checksum=…
+//! LATTICE board=… core=… lane=… degree=… vertices=… instructions=… per_vertex=…
 //! ```
+//!
+//! `LATTICE` is the lattice free-form deformation (`skin_core::lattice`) of one chunk of
+//! skinned vertices, every one inside the box, degrees `degree` on all three axes with the
+//! control points moved; each timed call copies the chunk's skinned positions (three words a
+//! vertex) and deforms the copy.
 //!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
@@ -15,6 +21,7 @@
 
 use skin_core::error::Error;
 use skin_core::lane::Lane;
+use skin_core::lattice::{Coord, Lattice};
 
 use crate::board::{self, Clock};
 use crate::synthetic::{self, Chunk, Kernel, VERTICES};
@@ -26,7 +33,10 @@ pub const REPS: u32 = 4;
 const EMPTY_CALLS: u32 = 1000;
 
 /// Runs the self-check and every kernel; `Ok(false)` when a check failed.
-pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
+pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error>
+where
+    L::Out: Coord,
+{
     let (cal_instructions, cal_ticks) = clock.calibrate();
     defmt::info!(
         "CALIBRATION board={=str} core={=str} instructions={=u64} ticks={=u64}",
@@ -56,7 +66,9 @@ pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
     );
 
     let same = lane_loop_matches_generic_loop::<L>()?;
-    Ok(kernels::<L>(clock, to_instructions, empty)? && same)
+    let measured = kernels::<L>(clock, &to_instructions, empty)?;
+    let lattices = lattices::<L>(clock, &to_instructions, empty)?;
+    Ok(measured && same && lattices)
 }
 
 /// Measures every kernel (its own function: its buffers do not share the stack with the
@@ -90,6 +102,84 @@ fn kernels<L: Lane>(
         );
     }
     Ok(ok)
+}
+
+/// Measures the lattice deformation of one skinned chunk (see the module docs);
+/// `Ok(false)` when a lattice could not be made or a vertex left its box.
+#[inline(never)]
+fn lattices<L: Lane>(
+    clock: &mut Clock,
+    to_instructions: impl Fn(u64) -> u64,
+    empty: u64,
+) -> Result<bool, Error>
+where
+    L::Out: Coord,
+{
+    let mut chunk = Chunk::<L>::default();
+    let mut rng = synthetic::Rng::new(synthetic::MESH_SEED);
+    chunk.fill(&mut rng, 0)?;
+    let palette = synthetic::palette::<L>(&mut synthetic::Rng::new(synthetic::POSE_SEED))?;
+    chunk.skin(Kernel::Lbs4, palette.as_slice(), 1, &mut ())?;
+    // The box around the skinned chunk, a little larger.
+    let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
+    for p in &chunk.out {
+        for a in 0..3 {
+            let v = L::out_to_f32(p[a]);
+            lo[a] = lo[a].min(v - 0.01);
+            hi[a] = hi[a].max(v + 0.01);
+        }
+    }
+    for degree in [1u8, 3] {
+        let Ok(mut lattice) = Lattice::<L::Out>::new(lo, hi, [degree; 3]) else {
+            defmt::error!("CHECK FAILED: no lattice over the skinned chunk");
+            return Ok(false);
+        };
+        // Every control point moved by up to a tenth of the box.
+        for i in 0..=degree {
+            for j in 0..=degree {
+                for k in 0..=degree {
+                    let rest = lattice.rest_point([i, j, k]);
+                    let p = [0, 1, 2].map(|a| rest[a] + (rng.unit() - 0.5) * 0.2 * (hi[a] - lo[a]));
+                    if lattice.set([i, j, k], p).is_err() {
+                        defmt::error!("CHECK FAILED: a lattice point out of range");
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        let (min, max) = lattice.bounds();
+        let inside = chunk
+            .out
+            .iter()
+            .all(|p| (0..3).all(|a| p[a] >= min[a] && p[a] <= max[a]));
+        let mut moved = chunk.out;
+        for _ in 0..REPS {
+            clock.time(|| {
+                moved = core::hint::black_box(chunk.out);
+                lattice.deform(&mut moved);
+                core::hint::black_box(&moved);
+            });
+        }
+        let (ticks, calls) = clock.take();
+        let overhead = empty * u64::from(calls) / u64::from(EMPTY_CALLS);
+        let instructions = to_instructions(ticks).saturating_sub(overhead);
+        let vertices = synthetic::CHUNK as u32 * REPS;
+        defmt::info!(
+            "LATTICE board={=str} core={=str} lane={=str} degree={=u8} vertices={=u32} instructions={=u64} per_vertex={=f32}",
+            board::NAME,
+            board::CORE,
+            L::NAME,
+            degree,
+            vertices,
+            instructions,
+            instructions as f32 / vertices as f32
+        );
+        if !inside {
+            defmt::error!("CHECK FAILED: a skinned vertex lies outside the lattice's box");
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The lane's own LBS loop (the fixed lane's assembly kernels on Cortex-M) must give the

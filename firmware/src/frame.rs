@@ -29,7 +29,6 @@ use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
-use skin_core::budget::{Budget, Layout};
 use skin_core::palette::Palette;
 use skin_core::raster::bins::Span;
 use skin_core::scene::{Scene, Scratch, Stage, Stages};
@@ -43,31 +42,25 @@ use crate::stack;
 pub const WIDTH: u16 = 240;
 /// The display's height.
 pub const HEIGHT: u16 = 240;
-/// Palette entries a part may use: the `vs_1_1` budget (`skin bake --budget vs_1_1`).
-pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+/// The buffers' capacities, sized by build.rs to the embedded model (its bones, vertices,
+/// triangles and largest part palette), which it checks against the board's RAM, and the
+/// rows per band, the board's (docs/BENCHMARKS.md, *Frame speed and memory on the boards*:
+/// band rows against instructions and stack) or the build's `SKIN_BAND_ROWS`.
+mod model {
+    include!(concat!(env!("OUT_DIR"), "/model.rs"));
+}
+pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
 
-/// What a build can play: bones, vertices, triangles binned (more are drawn unbinned:
-/// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
-/// of RAM takes a small model in thin bands, unbinned; the Pico (264 KiB) takes the sample
-/// models, and the MPS2 boards get the Pico's capacities, so that Cortex-M0 code on the
-/// mps2-an385 measures what the Pico needs.
+/// Vertices skinned at a time: the micro:bit's 16 KiB of RAM take small chunks; the Pico
+/// (264 KiB) and the MPS2 boards, which get the Pico's buffers so that Cortex-M0 code on
+/// the mps2-an385 measures what the Pico needs, larger ones (fewer calls). Parts are
+/// skinned one palette of at most [`PALETTE`] bones at a time, but the skeleton is posed
+/// whole, so [`BONES`] is the model's whole skeleton.
 #[cfg(feature = "microbit")]
-mod cap {
-    pub const BONES: usize = 16;
-    pub const VERTICES: usize = 320;
-    pub const TRIANGLES: usize = 0;
-    pub const ROWS: usize = 4;
-    pub const CHUNK: usize = 8;
-}
+pub const CHUNK: usize = 8;
+/// Vertices skinned at a time.
 #[cfg(not(feature = "microbit"))]
-mod cap {
-    pub const BONES: usize = 64;
-    pub const VERTICES: usize = 4096;
-    pub const TRIANGLES: usize = 8192;
-    pub const ROWS: usize = 24;
-    pub const CHUNK: usize = 256;
-}
-pub use cap::{BONES, CHUNK, ROWS, TRIANGLES, VERTICES};
+pub const CHUNK: usize = 128;
 
 /// The board, as the `ASSET` line names it.
 pub struct Board {

@@ -159,4 +159,14 @@ pub enum ImportError {
     /// Something valid glTF that this tool does not handle.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// The file needs a glTF extension this tool does not read.
+    #[error(
+        "the file needs the glTF extension {extension}, which this tool does not read: {advice}"
+    )]
+    Extension {
+        /// The extension's name, as the file spells it.
+        extension: String,
+        /// What the extension does and how to turn the file into one this tool reads.
+        advice: String,
+    },
 }

@@ -106,6 +106,31 @@ fn label(n: &Option<String>) -> String {
     n.as_deref().map_or(String::new(), |n| format!(" {n:?}"))
 }
 
+/// Where the triangles' normals come from: the file, or generated smooth or flat (from the
+/// importer's notes, one per primitive it gave normals).
+fn normals(s: &mut String, rig: &Rig) {
+    use crate::rig::warning::Kind;
+    let with = rig
+        .meshes
+        .iter()
+        .flat_map(|m| &m.primitives)
+        .filter(|p| p.normals.is_some())
+        .count();
+    let count = |kind| rig.warnings.iter().filter(|w| w.kind == kind).count();
+    let (smooth, flat) = (count(Kind::NormalsGenerated), count(Kind::FlatNormals));
+    let file = with.saturating_sub(smooth + flat);
+    let mut parts = vec![format!("{file} primitive(s) from the file")];
+    if smooth > 0 {
+        parts.push(format!("{smooth} generated smooth (angle-weighted)"));
+    }
+    if flat > 0 {
+        parts.push(format!(
+            "{flat} generated flat (face normals, vertices unwelded)"
+        ));
+    }
+    let _ = writeln!(s, "normals: {}", parts.join(", "));
+}
+
 /// The skins and their joint counts.
 fn skins(s: &mut String, rig: &Rig) {
     let _ = writeln!(s, "skins: {}", rig.skins.len());
@@ -159,6 +184,7 @@ fn meshes(s: &mut String, rig: &Rig) {
             );
         }
     }
+    normals(s, rig);
     let _ = writeln!(s, "mesh nodes:");
     let instances: Vec<_> = rig.mesh_nodes().collect();
     for &(node, mesh, skin) in instances.iter().take(SHOWN) {

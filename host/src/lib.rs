@@ -19,6 +19,7 @@
 //! | 0 | [`error`] | [`ImportError`] |
 //! | 0 | [`picture`] | RGB565 pictures: PNG files and differences |
 //! | 0 | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
+//! | 1 | [`lattice`] | lattice files: a free-form deformation's box, degrees and keyed control-point moves |
 //! | 1 | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
 //! | 1 | [`character`] | a small procedural walking character (glTF) for the firmware |
 //! | 1 | [`split`] | palette splitting: a primitive's parts within a bone budget |
@@ -28,8 +29,10 @@
 //! | 3 | [`oracle`] | the same in plain `f64`, from the glTF specification |
 //! | 4 | [`bake`] | rig → asset bytes for [`skin_core::asset`]: palette-split, quantised, range-checked |
 //! | 4 | [`gpu`] | the wgpu reference: compute and vertex-shader skinning, offscreen pictures |
+//! | 4 | [`envelope`] | envelope weights from bone proximity, written back as glTF, compared with the artist's |
 //! | 4 | [`inspect`] | what `skin inspect` and `skin budget` print |
 //! | 5 | [`render`] | `skin render`: a frame by the GPU or by skin-core's rasteriser (a baked asset) |
+//! | 5 | [`board`] | the firmware's boards and whether a baked model fits one (`skin budget --board`) |
 //! | 6 | [`animation`] | a whole clip (or the firmware's frames) as an animated GIF or APNG |
 //! | 6 | [`validate`] | `skin validate`: the error table and its thresholds |
 //! | 7 | [`html`] | `skin validate --report`: the validation as static HTML pages, plots and pictures |
@@ -42,14 +45,17 @@
 pub mod accessor;
 pub mod animation;
 pub mod bake;
+pub mod board;
 pub mod character;
 pub mod cli;
+pub mod envelope;
 pub mod error;
 pub mod frames;
 pub mod gpu;
 pub mod html;
 pub mod import;
 pub mod inspect;
+pub mod lattice;
 pub mod oracle;
 pub mod output;
 pub mod picture;

@@ -34,6 +34,7 @@ use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
+use skin_core::lattice::{Coord, Lattice, LatticeError};
 use skin_core::palette::Palette;
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
@@ -42,6 +43,7 @@ use skin_core::transform::Transform;
 
 use crate::bake::{self, BakeError, Options};
 use crate::gpu::{GpuError, Model, Reference, View};
+use crate::lattice::LatticeFile;
 use crate::picture::Picture;
 use crate::pose::animate::duration;
 use crate::pose::units::to_asset;
@@ -69,6 +71,9 @@ pub enum RenderError {
     /// The model has no vertex to frame.
     #[error("the model has no vertices to frame")]
     NoVertices,
+    /// The lattice cannot be made (`--lattice`).
+    #[error(transparent)]
+    Lattice(#[from] LatticeError),
     /// The camera cannot frame the model on this screen.
     #[error("cannot frame a {width}x{height} picture of this model (sides of 1..=1024 pixels and a finite box)")]
     Frame {
@@ -234,6 +239,50 @@ impl Cpu {
     }
 }
 
+impl Cpu {
+    /// [`Self::render`] with the skinned vertices moved by `file`'s lattice at `t` seconds
+    /// (free-form deformation after skinning, in the lane's output format and asset units).
+    pub fn render_lattice(
+        &self,
+        t: f32,
+        size: (u16, u16),
+        file: &LatticeFile,
+    ) -> Result<Picture, RenderError> {
+        if !t.is_finite() {
+            return Err(PoseError::BadTime(t).into());
+        }
+        let scale = to_asset(self.unit_exponent);
+        match self.lane {
+            LaneKind::F32 => through::<f32>(&self.bytes, size, t, &file.at(t, scale)?),
+            LaneKind::Fixed => through::<Q14>(&self.bytes, size, t, &file.at(t, scale)?),
+        }
+    }
+}
+
+/// The asset `bytes` in lane `L` drawn at `t` through `lattice`.
+fn through<L: AssetLane + Project>(
+    bytes: &[u8],
+    size: (u16, u16),
+    t: f32,
+    lattice: &Lattice<L::Out>,
+) -> Result<Picture, RenderError>
+where
+    L::Out: Coord,
+{
+    play::<L, _>(bytes, size, |s, b| {
+        draw_with(s, b, t, size, |s, b, v| {
+            s.project_lattice(
+                &b.world,
+                &mut b.palette,
+                &mut b.scratch,
+                lattice,
+                v,
+                &mut (),
+            )
+        })
+    })
+}
+
 /// What [`Cpu::play_all`] found in an asset and played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Played {
@@ -305,7 +354,24 @@ fn draw<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
+    size: (u16, u16),
+) -> Result<Picture, RenderError> {
+    draw_with(scene, b, t, size, |s, b, v| {
+        s.project(&b.world, &mut b.palette, &mut b.scratch, v, &mut ())
+    })
+}
+
+/// [`draw`] with the vertices skinned and projected by `project`.
+fn draw_with<L: AssetLane + Project>(
+    scene: &mut Scene<'_, L, SCENE_BONES>,
+    b: &mut Buffers<L>,
+    t: f32,
     (width, height): (u16, u16),
+    project: impl FnOnce(
+        &Scene<'_, L, SCENE_BONES>,
+        &mut Buffers<L>,
+        &mut [ScreenVertex],
+    ) -> Result<(), RasterError>,
 ) -> Result<Picture, RenderError> {
     scene
         .frame_rest_pose(&mut b.pose, &mut b.world, &mut b.palette, &mut b.scratch)
@@ -314,15 +380,7 @@ fn draw<L: AssetLane + Project>(
         .pose(t, &mut b.pose, &mut b.world, &mut ())
         .map_err(RenderError::Raster)?;
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
-    scene
-        .project(
-            &b.world,
-            &mut b.palette,
-            &mut b.scratch,
-            &mut vertices,
-            &mut (),
-        )
-        .map_err(RenderError::Raster)?;
+    project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =
         FrameBuffer::new(&mut picture.pixels, width, height).map_err(RenderError::Raster)?;

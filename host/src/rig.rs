@@ -101,6 +101,8 @@ pub struct Primitive {
     pub positions: Vec<[f32; 3]>,
     /// `NORMAL`, if present.
     pub normals: Option<Vec<[f32; 3]>>,
+    /// `TANGENT` (`xyz` and the handedness `w`, ±1), if present.
+    pub tangents: Option<Vec<[f32; 4]>>,
     /// Indices, if present (else the vertices in order).
     pub indices: Option<Vec<u32>>,
     /// Influences, if the primitive has `JOINTS_n`/`WEIGHTS_n`.
@@ -131,7 +133,7 @@ impl Primitive {
     /// # use skin_host::rig::{Influence4, Mode, Primitive};
     /// let rigid = Influence4 { joints: [1, 1, 1, 1], weights: [1.0, 0.0, 0.0, 0.0] };
     /// let prim = Primitive { mode: Mode::Points, positions: vec![[0.0; 3]], normals: None,
-    ///     indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0,
+    ///     tangents: None, indices: None, influences: Some(vec![rigid]), max_influences: 1, largest_dropped: 0.0,
     ///     targets: vec![] };
     /// assert!(prim.drawn(true).influences.is_some());
     /// assert!(prim.drawn(false).influences.is_none());
@@ -306,13 +308,23 @@ impl Rig {
         self.nodes.iter().map(|n| n.local).collect()
     }
 
-    /// The nodes that posing reads: every mesh node, the joints of their skins, and all
-    /// their ancestors, parents first. Other nodes (cameras, lights, unused skins) are never
-    /// converted, so a value there that a lane cannot hold does not matter.
+    /// The nodes that posing reads: the joints of the mesh nodes' skins, every mesh node
+    /// that places a primitive by its own matrix (one without a skin, or with a primitive
+    /// that has no weights), and all their ancestors, parents first. A skinned mesh node's
+    /// own transform is ignored (glTF places skinned vertices by their joints alone), so a
+    /// character of many skinned meshes costs its joints, not one bone per mesh node too.
+    /// Other nodes (cameras, lights, unused skins) are never converted, so a value there
+    /// that a lane cannot hold does not matter.
     pub fn posed_nodes(&self) -> Vec<usize> {
         let mut nodes = Vec::new();
-        for (node, _, skin) in self.mesh_nodes() {
-            nodes.push(node);
+        for (node, mesh, skin) in self.mesh_nodes() {
+            let rigid = self.meshes[mesh]
+                .primitives
+                .iter()
+                .any(|p| p.influences.is_none());
+            if skin.is_none() || rigid {
+                nodes.push(node);
+            }
             if let Some(s) = skin {
                 nodes.extend_from_slice(&self.skins[s].joints);
             }

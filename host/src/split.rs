@@ -20,6 +20,7 @@
 //!     mode: Mode::Triangles,
 //!     positions: vec![[0.0; 3]; 4],
 //!     normals: None,
+//!     tangents: None,
 //!     indices: Some(vec![0, 1, 2, 2, 1, 3]),
 //!     influences: Some(vec![rigid(1), rigid(0), rigid(0), rigid(2)]),
 //!     max_influences: 1,
@@ -243,6 +244,10 @@ impl Part {
             },
             positions: pick(&whole.positions),
             normals: whole.normals.as_ref().map(pick),
+            tangents: whole
+                .tangents
+                .as_ref()
+                .map(|v| self.vertices.iter().map(|&i| v[i as usize]).collect()),
             indices: Some(self.indices.clone()),
             influences: Some(self.influences.clone()),
             max_influences: whole.max_influences,

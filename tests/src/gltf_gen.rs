@@ -587,3 +587,126 @@ pub fn morph_triangle(interp: &str) -> Gen {
         .push(json!({"sampler": 1, "target": {"node": 2, "path": "weights"}}));
     g
 }
+
+/// A character cut into many small skins over one skeleton: a non-joint root over a
+/// binary tree of `joints` joints (rest pose translations only, so each inverse bind is
+/// the joint's rest position negated), and `meshes` meshes, each on its own node under the
+/// root with its own skin of `per_skin` consecutive joints (mesh `m`'s from joint
+/// `m · joints / meshes`, wrapping around), drawn as a
+/// fan of triangles between neighbouring joints. One clip ("bend", 1 s, `LINEAR`) turns
+/// every third joint about Z. Every skin binds a joint with the same matrix, so the
+/// model has `joints` distinct joints however many skins name them.
+pub fn many_skins(meshes: usize, per_skin: usize, joints: usize) -> Gen {
+    let mut g = Gen::new();
+    let root = g.push("nodes", json!({"name": "root"}));
+    let mut children: Vec<(usize, usize)> = Vec::new();
+    let mut world = vec![[0.0f32; 3]; joints];
+    let mut nodes = Vec::with_capacity(joints);
+    for j in 0..joints {
+        let t = [0.1 * (j % 3) as f32 - 0.1, 0.2, 0.05 * (j % 2) as f32];
+        let parent = if j == 0 { root } else { nodes[(j - 1) / 2] };
+        let base = if j == 0 { [0.0; 3] } else { world[(j - 1) / 2] };
+        world[j] = [base[0] + t[0], base[1] + t[1], base[2] + t[2]];
+        let n = g.push(
+            "nodes",
+            json!({"name": format!("joint{j}"), "translation": t}),
+        );
+        children.push((parent, n));
+        nodes.push(n);
+    }
+    for m in 0..meshes {
+        let first = m * joints / meshes;
+        let skin_joints: Vec<usize> = (0..per_skin).map(|k| (first + k) % joints).collect();
+        let (mut pos, mut jnt, mut wgt) = (Vec::new(), Vec::new(), Vec::new());
+        for k in 0..per_skin - 1 {
+            let (a, b) = (world[skin_joints[k]], world[skin_joints[k + 1]]);
+            let lift = 0.002 * m as f32;
+            let c = [a[0] + 0.12, a[1] + 0.06 + lift, a[2] + 0.08];
+            pos.extend([a, b, c].iter().flatten());
+            let (k0, k1) = (k as u32, k as u32 + 1);
+            jnt.extend([k0, 0, 0, 0, k1, 0, 0, 0, k0, k1, 0, 0]);
+            wgt.extend([1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.5, 0.5, 0.0, 0.0]);
+        }
+        let p = g.floats(&pos, "VEC3", 3);
+        let j = g.uints(&jnt, UNSIGNED_BYTE, "VEC4", 4, false);
+        let w = g.floats(&wgt, "VEC4", 4);
+        let mesh = g.push(
+            "meshes",
+            json!({"primitives": [{"attributes": {"POSITION": p, "JOINTS_0": j, "WEIGHTS_0": w}}]}),
+        );
+        let ibm: Vec<f32> = skin_joints
+            .iter()
+            .flat_map(|&sj| {
+                let [x, y, z] = world[sj];
+                [
+                    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -x, -y, -z, 1.0,
+                ]
+            })
+            .collect();
+        let ibm = g.floats(&ibm, "MAT4", 16);
+        let ids: Vec<usize> = skin_joints.iter().map(|&sj| nodes[sj]).collect();
+        let skin = g.push("skins", json!({"joints": ids, "inverseBindMatrices": ibm}));
+        let node = g.push(
+            "nodes",
+            json!({"name": format!("part{m}"), "mesh": mesh, "skin": skin}),
+        );
+        children.push((root, node));
+    }
+    for (parent, child) in children {
+        match g.json["nodes"][parent]["children"].as_array_mut() {
+            Some(list) => list.push(json!(child)),
+            None => g.json["nodes"][parent]["children"] = json!([child]),
+        }
+    }
+    g.json["scenes"][0]["nodes"] = json!([root]);
+    let bent: Vec<usize> = (0..joints).step_by(3).collect();
+    let times = g.floats(&[0.0, 1.0], "SCALAR", 1);
+    let angle = 20f32.to_radians() / 2.0;
+    let turn = g.floats(
+        &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, angle.sin(), angle.cos()],
+        "VEC4",
+        4,
+    );
+    let samplers = vec![json!({"input": times, "output": turn, "interpolation": "LINEAR"}); 1];
+    let channels: Vec<Value> = bent
+        .iter()
+        .map(|&j| json!({"sampler": 0, "target": {"node": nodes[j], "path": "rotation"}}))
+        .collect();
+    g.push(
+        "animations",
+        json!({"name": "bend", "samplers": samplers, "channels": channels}),
+    );
+    g
+}
+
+/// Adds a rigid mesh (a small tetrahedron, no skin) on a node under `parent`: it follows
+/// `parent`'s world matrix, as a prop held by an animated joint does. Its node's index.
+pub fn rigid_prop(g: &mut Gen, parent: usize) -> usize {
+    let pos = g.floats(
+        &[
+            0.0, 0.0, 0.0, 0.15, 0.0, 0.0, 0.0, 0.15, 0.0, 0.0, 0.0, 0.15,
+        ],
+        "VEC3",
+        3,
+    );
+    let idx = g.uints(
+        &[0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+        UNSIGNED_SHORT,
+        "SCALAR",
+        1,
+        false,
+    );
+    let mesh = g.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": pos}, "indices": idx}]}),
+    );
+    let node = g.push(
+        "nodes",
+        json!({"name": "prop", "mesh": mesh, "translation": [0.05, 0.1, 0.0]}),
+    );
+    match g.json["nodes"][parent]["children"].as_array_mut() {
+        Some(list) => list.push(json!(node)),
+        None => g.json["nodes"][parent]["children"] = json!([node]),
+    }
+    node
+}

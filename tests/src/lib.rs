@@ -10,11 +10,13 @@ use std::sync::OnceLock;
 
 pub mod anim_oracle;
 pub mod dual_oracle;
+pub mod envelope_oracle;
 pub mod firmware;
 pub mod fuzz;
 pub mod gltf_gen;
 pub mod gltf_ref;
 pub mod ik_oracle;
+pub mod lattice_oracle;
 pub mod oracle;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.
@@ -98,4 +100,28 @@ pub fn skin_exe() -> &'static Path {
         assert!(status.success(), "building the skin binary failed");
         profile_dir.join(format!("skin{}", std::env::consts::EXE_SUFFIX))
     })
+}
+
+/// A small deterministic generator (xorshift64*), so that randomised tests check the same
+/// cases on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A value in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// A value in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    /// A point in the cube `[-half, half)³`.
+    pub fn point(&mut self, half: f32) -> [f32; 3] {
+        [0; 3].map(|_| self.range(-half, half))
+    }
 }

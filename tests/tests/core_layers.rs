@@ -269,6 +269,7 @@ fn core_modules_import_one_way() {
         ("lane", "vertex"),
         ("dual", "lane"),
         ("dual", "palette"),
+        ("envelope", "vertex"),
         ("error", "budget"),
         ("error", "vertex"),
         ("raster", "scene"),

@@ -11,7 +11,8 @@
 //!
 //! Models: the procedural character (`skin character`) everywhere; with `../shared/models`,
 //! RiggedFigure and CesiumMan as Cortex-M0 code, on the M3 and on the M4F (in `f32` also
-//! with the `vmla` kernels). Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM
+//! with the `vmla` kernels); a generated character of four 43-joint skins over 69 joints
+//! (70 bones) as Cortex-M0 code and on the M4F in the fixed lane. Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM
 //! runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
 //! unchanged).
 //!
@@ -39,12 +40,17 @@ const FRAMES: u32 = 4;
 const WIDTH: u16 = 240;
 /// The firmware's display.
 const HEIGHT: u16 = 240;
+/// Bones the MPS2 builds pose (`cap::BONES` in firmware/src/frame.rs).
+const BONES: usize = 128;
 
-/// A model to run: the character, or a sample model.
+/// A model to run: the character, a sample model, or the generated character of four
+/// 43-joint skins over one 69-joint skeleton (70 bones, beyond the 64 the boards held) with
+/// a rigid prop on an animated joint.
 #[derive(Clone, Copy, Debug)]
 enum Model {
     Character,
     Sample(&'static str),
+    FourSkins69Joints,
 }
 
 /// What a run left behind.
@@ -81,8 +87,19 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     let mut args = vec!["run", board, lane, "--out", &out];
     args.extend(options);
     let path;
-    if let Model::Sample(name) = model {
-        path = sample(test, name)?;
+    match model {
+        Model::Sample(name) => path = sample(test, name)?,
+        Model::FourSkins69Joints => {
+            path = dir.path().join("four-skins.glb");
+            let mut g = skin_tests::gltf_gen::many_skins(4, 43, 69);
+            // A rigid prop on joint 3 (node 4), which the clip turns.
+            skin_tests::gltf_gen::rigid_prop(&mut g, 4);
+            let glb = g.glb();
+            std::fs::write(&path, glb).expect("write the generated model");
+        }
+        Model::Character => path = PathBuf::new(),
+    }
+    if !matches!(model, Model::Character) {
         args.extend(["--model", path.to_str().expect("UTF-8 model path")]);
     }
     let o = script(&args);
@@ -112,7 +129,6 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
 /// skinned rest pose as the firmware frames it, drawn in one band the height of the frame
 /// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE.
 fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u8>> {
-    const BONES: usize = 64;
     const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
     let asset = Asset::<L>::read(asset).expect("the embedded asset reads on the host");
     let mut pose = vec![Transform::IDENTITY; BONES];
@@ -218,7 +234,7 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
 
     let frames = lines(&run.log, "FRAME");
     assert_eq!(frames.len(), FRAMES as usize, "{ctx}");
-    let scene = Scene::<L, 64>::new(host, WIDTH, HEIGHT).expect("a scene");
+    let scene = Scene::<L, BONES>::new(host, WIDTH, HEIGHT).expect("a scene");
     let mut times = Vec::new();
     let mut totals = Vec::new();
     for (k, f) in frames.iter().enumerate() {
@@ -346,6 +362,7 @@ fn firmware_frames_m0_code_on_mps2_an385() {
         &[
             Model::Sample("RiggedFigure.glb"),
             Model::Sample("CesiumMan.glb"),
+            Model::FourSkins69Joints,
         ],
     );
 }
@@ -360,6 +377,7 @@ fn firmware_frames_mps2_an386_m4f_fixed() {
             Model::Character,
             Model::Sample("RiggedFigure.glb"),
             Model::Sample("CesiumMan.glb"),
+            Model::FourSkins69Joints,
         ],
     );
 }
@@ -454,4 +472,41 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
     assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
     assert!(log.contains("DONE failed"), "{log}");
     assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+}
+
+/// A model beyond a board's RAM stops the build (firmware/build.rs sizes the buffers to the
+/// model and checks them against the board), with one line naming the model's file, the
+/// board, the need and the limit: CesiumMan's 22 bones on the micro:bit, which holds 16.
+#[test]
+fn firmware_build_refuses_a_model_beyond_the_boards_ram() {
+    let test = "firmware_build_refuses_a_model_beyond_the_boards_ram";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let Some(model) = sample(test, "CesiumMan.glb") else {
+        return;
+    };
+    let o = script(&[
+        "build",
+        "microbit",
+        "fixed",
+        "--model",
+        model.to_str().expect("UTF-8"),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "the build went through: {err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("skin-firmware:"))
+        .unwrap_or_else(|| panic!("no build error: {err}"));
+    for part in [
+        "CesiumMan",
+        "micro:bit",
+        "16 KiB",
+        "needs 22 bones",
+        "holds 16",
+    ] {
+        assert!(line.contains(part), "{part:?} not in: {line}");
+    }
 }

@@ -61,6 +61,7 @@ fn ribbon(bones: usize) -> Primitive {
         mode: Mode::Triangles,
         positions,
         normals: Some(normals),
+        tangents: None,
         indices: Some(indices),
         influences: Some(influences),
         max_influences: 2,

@@ -408,3 +408,22 @@ fn non_triangle_primitives_are_refused() {
     );
     assert!(e.to_string().contains("triangles only"), "{e}");
 }
+
+/// 60 meshes × 60 skins of 18 joints over one 60-joint skeleton: the asset holds 61 bones
+/// (the joints and their root; skinned mesh nodes are not bones) and 60 joint entries (the
+/// skins share them), so even a scene of 64 bones takes it; it skins as the host does.
+#[test]
+fn many_small_skins_count_joints_not_nodes() {
+    let g = skin_tests::gltf_gen::many_skins(60, 18, 60);
+    let rig = skin_host::import::from_slice(&g.glb(), None).expect("import");
+    assert_eq!(rig.nodes.len(), 121);
+    assert_eq!(rig.skins.len(), 60);
+    let [f, x] = check(&rig, Some(Budget::VS_1_1), "many skins");
+    for baked in [&f, &x] {
+        assert_eq!(baked.bones.len(), 61, "bones");
+        assert_eq!(baked.joints, 60, "joint entries");
+        assert_eq!(baked.parts.len(), 60, "one part a mesh at vs_1_1");
+    }
+    let asset = Asset::<Q14>::read(&x.bytes).unwrap();
+    assert!(asset.skeleton::<64>().is_ok() && asset.bind_pose::<64>().is_ok());
+}

@@ -345,3 +345,92 @@ fn fox_gets_smooth_normals_and_inspect_says_so() {
         "{text}"
     );
 }
+
+/// The unit normal of each triangle of a triangle list, by its own cross product.
+fn face_normals(positions: &[[f32; 3]]) -> Vec<[f64; 3]> {
+    positions
+        .chunks_exact(3)
+        .map(|t| {
+            let d = |i: usize| [0, 1, 2].map(|k| f64::from(t[i][k]) - f64::from(t[0][k]));
+            let (u, v) = (d(1), d(2));
+            let n = [
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ];
+            let l = n.iter().map(|x| x * x).sum::<f64>().sqrt();
+            n.map(|x| x / l)
+        })
+        .collect()
+}
+
+/// Fox gives every triangle its own three vertices: flat normals are its faces' normals,
+/// smooth ones are shared by the vertices at one position (as if welded) and so differ
+/// from the faces'; `inspect` says which it generated.
+#[test]
+fn fox_is_flat_when_asked_and_smooth_across_split_vertices_otherwise() {
+    let test = "fox_is_flat_when_asked_and_smooth_across_split_vertices_otherwise";
+    let Some(dir) = skin_tests::models_dir() else {
+        skin_tests::skip(test, "../shared/models is not present");
+        return;
+    };
+    let path = dir.join("Fox.glb");
+    let flat_opts = import::Options {
+        normals: import::Generated::Flat,
+        ..import::Options::default()
+    };
+    let flat = import::from_path_with(&path, &flat_opts).unwrap();
+    let smooth = import::from_path(&path).unwrap();
+    let (fp, sp) = (
+        &flat.meshes[0].primitives[0],
+        &smooth.meshes[0].primitives[0],
+    );
+    assert_eq!(fp.positions, sp.positions, "Fox is already unwelded");
+    let faces = face_normals(&fp.positions);
+    let close =
+        |a: [f32; 3], b: [f64; 3], tol: f64| (0..3).all(|i| (f64::from(a[i]) - b[i]).abs() <= tol);
+    let fnorm = fp.normals.as_ref().unwrap();
+    for (v, n) in fnorm.iter().enumerate() {
+        assert!(close(*n, faces[v / 3], 1e-6), "flat vertex {v}: {n:?}");
+    }
+    let snorm = sp.normals.as_ref().unwrap();
+    let mut differ = 0;
+    for (v, n) in snorm.iter().enumerate() {
+        for (w, m) in snorm.iter().enumerate().skip(v + 1) {
+            if sp.positions[v] == sp.positions[w] {
+                assert_eq!(n, m, "vertices {v} and {w} share a position");
+            }
+        }
+        if !close(*n, faces[v / 3], 1e-3) {
+            differ += 1;
+        }
+    }
+    println!(
+        "{differ} of {} smooth normals differ from their face's",
+        snorm.len()
+    );
+    assert!(differ * 2 > snorm.len(), "{differ}");
+    let text = |rig| skin_host::inspect::inspect(rig, "Fox.glb");
+    assert!(text(&flat).contains("normals: 0 primitive(s) from the file, 1 generated flat"));
+    assert!(text(&smooth).contains("normals: 0 primitive(s) from the file, 1 generated smooth"));
+}
+
+/// Smooth normals do not depend on whether the file shares vertices between triangles:
+/// the worm (indexed) and its unwelded copy get the same normal at every corner.
+#[test]
+fn smooth_normals_are_the_same_welded_or_not() {
+    let rig = import::from_slice(&glb(&Worm::default().build()), None).unwrap();
+    let mut prim = rig.meshes[0].primitives[0].clone();
+    prim.normals = None;
+    let welded = import::smooth_normals(&prim).unwrap();
+    let mut split = import::flat_normals(&prim).unwrap();
+    split.normals = None;
+    let unwelded = import::smooth_normals(&split).unwrap();
+    let corners: Vec<usize> = prim.index_list().iter().map(|&i| i as usize).collect();
+    assert_eq!(corners.len(), unwelded.len());
+    for (c, &v) in corners.iter().enumerate() {
+        for k in 0..3 {
+            assert!((welded[v][k] - unwelded[c][k]).abs() < 1e-6, "corner {c}");
+        }
+    }
+}

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first (`host/src/lib.rs` documents why).
 const LAYERS: &[&[&str]] = &[
     &["error", "rig", "picture", "output"],
-    &["accessor", "character", "split", "frames"],
+    &["accessor", "character", "split", "frames", "lattice"],
     &["import"],
     &["pose", "oracle"],
-    &["bake", "gpu", "inspect"],
-    &["render"],
+    &["bake", "gpu", "inspect", "envelope"],
+    &["render", "board"],
     &["animation", "validate"],
     &["html"],
     &["cli"],
@@ -25,11 +25,15 @@ const STAGES: &[(&str, &[&str])] = &[
     (
         "pose",
         &[
-            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
-            "joints", "layers",
+            "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "tangent",
+            "range", "joints", "layers",
         ],
     ),
     ("bake", &["error", "bones", "draws", "vertices", "clips"]),
+    (
+        "envelope",
+        &["error", "radii", "capsules", "weigh", "study", "gltf"],
+    ),
     ("validate", &["report", "error", "tally", "pictures"]),
     ("cli", &["error", "args", "layers", "commands", "frames"]),
 ];

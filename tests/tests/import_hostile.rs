@@ -175,6 +175,7 @@ fn buffer_files_outside_the_model_folder_need_permission() {
     let dir = tempfile::tempdir().unwrap();
     let allow = ImportOptions {
         allow_outside_uris: true,
+        ..ImportOptions::default()
     };
     let inside = external(dir.path(), "model/data/worm.bin", "data/worm.bin");
     import::from_path(&inside).unwrap();

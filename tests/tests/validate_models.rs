@@ -19,7 +19,7 @@ use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
 use skin_host::validate::{self, Options, Report};
 use skin_host::{oracle, pose, Rig};
-use skin_tests::gltf_gen::{Interp, Worm, UNSIGNED_BYTE};
+use skin_tests::gltf_gen::{many_skins, rigid_prop, Interp, Worm, UNSIGNED_BYTE};
 use skin_tests::gltf_ref;
 
 /// A device, or `None` after reporting the skip.
@@ -282,6 +282,39 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             path.display(),
             split.draw_calls
         );
+    }
+}
+
+/// Several skins and a rigid mesh on an animated joint in one scene: four 43-joint skins
+/// over 69 joints and a prop on joint 3, which the clip turns. Every path (core `f32` and
+/// fixed, GPU compute and vertex shader) within its threshold, whole and split.
+#[test]
+fn validate_passes_on_several_skins_and_a_rigid_prop() {
+    let Some(gpu) = gpu("validate_passes_on_several_skins_and_a_rigid_prop") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = many_skins(4, 43, 69);
+    rigid_prop(&mut g, 4);
+    let path = dir.path().join("four-skins.glb");
+    std::fs::write(&path, g.glb()).unwrap();
+    let rig = skin_host::import::from_path(&path).unwrap();
+    assert_eq!((rig.skins.len(), rig.mesh_nodes().count()), (4, 5));
+    for (budget, layout) in [
+        (Budget::VS_2_0, Layout::Affine3x4),
+        (Budget::VS_1_1, Layout::Affine3x4),
+    ] {
+        let report = check_validate(
+            &gpu,
+            &path,
+            &Options {
+                frames: 4,
+                budget,
+                layout,
+                ..Options::default()
+            },
+        );
+        assert!(report.draw_calls >= 5, "{}", report.draw_calls);
     }
 }
 

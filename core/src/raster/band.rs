@@ -452,6 +452,12 @@ impl Triangle {
         self.shade
     }
 
+    /// The last row it may cover, not clipped to the screen.
+    #[inline(always)]
+    pub(crate) fn bottom(&self) -> i32 {
+        self.hi.1
+    }
+
     /// The first and last rows of a `width × height` screen it may cover; `None` when its
     /// candidate pixels are all off the screen.
     #[inline(always)]

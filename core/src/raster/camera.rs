@@ -181,20 +181,32 @@ fn check(cam: &Camera, s: [i32; 3], vertex: usize) -> Result<[i32; 3], RasterErr
     }
 }
 
+/// `v` rounded to the nearest integer, halves away from zero (as `roundf`), for `|v|` below
+/// 2^24, in hardware instructions: the conversion to `i32` truncates, and the part it cut
+/// off, `v − trunc(v)`, is exact in `f32` (below 2^23 both share `v`'s exponent or less;
+/// above, `v` is a whole number). `libm::roundf` is a software routine that a Cortex-M4F
+/// calls three times a vertex.
+#[inline(always)]
+fn round(v: f32) -> i32 {
+    let t = v as i32;
+    let cut = v - t as f32;
+    t + i32::from(cut >= 0.5) - i32::from(cut <= -0.5)
+}
+
 impl Project for f32 {
     fn project(cam: &Camera, p: &[f32; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
         let s = cam.project_f32(*p);
         if !s.iter().all(|v| v.is_finite() && v.abs() < 1e7) {
             return Err(RasterError::OutOfView { vertex });
         }
-        check(cam, s.map(|v| libm::roundf(v) as i32), vertex)
+        check(cam, s.map(round), vertex)
     }
 
     fn shade(n: &[f32; 3]) -> u8 {
         let l = LIGHT.map(|v| f32::from(v) / 16384.0);
         let d = (n[0] * l[0] + n[1] * l[1] + n[2] * l[2]).max(0.0);
-        let lit = libm::roundf(f32::from(255 - AMBIENT) * d);
-        (f32::from(AMBIENT) + lit).min(255.0) as u8
+        let lit = round(f32::from(255 - AMBIENT) * d);
+        (i32::from(AMBIENT) + lit).min(255) as u8
     }
 }
 
@@ -370,6 +382,45 @@ mod tests {
             <f32 as Project>::project(&cam, &[f32::NAN, 0.0, 0.0], 1),
             Err(RasterError::OutOfView { vertex: 1 })
         );
+    }
+
+    proptest::proptest! {
+        /// The hardware rounding is `roundf` wherever projection and shading use it.
+        #[test]
+        fn rounding_is_roundf(bits in proptest::prelude::any::<u32>()) {
+            let v = f32::from_bits(bits);
+            if v.is_finite() && v.abs() < 16_777_216.0 {
+                proptest::prop_assert_eq!(round(v), libm::roundf(v) as i32, "{}", v);
+            }
+        }
+    }
+
+    #[test]
+    fn rounding_halves_and_their_neighbours_is_roundf() {
+        // Every half-integer of both signs up to 2^23 in steps, the floats either side of
+        // each, and the largest values below 2^24.
+        let mut k = 0.5f32;
+        while k < 8_388_608.0 {
+            for h in [k, -k] {
+                let b = h.to_bits();
+                for v in [h, f32::from_bits(b - 1), f32::from_bits(b + 1)] {
+                    assert_eq!(round(v), libm::roundf(v) as i32, "{v}");
+                }
+            }
+            k = k * 1.37 + 1.0;
+            k = libm::floorf(k) + 0.5;
+        }
+        for v in [
+            0.0,
+            -0.0,
+            0.499_999_97,
+            -0.499_999_97,
+            8_388_607.5,
+            16_777_215.0,
+            -16_777_215.0,
+        ] {
+            assert_eq!(round(v), libm::roundf(v) as i32, "{v}");
+        }
     }
 
     #[test]

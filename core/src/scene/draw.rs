@@ -69,14 +69,9 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         let (width, height) = (self.width, self.height);
         let rows = band_rows(width, height, colour.len().min(depth.len()));
         let total = self.vertices();
+        let parts = || self.asset.parts().map(|p| (p.vertex_range(), p.indices()));
         let mut binned = stages.time(Stage::Raster, || {
-            bins::bin(
-                self.asset.parts().map(|p| (p.vertex_range(), p.indices())),
-                vertices,
-                total,
-                (width, height, rows),
-                spans,
-            )
+            bins::bin(parts(), vertices, total, (width, height, rows), spans)
         })?;
         // The columns the previous band drew in: all that the next clears again.
         let mut drawn = None;
@@ -87,7 +82,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                     None => band.clear(BACKGROUND),
                 }
                 match &mut binned {
-                    Some(bins) => bins.draw(&mut band, vertices, spans, &SHADES),
+                    Some(bins) => bins.draw(&mut band, parts(), vertices, spans, &SHADES),
                     None => self.draw(&mut band, vertices),
                 }
             })?;

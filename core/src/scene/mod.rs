@@ -23,6 +23,7 @@
 
 mod deform;
 mod draw;
+mod lattice;
 mod pose;
 mod project;
 mod stages;

@@ -74,13 +74,17 @@ pub enum JointKey {
     Rigid(usize),
 }
 
-/// The joint entries the parts' palettes use, numbered in order of first use.
+/// The joint entries the parts' palettes use, numbered in order of first use. An entry is
+/// a `(bone, inverse bind)` pair: skins that bind the same node with the same matrix (a
+/// character cut into many small skins over one skeleton) share its entry, so the asset
+/// holds one entry a joint, not one a joint of every skin.
 pub struct Joints<'a> {
     rig: &'a Rig,
     bones: &'a Bones,
     /// Model units to asset units.
     s: f32,
-    numbers: BTreeMap<JointKey, u16>,
+    /// The entry of each `(bone, inverse bind bits)`.
+    numbers: BTreeMap<(u16, [[u32; 4]; 3]), u16>,
     /// `(bone, inverse bind)` of each entry, in entry order.
     pub list: Vec<(u16, Affine<f32>)>,
 }
@@ -97,13 +101,9 @@ impl<'a> Joints<'a> {
         }
     }
 
-    /// The entry of `key`, added when new.
+    /// The entry of `key`, added when new (or an equal entry already made for another
+    /// key).
     pub fn entry(&mut self, key: JointKey) -> Result<u16, BakeError> {
-        if let Some(&e) = self.numbers.get(&key) {
-            return Ok(e);
-        }
-        let e = u16::try_from(self.list.len())
-            .map_err(|_| BakeError::Capacity("more than 65536 joint entries".into()))?;
         let (node, ibm) = match key {
             JointKey::Skin(sk, j) => {
                 let skin = &self.rig.skins[sk];
@@ -114,9 +114,15 @@ impl<'a> Joints<'a> {
             }
             JointKey::Rigid(n) => (n, Affine::IDENTITY.rows),
         };
-        self.list
-            .push((self.bones.bone_of[node], Affine { rows: ibm }));
-        self.numbers.insert(key, e);
+        let bone = self.bones.bone_of[node];
+        let bits = ibm.map(|row| row.map(|x| (x + 0.0).to_bits()));
+        if let Some(&e) = self.numbers.get(&(bone, bits)) {
+            return Ok(e);
+        }
+        let e = u16::try_from(self.list.len())
+            .map_err(|_| BakeError::Capacity("more than 65536 joint entries".into()))?;
+        self.list.push((bone, Affine { rows: ibm }));
+        self.numbers.insert((bone, bits), e);
         Ok(e)
     }
 }

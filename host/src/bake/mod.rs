@@ -2,12 +2,14 @@
 //!
 //! One asset holds everything `skin pose` draws:
 //!
-//! - **bones**: the [posed nodes](crate::rig::Rig::posed_nodes) (mesh nodes, their skins'
-//!   joints, and every ancestor), parents first, rest transforms as stored; the root matrix
-//!   is identity because non-joint ancestors are bones too;
-//! - **joints**: one `(bone, inverse bind)` entry per skin joint a part uses, and one with
-//!   an identity inverse bind per mesh node drawn rigidly (unskinned meshes, and skinned
-//!   nodes' primitives without weights, which glTF places by the node's world matrix);
+//! - **bones**: the [posed nodes](crate::rig::Rig::posed_nodes) (their skins' joints, the
+//!   mesh nodes that place vertices by their own matrix, and every ancestor), parents
+//!   first, rest transforms as stored; the root matrix is identity because non-joint
+//!   ancestors are bones too;
+//! - **joints**: one `(bone, inverse bind)` entry per distinct pair the parts use (skins
+//!   binding a node with the same matrix share it), with an identity inverse bind for a
+//!   mesh node drawn rigidly (unskinned meshes, and skinned nodes' primitives without
+//!   weights, which glTF places by the node's world matrix);
 //! - **parts**: each (mesh node, primitive) split by [`crate::split`] into draw calls whose
 //!   palettes fit the budget (at most [`MAX_PART_BONES`] bones), vertices duplicated where
 //!   parts meet, triangle indices 16-bit and local to the part;

@@ -12,21 +12,7 @@ impl Character {
     /// The glTF document as `.glb` bytes.
     pub fn glb(&self) -> Vec<u8> {
         let (doc, bin) = self.document();
-        let json = serde_json::to_vec(&doc).expect("a JSON value serialises");
-        // Chunks: length, type, data padded to 4 bytes (JSON with spaces, BIN with zeros).
-        let chunk = |kind: &[u8; 4], mut data: Vec<u8>, pad: u8| {
-            data.resize(data.len().next_multiple_of(4), pad);
-            [&(data.len() as u32).to_le_bytes()[..], kind, &data].concat()
-        };
-        let body = [chunk(b"JSON", json, b' '), chunk(b"BIN\0", bin, 0)].concat();
-        let total = (12 + body.len()) as u32;
-        [
-            b"glTF",
-            &2u32.to_le_bytes(),
-            &total.to_le_bytes(),
-            &body[..],
-        ]
-        .concat()
+        container(&doc, bin)
     }
 
     /// The glTF document as `.gltf` JSON with the buffer embedded as a `data:` URI.
@@ -137,6 +123,25 @@ impl Character {
         });
         (doc, b.bin)
     }
+}
+
+/// A `.glb` container of the JSON document `doc` and the binary chunk `bin`.
+pub fn container(doc: &Value, bin: Vec<u8>) -> Vec<u8> {
+    let json = serde_json::to_vec(doc).expect("a JSON value serialises");
+    // Chunks: length, type, data padded to 4 bytes (JSON with spaces, BIN with zeros).
+    let chunk = |kind: &[u8; 4], mut data: Vec<u8>, pad: u8| {
+        data.resize(data.len().next_multiple_of(4), pad);
+        [&(data.len() as u32).to_le_bytes()[..], kind, &data].concat()
+    };
+    let body = [chunk(b"JSON", json, b' '), chunk(b"BIN\0", bin, 0)].concat();
+    let total = (12 + body.len()) as u32;
+    [
+        b"glTF",
+        &2u32.to_le_bytes(),
+        &total.to_le_bytes(),
+        &body[..],
+    ]
+    .concat()
 }
 
 /// The binary buffer under construction with its views and accessors.

@@ -309,6 +309,7 @@ fn hips_translation(bones: &[Bone], ph: f32) -> [f32; 3] {
 }
 
 mod gltf;
+pub use gltf::container;
 mod mesh;
 #[cfg(test)]
 mod tests;

@@ -26,6 +26,29 @@ pub struct ModelArg {
     /// the first few meshes or animations it concerns).
     #[arg(long)]
     pub verbose: bool,
+    /// The normals given to triangles the file has none for: smooth (angle-weighted vertex
+    /// normals) or flat (each triangle's own normal, its vertices unwelded).
+    #[arg(long, value_enum, default_value_t = NormalsArg::Smooth)]
+    pub normals: NormalsArg,
+}
+
+/// `--normals`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum NormalsArg {
+    /// Smooth angle-weighted vertex normals.
+    #[default]
+    Smooth,
+    /// Flat face normals (faceted shading).
+    Flat,
+}
+
+impl From<NormalsArg> for crate::import::Generated {
+    fn from(n: NormalsArg) -> Self {
+        match n {
+            NormalsArg::Smooth => Self::Smooth,
+            NormalsArg::Flat => Self::Flat,
+        }
+    }
 }
 
 impl ModelArg {
@@ -34,6 +57,7 @@ impl ModelArg {
     pub fn load(&self, warn: &mut dyn Write) -> Result<Rig, CliError> {
         let options = crate::import::Options {
             allow_outside_uris: self.allow_outside_uris,
+            normals: self.normals.into(),
         };
         let rig = crate::import::from_path_with(&self.model, &options).map_err(|source| {
             CliError::Import {

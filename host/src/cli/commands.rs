@@ -8,13 +8,14 @@ use clap::{Args, ValueEnum};
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 
 use super::args::{
-    preset, save, ClipArgs, ClipsArgs, LaneArgs, LayoutArg, ModelArg, PictureArgs, SkinningArg,
-    WeightsArg,
+    preset, save, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, NormalsArg,
+    PictureArgs, SkinningArg, WeightsArg,
 };
 use super::error::CliError;
 use super::layers::LayerArgs;
 use crate::animation;
 use crate::bake::{self, bake};
+use crate::board::Board;
 use crate::gpu::Reference;
 use crate::html;
 use crate::output::{self, OutputError};
@@ -51,12 +52,38 @@ pub struct BudgetCommand {
     /// Only these budget presets (repeatable), e.g. vs_1_1, gles2; default: all presets.
     #[arg(long = "budget", value_name = "NAME")]
     budgets: Vec<String>,
+    /// Instead of the budget table: whether the model, baked as the firmware embeds it,
+    /// plays on this board (microbit, mps2-an385, mps2-an385-m0, mps2-an386, pico), limit
+    /// by limit; exits 1 when it does not.
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+    /// The lane baked for --board.
+    #[arg(long = "arith", value_name = "LANE", value_enum, default_value_t = LaneArg::Fixed, requires = "board")]
+    lane: LaneArg,
 }
 
 impl BudgetCommand {
-    /// Print the table.
+    /// Print the table (or the board's report).
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let rig = self.model.load(warn)?;
+        if let Some(name) = &self.board {
+            let board = Board::named(name).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "unknown board {name:?} (known: {})",
+                    Board::names()
+                ))
+            })?;
+            let fit = crate::board::fit(&rig, board, LaneKind::from(self.lane));
+            write!(out, "{}", fit.table())?;
+            if !fit.fits() {
+                return Err(CliError::DoesNotFit {
+                    path: self.model.path(),
+                    board: board.name,
+                    reasons: fit.failures().join("; "),
+                });
+            }
+            return Ok(());
+        }
         let presets = crate::inspect::budgets(&self.budgets).map_err(CliError::Usage)?;
         write!(out, "{}", crate::inspect::budget_table(&rig, &presets))?;
         Ok(())
@@ -118,16 +145,26 @@ impl PoseCommand {
             .map(|j| serde_json::json!({"node": j.node, "name": j.name, "world": j.world}))
             .collect();
         let Format::Json = self.format;
+        let tangents = crate::pose::tangent::tangents(&rig, frame, lane, skinning)
+            .map_err(|e| self.model.pose_error(e))?;
         let blocks: Vec<serde_json::Value> = posed
             .iter()
             .map(|p| {
-                serde_json::json!({
+                let mut block = serde_json::json!({
                     "node": p.node,
                     "mesh": p.mesh,
                     "primitive": p.primitive,
                     "count": p.positions.len(),
                     "positions": p.positions.iter().flatten().collect::<Vec<_>>(),
-                })
+                });
+                let same = |t: &&crate::pose::tangent::PosedTangents| {
+                    (t.node, t.mesh, t.primitive) == (p.node, p.mesh, p.primitive)
+                };
+                if let Some(t) = tangents.iter().find(same) {
+                    block["tangents"] =
+                        serde_json::json!(t.tangents.iter().flatten().collect::<Vec<_>>());
+                }
+                block
             })
             .collect();
         let doc = serde_json::json!({
@@ -252,6 +289,10 @@ pub struct RenderCommand {
     /// The file to write: a PNG picture, or a .gif or .apng animation of the clip.
     #[arg(short, long, value_name = "FRAME.png|CLIP.gif")]
     output: PathBuf,
+    /// Move the skinned vertices by a lattice free-form deformation (a JSON file: box,
+    /// degrees, keyed control-point moves; docs/DEFORMERS.md). CPU backend, one picture.
+    #[arg(long, value_name = "FILE")]
+    lattice: Option<PathBuf>,
 }
 
 impl RenderCommand {
@@ -264,6 +305,9 @@ impl RenderCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        if let Some(file) = &self.lattice {
+            return self.render_lattice(&rig, file, frame, lane, budget, out);
+        }
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
@@ -301,6 +345,58 @@ impl RenderCommand {
         };
         let (w, h) = renderer.picture_size();
         writeln!(out, "{}: {w}x{h} {what}", self.output.display())?;
+        Ok(())
+    }
+}
+
+impl RenderCommand {
+    /// `render --lattice FILE`: one CPU picture with the lattice at the frame's time.
+    fn render_lattice(
+        &self,
+        rig: &Rig,
+        file: &Path,
+        frame: Option<(usize, f32)>,
+        lane: LaneKind,
+        budget: skin_core::budget::Budget,
+        out: &mut dyn Write,
+    ) -> Result<(), CliError> {
+        if self.backend != BackendArg::Cpu || animation::Format::of(&self.output).is_some() {
+            return Err(CliError::Usage(
+                "--lattice draws one picture with --backend cpu (not the GPU, not an animation)"
+                    .into(),
+            ));
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+        let lattice = crate::lattice::LatticeFile::parse(&text)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+        let render_err = |source| CliError::Render {
+            path: self.model.path(),
+            source,
+        };
+        let time = crate::render::looped(rig, frame)
+            .map_err(|e| self.model.pose_error(e))?
+            .map_or(0.0, |(_, t)| t);
+        let cpu = Cpu::new(rig, frame.map(|(c, _)| c), lane, Some(budget)).map_err(render_err)?;
+        let picture = cpu
+            .render_lattice(time, self.picture.size, &lattice)
+            .map_err(|e| match e {
+                RenderError::Lattice(e) => CliError::Usage(format!("{}: {e}", file.display())),
+                e => render_err(e),
+            })?;
+        let png = picture
+            .png_bytes()
+            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", self.output.display())))?;
+        output::write_bytes(&self.output, &png)?;
+        writeln!(
+            out,
+            "{}: {}x{} CPU ({}) picture through the lattice of {}",
+            self.output.display(),
+            self.picture.size.0,
+            self.picture.size.1,
+            lane.name(),
+            file.display()
+        )?;
         Ok(())
     }
 }
@@ -392,6 +488,7 @@ impl ValidateCommand {
             model: m.clone(),
             allow_outside_uris: self.allow_outside_uris,
             verbose: self.verbose,
+            normals: NormalsArg::default(),
         }) {
             let started = std::time::Instant::now();
             let (rig, report, options) = self.one(&model, &gpu, out, warn)?;
@@ -592,6 +689,106 @@ impl CheckCommand {
             self.picture.size.0,
             self.picture.size.1,
         )?;
+        Ok(())
+    }
+}
+
+/// The arguments of `skin weights`.
+#[derive(Debug, Args)]
+pub struct WeightsCommand {
+    #[command(flatten)]
+    model: ModelArg,
+    /// Weights from bone envelopes (capsules around each joint's bone); the only method.
+    #[arg(long, required = true)]
+    envelopes: bool,
+    /// The radius of full influence around every bone, in model units (> 0).
+    #[arg(long, value_name = "R", requires = "outer", allow_hyphen_values = true)]
+    inner: Option<f32>,
+    /// The radius beyond which a bone has no influence, in model units (> --inner).
+    #[arg(long, value_name = "R", requires = "inner", allow_hyphen_values = true)]
+    outer: Option<f32>,
+    /// Per-joint radii: lines `JOINT INNER OUTER` (a node name, or #N for node N), overriding
+    /// --inner/--outer for the joints they name (docs/DEFORMERS.md).
+    #[arg(long, value_name = "FILE")]
+    radii: Option<PathBuf>,
+    /// The glTF file to write: `.glb`, or else `.gltf` with the buffer embedded.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
+    /// Frames per clip at which the pose error against the file's own weights is measured.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    frames: u16,
+}
+
+impl WeightsCommand {
+    /// Weigh, write, and print what was dropped and the comparison with the file's weights.
+    pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
+        let rig = self.model.load(warn)?;
+        let path = self.model.path();
+        let weights_error = |source| CliError::Weights {
+            path: path.clone(),
+            source,
+        };
+        let default = match (self.inner, self.outer) {
+            (Some(inner), Some(outer)) => Some(
+                skin_core::envelope::Radii::new(inner, outer).map_err(|source| {
+                    weights_error(crate::envelope::WeightsError::Radii {
+                        joint: "every".into(),
+                        source,
+                    })
+                })?,
+            ),
+            _ => None,
+        };
+        let mut radii = crate::envelope::RadiiTable::new(default);
+        if let Some(file) = &self.radii {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+            radii = radii
+                .parse(&text)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+        }
+        let weighted = crate::envelope::weigh(&rig, &radii).map_err(weights_error)?;
+        let options = crate::import::Options {
+            allow_outside_uris: self.model.allow_outside_uris,
+            ..Default::default()
+        };
+        let source =
+            crate::import::source_from_path(&self.model.model, &options).map_err(|source| {
+                CliError::Import {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        crate::envelope::gltf::write(&source, &weighted, &self.output)?;
+        writeln!(
+            out,
+            "{}: {} vertices in {} primitives weighed by {} envelopes; {} reached by more than 4 (largest share dropped {:.4}); {} outside every envelope (following the nearest)",
+            self.output.display(),
+            weighted.vertices,
+            weighted.primitives.len(),
+            weighted.capsules,
+            weighted.overfull,
+            weighted.largest_dropped,
+            weighted.outside,
+        )?;
+        let study = crate::envelope::study::study(&rig, &weighted, usize::from(self.frames))
+            .map_err(|e| self.model.pose_error(e))?;
+        if let Some(s) = study {
+            writeln!(
+                out,
+                "vs the file's weights ({} vertices): weight difference mean {:.4}, max {:.4}",
+                s.vertices, s.weight_mean, s.weight_max
+            )?;
+            for g in &s.poses {
+                writeln!(
+                    out,
+                    "pose error, {}: mean {:.2}%, max {:.2}% of the model's extent",
+                    g.clip,
+                    100.0 * g.mean,
+                    100.0 * g.max
+                )?;
+            }
+        }
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! Why a command failed, and the exit status it gets.
 
 use crate::bake::BakeError;
+use crate::envelope::WeightsError;
 use crate::error::ImportError;
 use crate::gpu::GpuError;
 use crate::pose::PoseError;
@@ -55,6 +56,15 @@ pub enum CliError {
         #[source]
         source: ValidateError,
     },
+    /// Envelope weights could not be computed.
+    #[error("{path}: {source}")]
+    Weights {
+        /// The model.
+        path: String,
+        /// Why.
+        #[source]
+        source: WeightsError,
+    },
     /// No GPU adapter or device.
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -64,6 +74,16 @@ pub enum CliError {
         /// The model.
         path: String,
         /// What exceeded its threshold.
+        reasons: String,
+    },
+    /// The model does not fit the board asked about (exit status 1).
+    #[error("{path} does not fit {board}: {reasons}")]
+    DoesNotFit {
+        /// The model.
+        path: String,
+        /// The board.
+        board: &'static str,
+        /// Which limits fail, and by how much.
         reasons: String,
     },
     /// Anything else the user asked for that cannot be done.
@@ -91,11 +111,11 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// The exit status: 1 for a failed validation, 2 for everything else (bad input, no
-    /// GPU).
+    /// The exit status: 1 for a failed validation or a model that does not fit the board
+    /// asked about, 2 for everything else (bad input, no GPU).
     pub fn status(&self) -> u8 {
         match self {
-            CliError::Failed { .. } => 1,
+            CliError::Failed { .. } | CliError::DoesNotFit { .. } => 1,
             _ => 2,
         }
     }

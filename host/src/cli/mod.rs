@@ -1,5 +1,5 @@
 //! The `skin` command-line tool: `inspect`, `budget`, `pose`, `bake`, `render`,
-//! `validate`, `check`, `frames` and `character`.
+//! `validate`, `check`, `frames`, `character` and `weights`.
 //!
 //! [`run`] does the work and returns a [`CliError`]; `main` prints it as one line,
 //! `skin: <reason>`, and exits with [`CliError::status`]: 2 for bad input, 1 when
@@ -22,7 +22,7 @@ use clap::{Parser, Subcommand};
 
 use commands::{
     BakeCommand, BudgetCommand, CharacterCommand, CheckCommand, InspectCommand, PoseCommand,
-    RenderCommand, ValidateCommand,
+    RenderCommand, ValidateCommand, WeightsCommand,
 };
 pub use error::CliError;
 pub use frames::FramesCommand;
@@ -86,6 +86,13 @@ pub enum Command {
     /// run` writes them) into an animated .gif or .apng. With the dump's asset.bin, the
     /// frames play at the rate they stand for (frames / clip duration).
     Frames(FramesCommand),
+    /// Compute every skinned mesh's bone influences from envelopes around the bones
+    /// (--envelopes: a capsule per bone, full influence within --inner, fading smoothly to
+    /// none at --outer, the four largest kept and normalised) and write the model back as
+    /// glTF with the new JOINTS_0/WEIGHTS_0. Prints what was dropped and, where the file had
+    /// weights, how far the new ones are from them: in weight, and in posed position over
+    /// each clip.
+    Weights(WeightsCommand),
     /// Write the procedural character (twelve bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
     Character(CharacterCommand),
@@ -103,5 +110,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         Command::Check(c) => c.run(out),
         Command::Frames(c) => c.run(out),
         Command::Character(c) => c.run(out),
+        Command::Weights(c) => c.run(out, warn),
     }
 }

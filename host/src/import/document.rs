@@ -6,6 +6,7 @@
 use gltf::json::validation::Checked;
 use gltf::json::Root;
 
+use super::extensions;
 use crate::error::ImportError;
 
 /// The GLB header: magic, version, length.
@@ -27,28 +28,29 @@ pub(super) fn parse(bytes: &[u8]) -> Result<gltf::Gltf, ImportError> {
         text
     };
     // Check what the validator and the wrapper types would panic on, on the unvalidated
-    // document, before the validated parse.
-    if let Ok(raw) = gltf::Gltf::from_slice_without_validation(bytes) {
-        let json = raw.document.as_json();
-        version(json)?;
-        enums(json)?;
-        indices(json)?;
-    }
-    gltf::Gltf::from_slice(bytes).map_err(|e| match e {
+    // document, before the schema checks.
+    let gltf = gltf::Gltf::from_slice_without_validation(bytes).map_err(|e| match e {
         gltf::Error::Binary(b) => ImportError::Glb(glb_reason(&b)),
         gltf::Error::Deserialize(j) => ImportError::Json(j.to_string()),
-        gltf::Error::Validation(errors) => {
-            let more = match errors.len() {
-                0 | 1 => String::new(),
-                n => format!(" (and {} more problems)", n - 1),
-            };
-            match errors.first() {
-                Some((path, err)) => ImportError::Invalid(format!("{path}: {err}{more}")),
-                None => ImportError::Invalid("validation failed".into()),
-            }
-        }
         other => ImportError::Invalid(other.to_string().replace('\n', " ")),
-    })
+    })?;
+    let json = gltf.document.as_json();
+    version(json)?;
+    extensions::required(json)?;
+    enums(json)?;
+    indices(json)?;
+    let errors = extensions::validate(json);
+    let Some((path, err)) = errors.first() else {
+        return Ok(gltf);
+    };
+    if let Some(compressed) = extensions::used_compression(json) {
+        return Err(compressed);
+    }
+    let more = match errors.len() {
+        1 => String::new(),
+        n => format!(" (and {} more problems)", n - 1),
+    };
+    Err(ImportError::Invalid(format!("{path}: {err}{more}")))
 }
 
 /// The GLB header's length must be the file's: shorter leaves bytes no chunk owns (a

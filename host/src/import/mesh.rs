@@ -3,8 +3,8 @@
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Semantic;
 
-use super::normals::smooth_normals;
-use super::{morph, WEIGHT_SUM_TOLERANCE};
+use super::normals::{flat_normals, smooth_normals};
+use super::{morph, Generated, WEIGHT_SUM_TOLERANCE};
 use crate::accessor::{read_f32, read_uint, Buffers};
 use crate::error::ImportError;
 use crate::rig::warning::{Kind, Warning};
@@ -39,6 +39,7 @@ pub(super) fn vec3s(flat: Vec<f32>) -> Vec<[f32; 3]> {
 pub(super) fn mesh(
     mesh: &gltf::Mesh<'_>,
     buffers: &Buffers,
+    normals: Generated,
     warnings: &mut Vec<Warning>,
 ) -> Result<Mesh, ImportError> {
     let m = mesh.index();
@@ -48,7 +49,7 @@ pub(super) fn mesh(
     };
     let primitives = mesh
         .primitives()
-        .map(|p| primitive(m, &label, &p, buffers, warnings))
+        .map(|p| primitive(m, &label, &p, buffers, normals, warnings))
         .collect::<Result<Vec<_>, _>>()?;
     let first = primitives.first().map_or(0, |p| p.targets.len());
     if let Some((primitive, p)) = primitives
@@ -73,8 +74,8 @@ pub(super) fn mesh(
             Kind::MorphTangents,
             label.clone(),
             format!(
-                "the TANGENT deltas of {tangents} morph target(s) are ignored (this tool reads \
-                 no tangents); their POSITION and NORMAL deltas are used"
+                "the TANGENT deltas of {tangents} morph target(s) are ignored (tangents are \
+                 skinned, not morphed); their POSITION and NORMAL deltas are used"
             ),
         ));
     }
@@ -91,6 +92,7 @@ fn primitive(
     label: &str,
     prim: &gltf::Primitive<'_>,
     buffers: &Buffers,
+    generated: Generated,
     warnings: &mut Vec<Warning>,
 ) -> Result<Primitive, ImportError> {
     let p = prim.index();
@@ -125,6 +127,20 @@ fn primitive(
                 ));
             }
             Some(normals)
+        }
+        None => None,
+    };
+    let tangents = match prim.get(&Semantic::Tangents) {
+        Some(acc) => {
+            count_check(&acc, "TANGENT")?;
+            let what = format!("TANGENT of mesh {mesh} primitive {p}");
+            let flat = read_f32(&acc, buffers, &[Dimensions::Vec4], &ALL_TYPES, &what)?.1;
+            // glTF's handedness is ±1; its sign is what the bitangent uses.
+            let tangents = flat
+                .chunks_exact(4)
+                .map(|t| [t[0], t[1], t[2], if t[3] < 0.0 { -1.0 } else { 1.0 }])
+                .collect();
+            Some(tangents)
         }
         None => None,
     };
@@ -279,6 +295,7 @@ fn primitive(
         mode,
         positions,
         normals,
+        tangents,
         indices,
         influences,
         max_influences,
@@ -286,13 +303,32 @@ fn primitive(
         targets,
     };
     if out.normals.is_none() {
-        out.normals = smooth_normals(&out);
-        if out.normals.is_some() {
-            warnings.push(Warning::new(
-                Kind::NormalsGenerated,
-                format!("{label} primitive {p}"),
-                "no NORMAL in the file",
-            ));
+        let subject = format!("{label} primitive {p}");
+        match generated {
+            Generated::Smooth => {
+                out.normals = smooth_normals(&out);
+                if out.normals.is_some() {
+                    warnings.push(Warning::new(
+                        Kind::NormalsGenerated,
+                        subject,
+                        "no NORMAL in the file",
+                    ));
+                }
+            }
+            Generated::Flat => {
+                let before = out.positions.len();
+                if let Some(flat) = flat_normals(&out) {
+                    out = flat;
+                    warnings.push(Warning::new(
+                        Kind::FlatNormals,
+                        subject,
+                        format!(
+                            "no NORMAL in the file; {before} vertices unwelded into {}",
+                            out.positions.len()
+                        ),
+                    ));
+                }
+            }
         }
     }
     Ok(out)

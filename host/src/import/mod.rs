@@ -10,9 +10,13 @@
 //!   the largest dropped weight is reported;
 //! - weights that do not sum to one (beyond [`skin_core::vertex::WEIGHT_TOLERANCE`]) are
 //!   renormalised;
-//! - morph targets' `TANGENT` deltas are not read (the tool has no tangents);
+//! - morph targets' `TANGENT` deltas are not read (tangents are skinned, not morphed);
 //! - `mesh.extras.targetNames` that does not name each target once is ignored.
-//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]).
+//! - triangles without `NORMAL` get smooth angle-weighted normals ([`smooth_normals`]), or
+//!   flat ones when asked ([`Generated::Flat`], [`flat_normals`]).
+//!
+//! Quantised files (`KHR_mesh_quantization`) are read; compressed ones (Draco, meshopt) are
+//! refused with how to decompress them ([`extensions`]).
 //!
 //! Authoring scales (an armature node scaled ×100 or ×0.01 with its joints in the matching
 //! units) are folded out of the hierarchy ([`crate::rig::fold`]): the rig skins to the same
@@ -30,16 +34,19 @@
 mod buffers;
 mod clip;
 mod document;
+mod extensions;
 mod mesh;
 mod morph;
 mod normals;
 mod scene;
+mod source;
 
 use std::path::Path;
 
 pub use buffers::MAX_BUFFER_BYTES;
-pub use normals::smooth_normals;
+pub use normals::{flat_normals, smooth_normals};
 pub use scene::decompose;
+pub use source::{source_from_path, Source};
 
 use crate::accessor::Buffers;
 use crate::error::ImportError;
@@ -59,6 +66,18 @@ pub struct Options {
     /// Read buffer files named by absolute paths, `..` or schemes too (by default only
     /// files in the model's folder and below are read, as glTF viewers do).
     pub allow_outside_uris: bool,
+    /// The normals given to triangles the file has none for.
+    pub normals: Generated,
+}
+
+/// The normals the importer gives triangles without `NORMAL`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Generated {
+    /// Smooth, angle-weighted vertex normals ([`smooth_normals`]): a curved surface.
+    #[default]
+    Smooth,
+    /// Each triangle's own normal, its vertices unwelded ([`flat_normals`]): facets.
+    Flat,
 }
 
 /// Import the glTF file at `path` (external buffers are looked up beside it).
@@ -104,7 +123,7 @@ pub fn from_slice_with(
         .collect::<Result<Vec<_>, _>>()?;
     let meshes = gltf
         .meshes()
-        .map(|m| mesh::mesh(&m, &buffers, &mut warnings))
+        .map(|m| mesh::mesh(&m, &buffers, options.normals, &mut warnings))
         .collect::<Result<Vec<_>, _>>()?;
     morph::check_node_weights(&nodes, &meshes)?;
     let clips = gltf

@@ -10,7 +10,7 @@ use crate::rig::warning::{Kind, Warning};
 use crate::rig::{Mesh, Node, Target};
 
 /// The morph targets of primitive `p` of mesh `mesh`, whose base has `n` vertices
-/// (`TANGENT` deltas are not read: this tool has no tangents, and [`super::mesh`] warns).
+/// (`TANGENT` deltas are not read: tangents are skinned, not morphed, and [`super::mesh`] warns).
 pub(super) fn targets(
     mesh: usize,
     p: usize,

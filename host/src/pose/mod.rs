@@ -27,6 +27,7 @@
 //! | [`morph`] | morph-target weights at a frame, and primitives moved by them before skinning |
 //! | [`palette`] | world matrices and palettes |
 //! | [`skin`] | every mesh node's primitives skinned ([`pose()`]) |
+//! | [`tangent`] | every primitive's `TANGENT`s skinned like normals ([`tangent::tangents`]) |
 //! | [`joints`] | every joint's world matrix in a frame ([`joint_worlds`]) |
 //! | [`range`] | whether the fixed lane holds a rig at rest and through its clips |
 //! | [`layers`] | the animation layer on a frame: blends, masks, an additive clip, IK chains, look-at ([`layered_pose`]) |
@@ -54,6 +55,7 @@ pub mod morph;
 pub mod palette;
 pub mod range;
 pub mod skin;
+pub mod tangent;
 pub mod units;
 pub mod values;
 

@@ -25,12 +25,14 @@ pub enum Kind {
     WeightSum,
     /// More than four influences a vertex, reduced to the four largest.
     Influences,
-    /// Morph targets' TANGENT deltas, ignored (the tool reads no tangents).
+    /// Morph targets' TANGENT deltas, ignored (tangents are skinned, not morphed).
     MorphTangents,
     /// `mesh.extras.targetNames` not naming each target once, ignored.
     TargetNames,
     /// Triangles without normals, given smooth angle-weighted ones.
     NormalsGenerated,
+    /// Triangles without normals, given their own face normals (flat shading, asked for).
+    FlatNormals,
 }
 
 impl Kind {
@@ -38,7 +40,7 @@ impl Kind {
     /// clean-up of bad data: commands print notes only with `--verbose`; `skin inspect`
     /// always lists them.
     pub fn is_note(self) -> bool {
-        self == Kind::NormalsGenerated
+        matches!(self, Kind::NormalsGenerated | Kind::FlatNormals)
     }
 
     /// What happened, in a few words.
@@ -50,6 +52,7 @@ impl Kind {
             Kind::MorphTangents => "morph-target TANGENT deltas, ignored",
             Kind::TargetNames => "extras.targetNames not naming each target, ignored",
             Kind::NormalsGenerated => "no normals, smooth angle-weighted normals generated",
+            Kind::FlatNormals => "no normals, flat face normals generated",
         }
     }
 }

@@ -1,0 +1,298 @@
+//! Boards: what the firmware's build for each board holds (`firmware/build.rs`'s limits,
+//! to which it sizes the frame loop's buffers, the memory map in `firmware/memory/`, the frame loop's measured code and
+//! RAM), and whether a model baked for it fits: [`fit`].
+//!
+//! The firmware skins part by part, each part's palette within the `vs_1_1` budget (32
+//! bones as 3×4 matrices), so a model of any number of joints is split as the GPU path
+//! splits draw calls; what must fit whole is the skeleton (every bone's pose and world
+//! matrix, and every joint entry's inverse bind), the screen vertices of all parts, the
+//! flash (the firmware's code plus the asset) and the RAM (the frame loop's buffers, at most
+//! what the board's largest model needs).
+//!
+//! ```
+//! use skin_host::board::{fit, Board};
+//! use skin_host::pose::LaneKind;
+//! let glb = skin_host::character::Character::new().glb();
+//! let rig = skin_host::import::from_slice(&glb, None).unwrap();
+//! let board = Board::named("microbit").unwrap();
+//! let fit = fit(&rig, board, LaneKind::Fixed);
+//! assert!(fit.fits(), "{}", fit.table());
+//! ```
+
+use std::fmt::Write as _;
+
+use skin_core::asset::{Asset, AssetLane};
+use skin_core::budget::{Budget, Layout};
+use skin_core::lane::Q14;
+
+use crate::bake::{bake, Baked, Options};
+use crate::pose::LaneKind;
+use crate::rig::Rig;
+
+/// One board's firmware build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// The name `scripts/firmware.sh` takes.
+    pub name: &'static str,
+    /// The core and the code it runs.
+    pub core: &'static str,
+    /// Whether the build runs the `f32` lane (every board runs the fixed lane).
+    pub f32: bool,
+    /// Bones of the skeleton, and joint entries, the scene holds (`bones` in build.rs).
+    pub bones: usize,
+    /// Bones a part's palette holds (`PALETTE`: `vs_1_1` as 3×4 matrices).
+    pub palette: usize,
+    /// Screen vertices of all parts together (`vertices` in build.rs).
+    pub vertices: usize,
+    /// Triangles of all parts together (`triangles` in build.rs; spans for binning half
+    /// of them, the rest of a frame's drawn unbinned: the same picture, more instructions).
+    pub triangles: usize,
+    /// Flash for code and asset, bytes (`firmware/memory/`).
+    pub flash: usize,
+    /// RAM, bytes (`firmware/memory/`).
+    pub ram: usize,
+    /// The firmware's code and constants without the asset (`text + data` less the asset,
+    /// the largest measured over its lanes and models; docs/BENCHMARKS.md, "Firmware
+    /// memory").
+    pub code: usize,
+    /// RAM the frame loop uses (stack high-water mark plus `bss`, the largest over its
+    /// lanes and models) measured with the board's largest buffers, before build.rs sized
+    /// them to the model: an upper bound for every model within the board's limits. Measured with 128 bones on the mps2-an385-m0 (181,672, the 70-bone
+    /// character) and on the micro:bit (14,592, its 16 bones unchanged); for the other
+    /// builds, their figure measured with 64 bones plus the 14,880 bytes the M0 build grew
+    /// by (docs/BENCHMARKS.md).
+    pub ram_used: usize,
+}
+
+/// The palette a part of any board holds: `vs_1_1` as 3×4 matrices.
+const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+
+const KIB: usize = 1024;
+const MIB: usize = 1024 * KIB;
+
+impl Board {
+    /// Every board `scripts/firmware.sh` builds.
+    pub const ALL: [Board; 5] = [
+        Board {
+            name: "microbit",
+            core: "nRF51822, Cortex-M0",
+            f32: false,
+            bones: 16,
+            palette: PALETTE,
+            vertices: 320,
+            triangles: 600,
+            flash: 256 * KIB,
+            ram: 16 * KIB,
+            code: 118_008,
+            ram_used: 14_592,
+        },
+        Board {
+            name: "mps2-an385",
+            core: "MPS2 AN385, Cortex-M3",
+            f32: false,
+            bones: 128,
+            palette: PALETTE,
+            vertices: 4096,
+            triangles: 8192,
+            flash: 4 * MIB,
+            ram: 4 * MIB,
+            code: 114_296,
+            ram_used: 180_920,
+        },
+        Board {
+            name: "mps2-an385-m0",
+            core: "MPS2 AN385, Cortex-M0 code on the M3",
+            f32: false,
+            bones: 128,
+            palette: PALETTE,
+            vertices: 4096,
+            triangles: 8192,
+            flash: 4 * MIB,
+            ram: 4 * MIB,
+            code: 120_104,
+            ram_used: 181_672,
+        },
+        Board {
+            name: "mps2-an386",
+            core: "MPS2 AN386, Cortex-M4F",
+            f32: true,
+            bones: 128,
+            palette: PALETTE,
+            vertices: 4096,
+            triangles: 8192,
+            flash: 4 * MIB,
+            ram: 4 * MIB,
+            code: 113_244,
+            ram_used: 188_032,
+        },
+        Board {
+            name: "pico",
+            core: "RP2040, Cortex-M0+",
+            f32: false,
+            bones: 128,
+            palette: PALETTE,
+            vertices: 4096,
+            triangles: 8192,
+            flash: 2 * MIB - 256,
+            ram: 256 * KIB,
+            code: 135_756,
+            ram_used: 182_680,
+        },
+    ];
+
+    /// The board called `name`.
+    pub fn named(name: &str) -> Option<&'static Board> {
+        Self::ALL.iter().find(|b| b.name == name)
+    }
+
+    /// The board names, for messages.
+    pub fn names() -> String {
+        Self::ALL.map(|b| b.name).join(", ")
+    }
+}
+
+/// One limit of a board against what the model needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limit {
+    /// What is counted.
+    pub what: &'static str,
+    /// What the model needs.
+    pub needs: usize,
+    /// What the board holds.
+    pub holds: usize,
+}
+
+impl Limit {
+    /// Whether the model is within this limit.
+    pub fn within(&self) -> bool {
+        self.needs <= self.holds
+    }
+}
+
+/// A model against a board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The board.
+    pub board: &'static Board,
+    /// The lane baked.
+    pub lane: LaneKind,
+    /// Why the model could not be baked for the board at all (the lane not built for it, a
+    /// triangle beyond the palette, a value beyond the fixed lane), if so.
+    pub refused: Option<String>,
+    /// Each limit, when baked.
+    pub limits: Vec<Limit>,
+}
+
+impl Fit {
+    /// Whether the model plays on the board.
+    pub fn fits(&self) -> bool {
+        self.refused.is_none() && self.limits.iter().all(Limit::within)
+    }
+
+    /// The limits that fail, each with by how much: `vertices: needs 5000, holds 4096
+    /// (904 over)`.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.refused.iter().cloned().collect();
+        for l in self.limits.iter().filter(|l| !l.within()) {
+            out.push(format!(
+                "{}: needs {}, holds {} ({} over)",
+                l.what,
+                l.needs,
+                l.holds,
+                l.needs - l.holds
+            ));
+        }
+        out
+    }
+
+    /// The report `skin budget --board` prints.
+    pub fn table(&self) -> String {
+        let b = self.board;
+        let mut s = String::new();
+        let verdict = if self.fits() { "fits" } else { "does not fit" };
+        let lane = match self.lane {
+            LaneKind::F32 => "f32",
+            LaneKind::Fixed => "fixed",
+        };
+        let _ = writeln!(s, "board {} ({}), {lane} lane: {verdict}", b.name, b.core);
+        if let Some(why) = &self.refused {
+            let _ = writeln!(s, "  cannot bake for it: {why}");
+        }
+        if !self.limits.is_empty() {
+            let _ = writeln!(s, "  {:<22} {:>10} {:>10}", "limit", "needs", "holds");
+        }
+        for l in &self.limits {
+            let status = if l.within() {
+                "ok".to_string()
+            } else {
+                format!("over by {}", l.needs - l.holds)
+            };
+            let _ = writeln!(
+                s,
+                "  {:<22} {:>10} {:>10}  {status}",
+                l.what, l.needs, l.holds
+            );
+        }
+        s
+    }
+}
+
+/// Whether `rig` baked in `lane` with the boards' palette (`skin bake --budget vs_1_1`,
+/// as `scripts/firmware.sh` bakes) plays on `board`, limit by limit.
+pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
+    let mut fit = Fit {
+        board,
+        lane,
+        refused: None,
+        limits: Vec::new(),
+    };
+    if lane == LaneKind::F32 && !board.f32 {
+        fit.refused = Some(format!("the {} build runs the fixed lane only", board.name));
+        return fit;
+    }
+    let options = Options {
+        budget: Some(Budget::VS_1_1),
+        lane,
+        clips: None,
+    };
+    let baked = match bake(rig, &options) {
+        Ok(b) => b,
+        Err(e) => {
+            fit.refused = Some(e.to_string());
+            return fit;
+        }
+    };
+    let counts = match lane {
+        LaneKind::F32 => counts::<f32>(&baked),
+        LaneKind::Fixed => counts::<Q14>(&baked),
+    };
+    let (part_bones, vertices, triangles) = match counts {
+        Ok(c) => c,
+        Err(e) => {
+            fit.refused = Some(e);
+            return fit;
+        }
+    };
+    let limit = |what, needs, holds| Limit { what, needs, holds };
+    fit.limits = vec![
+        limit("bones a part", part_bones, board.palette),
+        limit("bones (skeleton)", baked.bones.len(), board.bones),
+        limit("joint entries", baked.joints, board.bones),
+        limit("vertices", vertices, board.vertices),
+        limit("triangles", triangles, board.triangles),
+        limit("flash bytes", board.code + baked.bytes.len(), board.flash),
+        limit("RAM bytes", board.ram_used, board.ram),
+    ];
+    fit
+}
+
+/// The most bones a part uses, the vertices and the triangles of the baked asset.
+fn counts<L: AssetLane>(baked: &Baked) -> Result<(usize, usize, usize), String> {
+    let asset = Asset::<L>::read(&baked.bytes).map_err(|e| e.to_string())?;
+    let part_bones = asset.parts().map(|p| p.bones().len()).max().unwrap_or(0);
+    Ok((
+        part_bones,
+        asset.positions().len(),
+        asset.indices().len() / 3,
+    ))
+}
