@@ -1,14 +1,24 @@
-//! The WGSL sources. Every path shares one blend ([`BLEND`]): `M = Σ wₖ·M[bₖ]` over four
-//! influences (the implicit weight first), `p' = M·(p, 1)`, `n' = normalise(M·(n, 0))`
-//! (zero stays zero), as skin-core's `f32` lane computes it.
+//! The WGSL sources. Every path shares one blend per skinning method and one point/normal
+//! transform ([`TRANSFORM`]):
+//!
+//! - linear blend skinning ([`BLEND`]): `M = Σ wₖ·M[bₖ]` over four influences (the implicit
+//!   weight first);
+//! - dual quaternion skinning ([`DUAL_BLEND`]): the bones' unit dual quaternions summed with
+//!   the weights, each flipped into the hemisphere of the first (most-weighted) bone's
+//!   rotation, and the sum turned into the rigid matrix of the normalised blend;
+//!
+//! then `p' = M·(p, 1)`, `n' = normalise(M·(n, 0))` (zero stays zero), as skin-core's `f32`
+//! lane computes them.
 //!
 //! A bone matrix is 3×4 row-major in skin-core; WGSL stores it as `mat3x4<f32>` whose three
 //! *columns* are skin-core's three rows, so `vec4(p, 1) * m` is `M·p`. The 4×4 layout keeps
 //! the implied `0 0 0 1` row as a fourth column, taking the fourth constant register per
-//! bone that the old shaders spent on it.
+//! bone that the old shaders spent on it. A dual quaternion is two `vec4<f32>` (two constant
+//! registers): the rotation quaternion, then the dual part, each `[x, y, z, w]`.
 //!
 //! The vertex paths hold the palette in a *uniform* array whose length is the budget's
-//! capacity, substituted into the source ([`palette_uniform`]):
+//! capacity, substituted into the source ([`palette_uniform`]); [`Layout::DualQuat`] selects
+//! dual quaternion skinning:
 //!
 //! ```
 //! use skin_core::budget::{Budget, Layout};
@@ -16,19 +26,71 @@
 //! let n = Budget::VS_1_1.capacity(Layout::Affine3x4);
 //! assert!(shader::palette_uniform(Layout::Affine3x4, n).contains("array<mat3x4<f32>, 32>"));
 //! assert!(shader::palette_uniform(Layout::Mat4x4, 24).contains("array<mat4x4<f32>, 24>"));
+//! // 48 dual quaternions: 96 registers, as vs_1_1 holds.
+//! let n = Budget::VS_1_1.capacity(Layout::DualQuat);
+//! assert!(shader::palette_uniform(Layout::DualQuat, n).contains("array<vec4<f32>, 96>"));
 //! ```
 
 use skin_core::budget::Layout;
 
-/// The blend and the point/normal transforms, over a `bone(i)` each path defines. The blend
-/// sums its terms in skin-core's order, `((w₁M₁ + w₂M₂) + w₃M₃) + w₀M₀`, and the point
-/// adds the translation first, so that what is left between the GPU and the core is the
-/// GPU's own rounding (fused multiply-adds, its square root).
+use crate::pose::Skinning;
+
+/// The linear blend, over a `bone(i)` each path defines. It sums its terms in skin-core's
+/// order, `((w₁M₁ + w₂M₂) + w₃M₃) + w₀M₀`, so that what is left between the GPU and the
+/// core is the GPU's own rounding (fused multiply-adds, its square root).
 pub const BLEND: &str = r"
 fn blend(b: vec4<u32>, w: vec4<f32>) -> mat3x4<f32> {
     return ((bone(b.y) * w.y + bone(b.z) * w.z) + bone(b.w) * w.w) + bone(b.x) * w.x;
 }
+";
 
+/// The dual quaternion blend, over a `dq_real(i)` and `dq_dual(i)` each path defines, as
+/// skin-core's `f32` lane computes it (`skin_core::skin`'s DQS loop): the lead bone's parts
+/// times its weight, then each further bone's added in order, negated when its rotation
+/// lies in the other hemisphere from the lead's (`q·q_lead < 0`); the blend `q + ε·d` is
+/// the rigid matrix with rotation `R(q)/|q|²` and translation `2·vec(d·q*)/|q|²`.
+pub const DUAL_BLEND: &str = r"
+fn dq_matrix(q: vec4<f32>, d: vec4<f32>) -> mat3x4<f32> {
+    let s = 2.0 / (q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    let xx = q.x * q.x;
+    let yy = q.y * q.y;
+    let zz = q.z * q.z;
+    let xy = q.x * q.y;
+    let xz = q.x * q.z;
+    let yz = q.y * q.z;
+    let wx = q.w * q.x;
+    let wy = q.w * q.y;
+    let wz = q.w * q.z;
+    let t = vec3<f32>(
+        q.w * d.x - d.w * q.x + (q.y * d.z - q.z * d.y),
+        q.w * d.y - d.w * q.y + (q.z * d.x - q.x * d.z),
+        q.w * d.z - d.w * q.z + (q.x * d.y - q.y * d.x),
+    );
+    return mat3x4<f32>(
+        vec4<f32>(1.0 - s * (yy + zz), s * (xy - wz), s * (xz + wy), s * t.x),
+        vec4<f32>(s * (xy + wz), 1.0 - s * (xx + zz), s * (yz - wx), s * t.y),
+        vec4<f32>(s * (xz - wy), s * (yz + wx), 1.0 - s * (xx + yy), s * t.z),
+    );
+}
+
+fn blend(b: vec4<u32>, w: vec4<f32>) -> mat3x4<f32> {
+    let lead = dq_real(b.x);
+    var real = lead * w.x;
+    var dual = dq_dual(b.x) * w.x;
+    for (var k = 1u; k < 4u; k++) {
+        let q = dq_real(b[k]);
+        let flip = q.x * lead.x + q.y * lead.y + q.z * lead.z + q.w * lead.w < 0.0;
+        let s = select(w[k], -w[k], flip);
+        real = real + q * s;
+        dual = dual + dq_dual(b[k]) * s;
+    }
+    return dq_matrix(real, dual);
+}
+";
+
+/// The point and normal transforms by a blended matrix. The point adds the translation
+/// first, as skin-core does.
+pub const TRANSFORM: &str = r"
 fn skin_point(m: mat3x4<f32>, p: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(m[0].w, m[1].w, m[2].w) + vec4<f32>(p, 0.0) * m;
 }
@@ -44,10 +106,39 @@ fn skin_normal(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
 }
 ";
 
-/// The uniform palette of `n` bones in `layout` (group 0, binding 0) and its `bone(i)`.
-/// Only [`Layout::Affine3x4`] and [`Layout::Mat4x4`] have one (the caller checks).
+/// The blend of `skinning` and the transforms.
+fn skinning_source(skinning: Skinning) -> String {
+    let blend = match skinning {
+        Skinning::Lbs => BLEND,
+        Skinning::Dqs => DUAL_BLEND,
+    };
+    format!("{blend}{TRANSFORM}")
+}
+
+/// The skinning method a uniform palette `layout` holds bones for.
+fn method(layout: Layout) -> Skinning {
+    match layout {
+        Layout::DualQuat => Skinning::Dqs,
+        _ => Skinning::Lbs,
+    }
+}
+
+/// The uniform palette of `n` bones in `layout` (group 0, binding 0) and its `bone(i)`
+/// (matrices) or `dq_real(i)` and `dq_dual(i)` (dual quaternions, two registers a bone).
 pub fn palette_uniform(layout: Layout, n: usize) -> String {
     match layout {
+        Layout::DualQuat => format!(
+            "struct Palette {{ q: array<vec4<f32>, {registers}> }}
+@group(0) @binding(0) var<uniform> palette: Palette;
+fn dq_real(i: u32) -> vec4<f32> {{
+    return palette.q[2u * i];
+}}
+fn dq_dual(i: u32) -> vec4<f32> {{
+    return palette.q[2u * i + 1u];
+}}
+",
+            registers = 2 * n
+        ),
         Layout::Mat4x4 => format!(
             "struct Palette {{ m: array<mat4x4<f32>, {n}> }}
 @group(0) @binding(0) var<uniform> palette: Palette;
@@ -79,22 +170,36 @@ struct VertexIn {
 }
 ";
 
-/// Compute skinning: palette, inputs and outputs in storage buffers, one invocation per
-/// vertex (`workgroup_size(64)`, 2-D dispatch for meshes past 65535 workgroups).
-pub fn compute() -> String {
+/// Compute skinning by `skinning`: palette (3×4 matrices, or dual quaternions as two
+/// `vec4` each), inputs and outputs in storage buffers, one invocation per vertex
+/// (`workgroup_size(64)`, 2-D dispatch for meshes past 65535 workgroups).
+pub fn compute(skinning: Skinning) -> String {
+    let palette = match skinning {
+        Skinning::Lbs => {
+            "@group(0) @binding(0) var<storage, read> palette: array<mat3x4<f32>>;
+fn bone(i: u32) -> mat3x4<f32> {
+    return palette[i];
+}"
+        }
+        Skinning::Dqs => {
+            "@group(0) @binding(0) var<storage, read> palette: array<vec4<f32>>;
+fn dq_real(i: u32) -> vec4<f32> {
+    return palette[2u * i];
+}
+fn dq_dual(i: u32) -> vec4<f32> {
+    return palette[2u * i + 1u];
+}"
+        }
+    };
     format!(
-        "{BLEND}
-@group(0) @binding(0) var<storage, read> palette: array<mat3x4<f32>>;
+        "{skinning}
+{palette}
 @group(0) @binding(1) var<storage, read> positions: array<f32>;
 @group(0) @binding(2) var<storage, read> normals: array<f32>;
 @group(0) @binding(3) var<storage, read> bones: array<vec4<u32>>;
 @group(0) @binding(4) var<storage, read> weights: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> out_positions: array<f32>;
 @group(0) @binding(6) var<storage, read_write> out_normals: array<f32>;
-
-fn bone(i: u32) -> mat3x4<f32> {{
-    return palette[i];
-}}
 
 @compute @workgroup_size({COMPUTE_GROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {{
@@ -110,7 +215,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
         out_normals[3u * v + k] = n[k];
     }}
 }}
-"
+",
+        skinning = skinning_source(skinning)
     )
 }
 
@@ -123,7 +229,7 @@ pub const COMPUTE_GROUP: u32 = 64;
 /// (alpha 1 marks a drawn vertex).
 pub fn vertex_readback(layout: Layout, n: usize) -> String {
     format!(
-        "{BLEND}{palette}{VERTEX_IN}
+        "{skinning}{palette}{VERTEX_IN}
 // The targets' size in pixels (x, y).
 @group(1) @binding(0) var<uniform> target_size: vec4<u32>;
 
@@ -153,6 +259,7 @@ fn fs(p: Point) -> Targets {{
     return Targets(vec4<f32>(p.position, 1.0), vec4<f32>(p.normal, 1.0));
 }}
 ",
+        skinning = skinning_source(method(layout)),
         palette = palette_uniform(layout, n)
     )
 }
@@ -164,7 +271,7 @@ fn fs(p: Point) -> Targets {{
 /// in integers as `skin_core::raster::band::scale`.
 pub fn picture(layout: Layout, n: usize) -> String {
     format!(
-        "{BLEND}{palette}{VERTEX_IN}
+        "{skinning}{palette}{VERTEX_IN}
 struct View {{
     // Camera rows: screen x, screen y (subpixels), depth.
     screen: mat3x4<f32>,
@@ -215,6 +322,7 @@ fn fs(f: Fragment) -> @location(0) vec4<f32> {{
     return vec4<f32>(vec3<f32>(c) / vec3<f32>(31.0, 63.0, 31.0), 1.0);
 }}
 ",
+        skinning = skinning_source(method(layout)),
         palette = palette_uniform(layout, n)
     )
 }

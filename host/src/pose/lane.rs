@@ -22,7 +22,7 @@ impl LaneKind {
 }
 
 /// The skinning method, chosen at run time (the `skin` tool's `--skinning` flag).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Skinning {
     /// Linear blend skinning: the weighted sum of the joint matrices.
     #[default]
