@@ -9,7 +9,8 @@
 //! - **APNG** (`.apng`): every frame exact (24-bit RGB), its delay `1000 / (1000·fps)` s.
 //!
 //! [`Renderer`] draws one frame of a clip with the CPU renderer (the firmware's picture),
-//! the GPU reference, or both side by side with their difference amplified.
+//! the GPU reference (by either skinning method), both side by side with their difference
+//! amplified, or the GPU's two skinning methods side by side.
 //!
 //! ```
 //! use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
@@ -35,7 +36,7 @@ use skin_core::raster::Bounds;
 use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
 use crate::pose::animate::duration;
-use crate::pose::LaneKind;
+use crate::pose::{LaneKind, Skinning};
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -235,10 +236,12 @@ pub enum Backend {
     /// skin-core's rasteriser playing the baked clip in this number format (the firmware's
     /// frame).
     Cpu(LaneKind),
-    /// The wgpu reference.
-    Gpu,
+    /// The wgpu reference, skinning by this method.
+    Gpu(Skinning),
     /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times.
     Compare,
+    /// The wgpu reference's linear blend skinning | its dual quaternion skinning.
+    LbsDqs,
 }
 
 /// Draws frames of one clip (or the rest pose) of a model.
@@ -248,7 +251,8 @@ pub struct Renderer<'a> {
     backend: Backend,
     size: (u16, u16),
     cpu: Cpu,
-    gpu: Option<(Reference, Model, Bounds)>,
+    /// The device, the models it draws (one, or LBS then DQS) and the camera's box.
+    gpu: Option<(Reference, Vec<Model>, Bounds)>,
 }
 
 impl<'a> Renderer<'a> {
@@ -263,16 +267,25 @@ impl<'a> Renderer<'a> {
     ) -> Result<Self, RenderError> {
         let arith = match backend {
             Backend::Cpu(a) => a,
-            Backend::Gpu | Backend::Compare => LaneKind::F32,
+            _ => LaneKind::F32,
         };
         let cpu = Cpu::new(rig, clip, arith, Some(budget))?;
-        let gpu = match backend {
-            Backend::Cpu(_) => None,
-            Backend::Gpu | Backend::Compare => {
+        let methods = match backend {
+            Backend::Cpu(_) => vec![],
+            Backend::Gpu(s) => vec![s],
+            Backend::Compare => vec![Skinning::Lbs],
+            Backend::LbsDqs => vec![Skinning::Lbs, Skinning::Dqs],
+        };
+        let gpu = match methods.is_empty() {
+            true => None,
+            false => {
                 let reference = Reference::new()?;
-                let model = Model::new(rig, budget, Layout::Affine3x4)?;
+                let models = methods
+                    .into_iter()
+                    .map(|s| Model::with_skinning(rig, budget, Layout::Affine3x4, s))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let bounds = cpu.rest_bounds(size)?;
-                Some((reference, model, bounds))
+                Some((reference, models, bounds))
             }
         };
         Ok(Self {
@@ -292,28 +305,32 @@ impl<'a> Renderer<'a> {
 
     /// The picture at `t` seconds (looped).
     pub fn frame(&self, t: f32) -> Result<Picture, RenderError> {
-        let gpu = |(reference, model, bounds): &(Reference, Model, Bounds)| {
+        let gpu = |(reference, models, bounds): &(Reference, Vec<Model>, Bounds), m: usize| {
             let anim = self.clip.map(|c| (c, t));
-            render::gpu(reference, self.rig, model, anim, bounds, self.size)
+            render::gpu(reference, self.rig, &models[m], anim, bounds, self.size)
         };
         match (&self.gpu, self.backend) {
-            (Some(g), Backend::Gpu) => gpu(g),
+            (Some(g), Backend::Gpu(_)) => gpu(g, 0),
             (Some(g), Backend::Compare) => {
                 let c = self.cpu.render(t, self.size)?;
-                let g = gpu(g)?;
+                let g = gpu(g, 0)?;
                 let d = c.amplified(&g, GAIN);
                 Ok(c.beside(&[&g, &d], 4, Rgb565::BLACK))
             }
+            (Some(g), Backend::LbsDqs) => Ok(gpu(g, 0)?.beside(&[&gpu(g, 1)?], 4, Rgb565::BLACK)),
             _ => self.cpu.render(t, self.size),
         }
     }
 
-    /// Who draws, in words: `CPU (f32)`, `GPU (f32)`, `CPU | GPU | difference x8`.
+    /// Who draws, in words: `CPU (f32)`, `GPU (f32)`, `GPU (f32, dqs)`, `CPU | GPU |
+    /// difference x8`, `GPU lbs | GPU dqs`.
     pub fn describe(&self) -> String {
         match self.backend {
             Backend::Cpu(a) => format!("CPU ({})", a.name()),
-            Backend::Gpu => "GPU (f32)".into(),
+            Backend::Gpu(Skinning::Lbs) => "GPU (f32)".into(),
+            Backend::Gpu(Skinning::Dqs) => "GPU (f32, dqs)".into(),
             Backend::Compare => format!("CPU | GPU | difference x{GAIN}"),
+            Backend::LbsDqs => "GPU lbs | GPU dqs".into(),
         }
     }
 
@@ -322,6 +339,7 @@ impl<'a> Renderer<'a> {
         let (w, h) = (u32::from(self.size.0), u32::from(self.size.1));
         match self.backend {
             Backend::Compare => (3 * w + 8, h),
+            Backend::LbsDqs => (2 * w + 4, h),
             _ => (w, h),
         }
     }

@@ -587,3 +587,83 @@ pub fn morph_triangle(interp: &str) -> Gen {
         .push(json!({"sampler": 1, "target": {"node": 2, "path": "weights"}}));
     g
 }
+
+/// The candy wrapper: a closed tube along X from 0 to 2 (radius ½, `rings` rings of 16
+/// vertices with outward normals), skinned to two joints on its axis — `root` at the
+/// origin and `twist` at x = 1 — with weights going linearly from `root` at x = 0 to
+/// `twist` at x = 2, and a one-second LINEAR clip turning `twist` about the axis from 0°
+/// to 180° (keys every 45°). Linear blend skinning flattens the middle ring onto the axis
+/// at 180°; dual quaternion skinning keeps its radius.
+pub fn candy_wrapper(rings: usize) -> Gen {
+    const AROUND: usize = 16;
+    let mut g = Gen::new();
+    let (mut pos, mut nrm, mut joints, mut weights) = (vec![], vec![], vec![], vec![]);
+    for r in 0..rings {
+        let x = 2.0 * r as f32 / (rings - 1) as f32;
+        for k in 0..AROUND {
+            let (s, c) = (k as f32 * std::f32::consts::TAU / AROUND as f32).sin_cos();
+            pos.extend_from_slice(&[x, 0.5 * c, 0.5 * s]);
+            nrm.extend_from_slice(&[0.0, c, s]);
+            joints.extend_from_slice(&[0, 1, 0, 0]);
+            weights.extend_from_slice(&[1.0 - x / 2.0, x / 2.0, 0.0, 0.0]);
+        }
+    }
+    let mut idx = Vec::new();
+    let around = AROUND as u32;
+    for r in 0..rings as u32 - 1 {
+        for k in 0..around {
+            let (a, b) = (r * around + k, r * around + (k + 1) % around);
+            idx.extend_from_slice(&[a, b, a + around, b, b + around, a + around]);
+        }
+    }
+    let attributes = json!({
+        "POSITION": g.floats(&pos, "VEC3", 3),
+        "NORMAL": g.floats(&nrm, "VEC3", 3),
+        "JOINTS_0": g.uints(&joints, UNSIGNED_SHORT, "VEC4", 4, false),
+        "WEIGHTS_0": g.floats(&weights, "VEC4", 4),
+    });
+    let indices = g.uints(&idx, UNSIGNED_SHORT, "SCALAR", 1, false);
+    g.push(
+        "meshes",
+        json!({"name": "candy", "primitives": [{"attributes": attributes, "indices": indices}]}),
+    );
+    let root = g.push("nodes", json!({"name": "root"}));
+    let twist = g.push(
+        "nodes",
+        json!({"name": "twist", "translation": [1.0, 0.0, 0.0]}),
+    );
+    g.json["nodes"][root]["children"] = json!([twist]);
+    // Inverse binds, column-major: identity, and the translation by −1 along X.
+    let mut ibm = vec![0.0f32; 32];
+    for m in 0..2 {
+        for d in 0..4 {
+            ibm[16 * m + 5 * d] = 1.0;
+        }
+    }
+    ibm[28] = -1.0;
+    let ibm = g.floats(&ibm, "MAT4", 16);
+    let skin = g.push(
+        "skins",
+        json!({"joints": [root, twist], "inverseBindMatrices": ibm}),
+    );
+    let mesh = g.push("nodes", json!({"name": "candy", "mesh": 0, "skin": skin}));
+    g.json["scenes"][0]["nodes"] = json!([root, mesh]);
+    let times: Vec<f32> = (0..5).map(|k| k as f32 / 4.0).collect();
+    let keys: Vec<f32> = (0..5)
+        .flat_map(|k| {
+            let half = k as f32 * std::f32::consts::PI / 8.0;
+            [half.sin(), 0.0, 0.0, half.cos()]
+        })
+        .collect();
+    let input = g.floats(&times, "SCALAR", 1);
+    let output = g.floats(&keys, "VEC4", 4);
+    g.push(
+        "animations",
+        json!({
+            "name": "twist",
+            "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": twist, "path": "rotation"}}],
+        }),
+    );
+    g
+}

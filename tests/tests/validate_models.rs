@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser as _;
 use skin_core::budget::{Budget, Layout};
+use skin_core::lane::fixed_dual_error_bound;
 use skin_host::cli::{Cli, CliError};
 use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
@@ -167,10 +168,14 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     let k = pose::asset_unit(&rig);
     let f32_tol = 1e-5 * extent;
     let fixed_tol = (8.25 / 32768.0 + 1e-6) * 2f64.powi(k) + f32_tol;
-    for row in &report.rows {
+    // DQS's fixed bound at the smallest norm a blend can have (¼: the lead weight is at
+    // least ¼ and every term lies in its hemisphere).
+    let dual_tol = (fixed_dual_error_bound(0.25) + 1e-6) * 2f64.powi(k) + f32_tol;
+    for row in report.rows.iter().filter(|r| r.unavailable.is_none()) {
         let tol = match (row.path, row.against, row.normals) {
             (_, _, true) => 1e-5,
             ("core fixed", _, _) => fixed_tol,
+            ("dqs core fixed", _, _) => dual_tol,
             _ => f32_tol,
         };
         assert!(
@@ -264,6 +269,24 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             "{}: one draw call a primitive",
             path.display()
         );
+        // Both methods by default. The worms' clips scale a joint, which DQS refuses: its
+        // rows then say so, naming the joint, and fail nothing.
+        let dqs: Vec<_> = whole
+            .rows
+            .iter()
+            .filter(|r| r.path.starts_with("dqs "))
+            .collect();
+        assert_eq!(dqs.len(), 8, "{}", path.display());
+        assert!(
+            dqs.iter()
+                .all(|r| r.unavailable.as_deref().map_or(r.passes(), |why| {
+                    why.contains("joint 3 (node 4 \"bone0_3\")")
+                        && why.contains("cannot represent its scale")
+                })),
+            "{}: {dqs:?}",
+            path.display()
+        );
+        assert_eq!(whole.dual_draw_calls, Some(primitives));
         // Nine matrices a palette (GL_OES_matrix_palette) splits the ten-bone worms.
         let split = check_validate(
             &gpu,
@@ -274,6 +297,8 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
                 layout: Layout::Mat4x4,
                 size: (240, 240),
                 clips: None,
+                // No dual quaternion fits its nine matrices: DQS is not available.
+                skinning: vec![pose::Skinning::Lbs, pose::Skinning::Dqs],
             },
         );
         assert!(
@@ -281,6 +306,16 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             "{}: {} draw calls",
             path.display(),
             split.draw_calls
+        );
+        let why = split
+            .rows
+            .iter()
+            .filter(|r| r.path.starts_with("dqs "))
+            .map(|r| r.unavailable.as_deref().unwrap_or("available"))
+            .collect::<Vec<_>>();
+        assert!(
+            why.len() == 8 && why.iter().all(|w| w.contains("holds no dq bones")),
+            "{why:?}"
         );
     }
 }
@@ -553,4 +588,93 @@ fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
         "{table}"
     );
     assert!(table.contains("Result: **pass**"), "{table}");
+}
+
+/// Lit pixels in the middle column of each `width`-wide picture of a row of `n` pictures
+/// `gap` pixels apart.
+fn middle_lit(p: &Picture, n: u32, width: u32, gap: u32) -> Vec<usize> {
+    let background = skin_core::scene::BACKGROUND;
+    (0..n)
+        .map(|i| {
+            let x = i * (width + gap) + width / 2;
+            (0..p.height)
+                .filter(|&y| p.pixels[(y * p.width + x) as usize] != background)
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn the_candy_wrapper_validates_and_renders_by_both_methods() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("candy.glb");
+    std::fs::write(&model, skin_tests::gltf_gen::candy_wrapper(17).glb()).unwrap();
+    let model = model.to_string_lossy().into_owned();
+    let png = dir.path().join("candy.png").to_string_lossy().into_owned();
+    // DQS on the CPU renderer (the baked asset skins by LBS) is refused, before any GPU work.
+    for backend in ["cpu", "compare"] {
+        let args = [
+            "render",
+            &model,
+            "--backend",
+            backend,
+            "--skinning",
+            "dqs",
+            "-o",
+            &png,
+        ];
+        assert_eq!(skin(&args).1, 2, "{args:?}");
+    }
+    let Some(gpu) = gpu("the_candy_wrapper_validates_and_renders_by_both_methods") else {
+        return;
+    };
+    // Rigid joints: every row of both methods ran and passes.
+    let path = Path::new(&model);
+    let report = check_validate(
+        &gpu,
+        path,
+        &Options {
+            frames: 4,
+            ..Options::default()
+        },
+    );
+    assert_eq!(report.rows.len(), 16);
+    assert!(report.rows.iter().all(|r| r.unavailable.is_none()));
+    let (table, status) = skin(&["validate", &model, "--frames", "2", "--skinning", "dqs"]);
+    assert_eq!(status, 0, "{table}");
+    assert!(table.contains("| dqs gpu vertex | core f32 |"), "{table}");
+    assert!(!table.contains("| core f32 | f64 |"), "{table}");
+    // Both methods side by side at `time`: the lit pixels of each picture's middle column.
+    let side_by_side = |time: &str| {
+        let args = [
+            "render",
+            &model,
+            "--anim",
+            "0",
+            "--time",
+            time,
+            "--backend",
+            "lbs-dqs",
+            "--size",
+            "120x90",
+            "-o",
+            &png,
+        ];
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{text}");
+        assert!(text.contains("244x90 GPU lbs | GPU dqs picture"), "{text}");
+        middle_lit(&Picture::load_png(Path::new(&png)).unwrap(), 2, 120, 4)
+    };
+    // At the end of the clip (180°; the time loops, so just before it) LBS pinches the
+    // tube's middle to its axis; DQS keeps it.
+    let lit = side_by_side("0.999");
+    assert!(
+        lit[0] * 4 < lit[1],
+        "middle column lit: LBS {} vs DQS {}",
+        lit[0],
+        lit[1]
+    );
+    // At the start both methods draw the same tube.
+    let lit = side_by_side("0");
+    assert_eq!(lit[0], lit[1]);
 }

@@ -205,6 +205,8 @@ pub enum BackendArg {
     Cpu,
     /// CPU (f32) | GPU | their difference (each channel amplified 8 times), side by side.
     Compare,
+    /// The GPU's linear blend skinning | its dual quaternion skinning, side by side.
+    LbsDqs,
 }
 
 /// The arguments of `skin render`.
@@ -219,6 +221,10 @@ pub struct RenderCommand {
     backend: BackendArg,
     #[command(flatten)]
     lane: LaneArgs,
+    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning. The CPU
+    /// renderer plays the baked asset, which skins by lbs: dqs needs --backend gpu.
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
     #[command(flatten)]
     picture: PictureArgs,
     /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
@@ -248,10 +254,24 @@ impl RenderCommand {
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
             ));
         }
-        let backend = match self.backend {
-            BackendArg::Cpu => animation::Backend::Cpu(lane),
-            BackendArg::Gpu => animation::Backend::Gpu,
-            BackendArg::Compare => animation::Backend::Compare,
+        let skinning = Skinning::from(self.skinning);
+        let backend = match (self.backend, skinning) {
+            (BackendArg::Cpu | BackendArg::Compare, Skinning::Dqs) => {
+                return Err(CliError::Usage(
+                    "--skinning dqs needs --backend gpu (or lbs-dqs): the CPU renderer plays \
+                     the baked asset, which skins by lbs"
+                        .into(),
+                ))
+            }
+            (BackendArg::LbsDqs, Skinning::Dqs) => {
+                return Err(CliError::Usage(
+                    "--backend lbs-dqs draws both methods: leave out --skinning".into(),
+                ))
+            }
+            (BackendArg::Cpu, _) => animation::Backend::Cpu(lane),
+            (BackendArg::Gpu, _) => animation::Backend::Gpu(skinning),
+            (BackendArg::Compare, _) => animation::Backend::Compare,
+            (BackendArg::LbsDqs, _) => animation::Backend::LbsDqs,
         };
         let render_err = |source| CliError::Render {
             path: self.model.path(),
@@ -327,6 +347,10 @@ pub struct ValidateCommand {
     /// Palette layout of the vertex-shader paths.
     #[arg(long, value_enum, default_value_t = LayoutArg::Affine3x4)]
     layout: LayoutArg,
+    /// Validate only this skinning method: linear blend (lbs) or dual quaternion (dqs)
+    /// skinning (by default both, each with its own rows).
+    #[arg(long, value_name = "METHOD", value_enum)]
+    skinning: Option<SkinningArg>,
     #[command(flatten)]
     picture: PictureArgs,
     /// Write the GPU and CPU pictures of the frame where they differ most, side by
@@ -433,6 +457,10 @@ impl ValidateCommand {
             budget: preset(&self.budget)?,
             layout: self.layout.into(),
             size: self.picture.size,
+            skinning: match self.skinning {
+                Some(s) => vec![s.into()],
+                None => vec![Skinning::Lbs, Skinning::Dqs],
+            },
         };
         let total =
             validate::check_frames(&rig, &options).map_err(|source| CliError::Validate {

@@ -159,6 +159,9 @@ pub struct Report {
     pub layout: Layout,
     /// Draw calls a frame takes on the vertex paths.
     pub draw_calls: usize,
+    /// Draw calls a frame takes on the vertex paths under dual quaternion skinning (whose
+    /// uniform holds `budget.capacity(Layout::DualQuat)` bones), when it was validated.
+    pub dual_draw_calls: Option<usize>,
     /// The comparisons.
     pub rows: Vec<Row>,
     /// The pictures' size.
@@ -272,12 +275,20 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "- vertex-shader paths: budget {}, uniform palette of {} {} matrices, {} draw call(s) a frame\n",
+            "- vertex-shader paths: budget {}, uniform palette of {} {} matrices, {} draw call(s) a frame",
             self.budget.name,
             self.budget.capacity(self.layout),
             self.layout.name(),
             self.draw_calls
         );
+        if let Some(calls) = self.dual_draw_calls {
+            let _ = writeln!(
+                s,
+                "- dual quaternion skinning (rows `dqs …`): uniform palette of {} dual quaternions, {calls} draw call(s) a frame",
+                self.budget.capacity(Layout::DualQuat),
+            );
+        }
+        let _ = writeln!(s);
     }
 
     /// Row `r` of the error table, without its line break.
