@@ -107,11 +107,13 @@ pub fn gpu(
     bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
-    let palettes = model.palettes(rig, looped(rig, anim)?)?;
+    let anim = looped(rig, anim)?;
+    let palettes = model.palettes(rig, anim)?;
+    let weights = model.morph_weights(rig, anim);
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
     Ok(gpu.render(
-        &model.mesh_draws(&palettes),
+        &model.mesh_draws(&palettes, &weights),
         &view,
         model.budget,
         model.layout,

@@ -293,6 +293,7 @@ fn a_dqs_picture_of_rigid_bones_is_the_lbs_picture() {
         let batch = MeshDraws {
             mesh: &mesh,
             palette,
+            weights: &[],
             draws: &draws,
         };
         gpu.render(&[batch], &view, Budget::VS_1_1, Layout::Affine3x4)

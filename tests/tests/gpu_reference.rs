@@ -264,6 +264,7 @@ fn the_picture_matches_the_core_rasteriser() {
     let batch = MeshDraws {
         mesh: &mesh,
         palette: (&pal).into(),
+        weights: &[],
         draws: &draws,
     };
     let view = View::scene(cam, w, h, Shading::Lambert);
@@ -428,6 +429,7 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
     let batch = MeshDraws {
         mesh: &mesh,
         palette: (&pal).into(),
+        weights: &[],
         draws: &all,
     };
     assert!(matches!(

@@ -242,7 +242,14 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load_unmorphed(warn, "render")?;
+        // The CPU renderer plays the baked asset, which does not carry morph targets yet.
+        let rig = match self.backend {
+            BackendArg::Cpu => self.model.load_unmorphed(warn, "render --backend cpu")?,
+            BackendArg::Compare => self
+                .model
+                .load_unmorphed(warn, "render --backend compare")?,
+            BackendArg::Gpu | BackendArg::LbsDqs => self.model.load(warn)?,
+        };
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
@@ -449,7 +456,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load_unmorphed(warn, "validate")?;
+        let rig = model.load(warn)?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,

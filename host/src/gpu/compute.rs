@@ -2,7 +2,7 @@
 //! out to storage buffers, read back.
 
 use super::shader::{self, COMPUTE_GROUP};
-use super::{Bones, GpuError, GpuMesh, Reference, Skinned};
+use super::{morph, Bones, GpuError, GpuMesh, Reference, Skinned};
 use crate::pose::Skinning;
 
 /// Workgroups per dispatch dimension (WebGPU's guaranteed minimum).
@@ -17,8 +17,21 @@ impl Reference {
         mesh: &GpuMesh,
         palette: impl Into<Bones<'a>>,
     ) -> Result<Skinned, GpuError> {
+        self.skin_compute_morphed(mesh, palette, &[])
+    }
+
+    /// [`Reference::skin_compute`] with the mesh first moved by its morph targets at
+    /// `weights` (one a target; none: no target active), at most
+    /// [`ACTIVE_TARGETS`](skin_core::morph::ACTIVE_TARGETS) of them non-zero.
+    pub fn skin_compute_morphed<'a>(
+        &self,
+        mesh: &GpuMesh,
+        palette: impl Into<Bones<'a>>,
+        weights: &[f32],
+    ) -> Result<Skinned, GpuError> {
         let palette = palette.into();
         check_palette(mesh, palette)?;
+        let morph = morph::uniform(mesh, weights)?;
         let n = mesh.len();
         if n == 0 {
             return Ok(Skinned {
@@ -49,6 +62,16 @@ impl Reference {
                 self.buffer("weights", bytemuck::cast_slice(&weights), storage),
                 self.empty("skinned positions", bytes3, out_usage),
                 self.empty("skinned normals", bytes3, out_usage),
+                self.buffer(
+                    "morph",
+                    bytemuck::bytes_of(&morph),
+                    wgpu::BufferUsages::UNIFORM,
+                ),
+                self.buffer(
+                    "morph deltas",
+                    bytemuck::cast_slice(&morph::deltas(mesh)),
+                    storage,
+                ),
             ];
             let entries: Vec<wgpu::BindGroupEntry> = inputs
                 .iter()

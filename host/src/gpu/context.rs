@@ -152,6 +152,22 @@ pub enum GpuError {
         /// Its mode.
         mode: crate::rig::Mode,
     },
+    /// Morph-target weights whose count is not the mesh's targets'.
+    #[error("{weights} morph-target weights given for a mesh with {targets} morph targets")]
+    MorphWeights {
+        /// Weights given.
+        weights: usize,
+        /// The mesh's targets.
+        targets: usize,
+    },
+    /// More morph targets at a non-zero weight than the shaders' uniform holds.
+    #[error("{active} morph targets have a non-zero weight in this frame, but the GPU's morph uniform holds {budget} active targets (skin_core::morph::ACTIVE_TARGETS); set the others to 0")]
+    ActiveTargets {
+        /// Targets at a non-zero weight.
+        active: usize,
+        /// The uniform's capacity.
+        budget: usize,
+    },
     /// A non-finite palette entry, position or normal.
     #[error("{what} is not finite")]
     NotFinite {

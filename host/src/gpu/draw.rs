@@ -3,7 +3,7 @@
 
 use skin_core::budget::{Budget, Layout};
 
-use super::{Bones, DrawCall, GpuError, GpuMesh, Reference};
+use super::{morph, Bones, DrawCall, GpuError, GpuMesh, Reference};
 
 /// Vertex buffer layouts of the vertex paths: position, normal, palette slots, weights
 /// (`shader::VERTEX_IN`'s locations 0..=3), one buffer each.
@@ -36,8 +36,8 @@ const fn layout(
 }
 
 /// A mesh on the device, ready to draw through the uniform palette: its layout, `N`, the
-/// palette's length (the budget's capacity), the vertex buffers, the index buffer, and one
-/// palette uniform buffer per draw call.
+/// palette's length (the budget's capacity), the vertex buffers, the index buffer, one
+/// palette uniform buffer per draw call, and the morph uniform and deltas.
 pub(super) struct Prepared {
     /// The uniform palette's layout (dual quaternions for a DQS palette).
     pub layout: Layout,
@@ -49,6 +49,10 @@ pub(super) struct Prepared {
     pub indices: wgpu::Buffer,
     /// Each draw call's palette, `capacity` bones.
     pub palettes: Vec<wgpu::Buffer>,
+    /// The frame's active morph targets (group 2, binding 0).
+    pub morph: wgpu::Buffer,
+    /// The mesh's morph-target deltas (group 2, binding 1).
+    pub deltas: wgpu::Buffer,
 }
 
 /// The bones a uniform palette of `layout` holds within `budget` on this device.
@@ -92,18 +96,19 @@ fn uniform(palette: Bones<'_>, draw: &DrawCall, capacity: usize, layout: Layout)
 }
 
 impl Reference {
-    /// Check `mesh`, `palette` and `draws` against the budget and upload them; `layout` is
-    /// the uniform layout of a matrix palette (3×4 or 4×4; a dual quaternion palette is
-    /// held as dual quaternions).
+    /// Check `mesh`, `palette`, `draws` and the morph-target `weights` against the budget
+    /// and upload them; `layout` is the uniform layout of a matrix palette (3×4 or 4×4; a
+    /// dual quaternion palette is held as dual quaternions).
     pub(super) fn prepare(
         &self,
         mesh: &GpuMesh,
         palette: Bones<'_>,
         draws: &[DrawCall],
-        budget: Budget,
-        layout: Layout,
+        weights: &[f32],
+        (budget, layout): (Budget, Layout),
     ) -> Result<Prepared, GpuError> {
         let layout = palette.layout(layout)?;
+        let morph = morph::uniform(mesh, weights)?;
         let capacity = capacity(self, budget, layout)?;
         super::compute::check_palette(mesh, palette)?;
         for (d, draw) in draws.iter().enumerate() {
@@ -139,6 +144,16 @@ impl Reference {
                     )
                 })
                 .collect(),
+            morph: self.buffer(
+                "morph",
+                bytemuck::bytes_of(&morph),
+                wgpu::BufferUsages::UNIFORM,
+            ),
+            deltas: self.buffer(
+                "morph deltas",
+                bytemuck::cast_slice(&morph::deltas(mesh)),
+                wgpu::BufferUsages::STORAGE,
+            ),
         })
     }
 }
@@ -152,8 +167,9 @@ impl Prepared {
         pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
     }
 
-    /// Draw `draws` (whose palettes these are) with `pipeline`'s group 0 bound to each draw
-    /// call's palette in turn; the number of draw calls issued.
+    /// Draw `draws` (whose palettes these are) with `pipeline`'s group 2 bound to the morph
+    /// targets and its group 0 to each draw call's palette in turn; the number of draw calls
+    /// issued.
     pub fn draw(
         &self,
         gpu: &Reference,
@@ -161,6 +177,21 @@ impl Prepared {
         draws: &[DrawCall],
         pass: &mut wgpu::RenderPass<'_>,
     ) -> usize {
+        let morph = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("morph targets"),
+            layout: &pipeline.get_bind_group_layout(2),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.morph.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: self.deltas.as_entire_binding(),
+                },
+            ],
+        });
+        pass.set_bind_group(2, &morph, &[]);
         let layout = pipeline.get_bind_group_layout(0);
         let mut calls = 0;
         for (draw, buffer) in draws.iter().zip(&self.palettes) {

@@ -48,6 +48,7 @@ mod context;
 mod draw;
 mod mesh;
 mod model;
+mod morph;
 mod offscreen;
 pub mod shader;
 mod vertex;

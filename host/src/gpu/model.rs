@@ -9,6 +9,7 @@ use skin_core::raster::Bounds;
 
 use super::{DrawCall, FramePalette, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
 use crate::pose::animate::frame;
+use crate::pose::morph::weights;
 use crate::pose::palette::{node_world, skin_dual_palette, skin_palette};
 use crate::pose::{PoseError, Skinning};
 use crate::rig::Rig;
@@ -160,6 +161,17 @@ impl Model {
             .collect()
     }
 
+    /// The morph-target weights of each primitive at the rest pose (`anim` = `None`) or clip
+    /// `c` at `t` seconds (`Some((c, t))`): its node's, as [`crate::pose::pose()`] applies
+    /// them (empty for a mesh without targets).
+    pub fn morph_weights(&self, rig: &Rig, anim: Option<(usize, f32)>) -> Vec<Vec<f32>> {
+        let nodes = weights(rig, anim);
+        self.primitives
+            .iter()
+            .map(|b| nodes[b.node].clone())
+            .collect()
+    }
+
     /// The box around every drawn vertex's bind position (what `skin_core::scene::Scene`
     /// frames for the same model baked in `f32`); `None` without vertices.
     pub fn bounds(&self) -> Option<Bounds> {
@@ -170,15 +182,21 @@ impl Model {
         )
     }
 
-    /// The primitives' split meshes with `palettes` (from [`Model::palettes`]), for
-    /// [`super::Reference::render`].
-    pub fn mesh_draws<'a>(&'a self, palettes: &'a [FramePalette]) -> Vec<MeshDraws<'a>> {
+    /// The primitives' split meshes with `palettes` (from [`Model::palettes`]) and morph
+    /// `weights` (from [`Model::morph_weights`]), for [`super::Reference::render`].
+    pub fn mesh_draws<'a>(
+        &'a self,
+        palettes: &'a [FramePalette],
+        weights: &'a [Vec<f32>],
+    ) -> Vec<MeshDraws<'a>> {
         self.primitives
             .iter()
             .zip(palettes)
-            .map(|(b, p)| MeshDraws {
+            .zip(weights)
+            .map(|((b, p), w)| MeshDraws {
                 mesh: &b.split.mesh,
                 palette: p.bones(),
+                weights: w,
                 draws: &b.split.draws,
             })
             .collect()

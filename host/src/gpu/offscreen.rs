@@ -47,14 +47,16 @@ pub struct View {
 }
 
 /// One mesh of a picture: its vertices, its palette (one entry per joint: matrices, or
-/// dual quaternions for dual quaternion skinning) and its draw calls (each within the
-/// budget).
+/// dual quaternions for dual quaternion skinning), its morph-target weights and its draw
+/// calls (each within the budget).
 #[derive(Clone, Copy, Debug)]
 pub struct MeshDraws<'a> {
     /// The mesh.
     pub mesh: &'a GpuMesh,
     /// Its palette.
     pub palette: Bones<'a>,
+    /// Its morph-target weights (one a target; empty: no target active).
+    pub weights: &'a [f32],
     /// Its draw calls.
     pub draws: &'a [DrawCall],
 }
@@ -94,7 +96,7 @@ impl Reference {
         }
         let prepared = meshes
             .iter()
-            .map(|b| self.prepare(b.mesh, b.palette, b.draws, budget, layout))
+            .map(|b| self.prepare(b.mesh, b.palette, b.draws, b.weights, (budget, layout)))
             .collect::<Result<Vec<_>, _>>()?;
         let pipelines = prepared
             .iter()

@@ -8,7 +8,10 @@
 //!   rotation, and the sum turned into the rigid matrix of the normalised blend;
 //!
 //! then `p' = M·(p, 1)`, `n' = normalise(M·(n, 0))` (zero stays zero), as skin-core's `f32`
-//! lane computes them.
+//! lane computes them. Before skinning, every path moves the vertex by its morph targets
+//! ([`morph`]): `p = base + Σ wᵢ·deltaᵢ` over the frame's active targets (normals likewise),
+//! the deltas in a storage buffer and the active targets' indices and weights in a uniform
+//! of `skin_core::morph::ACTIVE_TARGETS` entries.
 //!
 //! A bone matrix is 3×4 row-major in skin-core; WGSL stores it as `mat3x4<f32>` whose three
 //! *columns* are skin-core's three rows, so `vec4(p, 1) * m` is `M·p`. The 4×4 layout keeps
@@ -106,6 +109,55 @@ fn skin_normal(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
 }
 ";
 
+/// The morph targets of group `group`: a uniform `morph` (binding `binding`: the active
+/// targets' count and the mesh's vertex count, then up to
+/// [`ACTIVE_TARGETS`](skin_core::morph::ACTIVE_TARGETS) target indices and weights, four a
+/// register) and the deltas (binding `binding + 1`, a storage array of six floats a vertex
+/// a target, target-major: position delta, normal delta), and `morphed(v, p, n)`: vertex
+/// `v`'s base position and normal plus each active target's weighted delta, in target
+/// order, as `skin_host::pose::morph` adds them.
+///
+/// ```
+/// let wgsl = skin_host::gpu::shader::morph(2, 0);
+/// assert!(wgsl.contains("@group(2) @binding(1) var<storage, read> deltas: array<f32>;"));
+/// assert!(wgsl.contains("array<vec4<f32>, 2>"));
+/// ```
+pub fn morph(group: u32, binding: u32) -> String {
+    let slots = MORPH_SLOTS;
+    let deltas = binding + 1;
+    format!(
+        "struct Morph {{
+    count: vec4<u32>,
+    targets: array<vec4<u32>, {slots}>,
+    weights: array<vec4<f32>, {slots}>,
+}}
+@group({group}) @binding({binding}) var<uniform> morph: Morph;
+@group({group}) @binding({deltas}) var<storage, read> deltas: array<f32>;
+
+struct Morphed {{
+    position: vec3<f32>,
+    normal: vec3<f32>,
+}}
+
+fn morphed(v: u32, position: vec3<f32>, normal: vec3<f32>) -> Morphed {{
+    var p = position;
+    var n = normal;
+    for (var i = 0u; i < morph.count.x; i++) {{
+        let t = morph.targets[i / 4u][i % 4u];
+        let w = morph.weights[i / 4u][i % 4u];
+        let at = 6u * (t * morph.count.y + v);
+        p = p + w * vec3<f32>(deltas[at], deltas[at + 1u], deltas[at + 2u]);
+        n = n + w * vec3<f32>(deltas[at + 3u], deltas[at + 4u], deltas[at + 5u]);
+    }}
+    return Morphed(p, n);
+}}
+"
+    )
+}
+
+/// Registers of four that hold the active targets' indices (and as many their weights).
+pub const MORPH_SLOTS: usize = skin_core::morph::ACTIVE_TARGETS.div_ceil(4);
+
 /// The blend of `skinning` and the transforms.
 fn skinning_source(skinning: Skinning) -> String {
     let blend = match skinning {
@@ -171,7 +223,8 @@ struct VertexIn {
 ";
 
 /// Compute skinning by `skinning`: palette (3×4 matrices, or dual quaternions as two
-/// `vec4` each), inputs and outputs in storage buffers, one invocation per vertex
+/// `vec4` each), inputs and outputs in storage buffers, the morph targets at bindings 7
+/// and 8 ([`morph`]), one invocation per vertex
 /// (`workgroup_size(64)`, 2-D dispatch for meshes past 65535 workgroups).
 pub fn compute(skinning: Skinning) -> String {
     let palette = match skinning {
@@ -200,7 +253,7 @@ fn dq_dual(i: u32) -> vec4<f32> {
 @group(0) @binding(4) var<storage, read> weights: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> out_positions: array<f32>;
 @group(0) @binding(6) var<storage, read_write> out_normals: array<f32>;
-
+{morph}
 @compute @workgroup_size({COMPUTE_GROUP})
 fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {{
     let v = id.x + id.y * groups.x * {COMPUTE_GROUP}u;
@@ -208,15 +261,21 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
         return;
     }}
     let m = blend(bones[v], weights[v]);
-    let p = skin_point(m, vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]));
-    let n = skin_normal(m, vec3<f32>(normals[3u * v], normals[3u * v + 1u], normals[3u * v + 2u]));
+    let base = morphed(
+        v,
+        vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]),
+        vec3<f32>(normals[3u * v], normals[3u * v + 1u], normals[3u * v + 2u]),
+    );
+    let p = skin_point(m, base.position);
+    let n = skin_normal(m, base.normal);
     for (var k = 0u; k < 3u; k++) {{
         out_positions[3u * v + k] = p[k];
         out_normals[3u * v + k] = n[k];
     }}
 }}
 ",
-        skinning = skinning_source(skinning)
+        skinning = skinning_source(skinning),
+        morph = morph(0, 7),
     )
 }
 
@@ -226,10 +285,10 @@ pub const COMPUTE_GROUP: u32 = 64;
 /// Vertex-stage read-back: each vertex is skinned with the uniform palette and drawn as a
 /// point on its own pixel (`index % width`, `index / width`) of two `Rgba32Float` targets
 /// (`width × height` pixels, group 1), which receive its skinned position and normal
-/// (alpha 1 marks a drawn vertex).
+/// (alpha 1 marks a drawn vertex). The morph targets are group 2 ([`morph`]).
 pub fn vertex_readback(layout: Layout, n: usize) -> String {
     format!(
-        "{skinning}{palette}{VERTEX_IN}
+        "{skinning}{palette}{VERTEX_IN}{morph}
 // The targets' size in pixels (x, y).
 @group(1) @binding(0) var<uniform> target_size: vec4<u32>;
 
@@ -242,11 +301,12 @@ struct Point {{
 @vertex
 fn vs(v: VertexIn) -> Point {{
     let m = blend(v.bones, v.weights);
+    let base = morphed(v.index, v.position, v.normal);
     let size = vec2<f32>(target_size.xy);
     let col = f32(v.index % target_size.x) + 0.5;
     let row = f32(v.index / target_size.x) + 0.5;
     let clip = vec4<f32>(col / size.x * 2.0 - 1.0, 1.0 - row / size.y * 2.0, 0.0, 1.0);
-    return Point(clip, skin_point(m, v.position), skin_normal(m, v.normal));
+    return Point(clip, skin_point(m, base.position), skin_normal(m, base.normal));
 }}
 
 struct Targets {{
@@ -260,7 +320,8 @@ fn fs(p: Point) -> Targets {{
 }}
 ",
         skinning = skinning_source(method(layout)),
-        palette = palette_uniform(layout, n)
+        palette = palette_uniform(layout, n),
+        morph = morph(2, 0),
     )
 }
 
@@ -268,10 +329,11 @@ fn fs(p: Point) -> Targets {{
 /// shading (`skin_core::raster`): the screen-space matrix (subpixels, depth 0..65535),
 /// vertices rounded to whole subpixels (halves away from zero, as `roundf`), flat Lambert
 /// shading from the provoking (first) vertex, and the material's RGB565 channels scaled
-/// in integers as `skin_core::raster::band::scale`.
+/// in integers as `skin_core::raster::band::scale`. The morph targets are group 2
+/// ([`morph`]).
 pub fn picture(layout: Layout, n: usize) -> String {
     format!(
-        "{skinning}{palette}{VERTEX_IN}
+        "{skinning}{palette}{VERTEX_IN}{morph}
 struct View {{
     // Camera rows: screen x, screen y (subpixels), depth.
     screen: mat3x4<f32>,
@@ -298,7 +360,8 @@ fn round_away(x: vec3<f32>) -> vec3<f32> {{
 @vertex
 fn vs(v: VertexIn) -> Fragment {{
     let m = blend(v.bones, v.weights);
-    let p = skin_point(m, v.position);
+    let base = morphed(v.index, v.position, v.normal);
+    let p = skin_point(m, base.position);
     let s = round_away(vec4<f32>(p, 1.0) * view.screen);
     let clip = vec4<f32>(
         s.x / view.size.x * 2.0 - 1.0,
@@ -308,7 +371,7 @@ fn vs(v: VertexIn) -> Fragment {{
     );
     var shade = 255u;
     if (view.size.w > 0.0) {{
-        let n = skin_normal(m, v.normal);
+        let n = skin_normal(m, base.normal);
         let d = max(n.x * view.light.x + n.y * view.light.y + n.z * view.light.z, 0.0);
         let lit = round_away(vec3<f32>((255.0 - view.size.z) * d)).x;
         shade = min(u32(view.size.z + lit), 255u);
@@ -323,6 +386,7 @@ fn fs(f: Fragment) -> @location(0) vec4<f32> {{
 }}
 ",
         skinning = skinning_source(method(layout)),
-        palette = palette_uniform(layout, n)
+        palette = palette_uniform(layout, n),
+        morph = morph(2, 0),
     )
 }

@@ -36,7 +36,21 @@ impl Reference {
         budget: Budget,
         layout: Layout,
     ) -> Result<Drawn, GpuError> {
-        let prepared = self.prepare(mesh, palette.into(), draws, budget, layout)?;
+        self.skin_vertex_morphed(mesh, palette, &[], draws, (budget, layout))
+    }
+
+    /// [`Reference::skin_vertex`] with the mesh first moved by its morph targets at
+    /// `weights` (one a target; none: no target active), at most
+    /// [`ACTIVE_TARGETS`](skin_core::morph::ACTIVE_TARGETS) of them non-zero.
+    pub fn skin_vertex_morphed<'a>(
+        &self,
+        mesh: &GpuMesh,
+        palette: impl Into<Bones<'a>>,
+        weights: &[f32],
+        draws: &[DrawCall],
+        (budget, layout): (Budget, Layout),
+    ) -> Result<Drawn, GpuError> {
+        let prepared = self.prepare(mesh, palette.into(), draws, weights, (budget, layout))?;
         let n = mesh.len();
         if n == 0 {
             return Ok(Drawn {

@@ -85,6 +85,11 @@ impl<'a> PictureCheck<'a> {
     pub fn finish(self) -> (Pictures, Option<(Picture, Picture)>) {
         (summarise(&self.diffs), self.worst)
     }
+
+    /// What [`Self::finish`] gives when no frame was drawn: no frames, no pictures.
+    pub fn none() -> (Pictures, Option<(Picture, Picture)>) {
+        (summarise(&[]), None)
+    }
 }
 
 /// The picture statistics of every frame's difference.
