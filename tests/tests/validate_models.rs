@@ -677,4 +677,9 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     // At the start both methods draw the same tube.
     let lit = side_by_side("0");
     assert_eq!(lit[0], lit[1]);
+    // DQS alone on a rig it cannot skin (the worm's clip scales a joint) is an error naming
+    // the joint, not a report of rows that are all "not available".
+    let worm = worms(dir.path())[0].to_string_lossy().into_owned();
+    let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
+    assert_eq!(skin(&args).1, 2, "{args:?}");
 }
