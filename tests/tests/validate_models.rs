@@ -683,3 +683,40 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
     assert_eq!(skin(&args).1, 2, "{args:?}");
 }
+
+#[test]
+fn the_gpu_renders_morph_targets_at_the_weights_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("face.glb");
+    std::fs::write(
+        &model,
+        skin_tests::gltf_gen::morph_triangle("LINEAR").glb(),
+    )
+    .unwrap();
+    let model = model.to_string_lossy().into_owned();
+    let png = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    // Refused before any GPU work: the CPU renderer, the wrong count, not a number.
+    for args in [
+        vec!["render", &model, "--backend", "cpu", "--weights", "0,0", "-o", "x.png"],
+        vec!["render", &model, "--weights", "1", "-o", "x.png"],
+        vec!["render", &model, "--weights", "0,NaN", "-o", "x.png"],
+    ] {
+        assert_eq!(skin(&args).1, 2, "{args:?}");
+    }
+    let Some(_) = gpu("the_gpu_renders_morph_targets_at_the_weights_given") else {
+        return;
+    };
+    let draw = |name: &str, weights: Option<&str>| {
+        let out = png(name);
+        let mut args = vec!["render", &model, "--size", "64x64", "-o", &out];
+        args.extend(weights.map(|w| ["--weights", w]).into_iter().flatten());
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{text}");
+        Picture::load_png(Path::new(&out)).unwrap()
+    };
+    // The file's weights are [0.25, 0.5]: given again they draw the same picture; at 0 the
+    // triangle is its base, another picture.
+    let file = draw("file.png", None);
+    assert_eq!(file, draw("same.png", Some("0.25,0.5")));
+    assert_ne!(file, draw("zero.png", Some("0,0")));
+}

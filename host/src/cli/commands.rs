@@ -225,6 +225,10 @@ pub struct RenderCommand {
     /// renderer plays the baked asset, which skins by lbs: dqs needs --backend gpu.
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
+    /// (GPU backends) morph-target weights for every mesh with targets, in place of the
+    /// file's and the clip's.
+    #[command(flatten)]
+    weights: WeightsArg,
     #[command(flatten)]
     picture: PictureArgs,
     /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
@@ -292,8 +296,22 @@ impl RenderCommand {
                 self.output.display()
             )));
         }
-        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
+        if self.weights.weights.is_some() {
+            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) {
+                return Err(CliError::Usage(
+                    "--weights needs --backend gpu (or lbs-dqs): the CPU renderer plays the \
+                     baked asset, which has no morph targets"
+                        .into(),
+                ));
+            }
+            // Finite, and as many as each mesh's targets.
+            self.weights.at(&rig, None)?;
+        }
+        let mut renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
             .map_err(render_err)?;
+        if let Some(weights) = &self.weights.weights {
+            renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
+        }
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {
