@@ -688,16 +688,21 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
 fn the_gpu_renders_morph_targets_at_the_weights_given() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("face.glb");
-    std::fs::write(
-        &model,
-        skin_tests::gltf_gen::morph_triangle("LINEAR").glb(),
-    )
-    .unwrap();
+    std::fs::write(&model, skin_tests::gltf_gen::morph_triangle("LINEAR").glb()).unwrap();
     let model = model.to_string_lossy().into_owned();
     let png = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
     // Refused before any GPU work: the CPU renderer, the wrong count, not a number.
     for args in [
-        vec!["render", &model, "--backend", "cpu", "--weights", "0,0", "-o", "x.png"],
+        vec![
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--weights",
+            "0,0",
+            "-o",
+            "x.png",
+        ],
         vec!["render", &model, "--weights", "1", "-o", "x.png"],
         vec!["render", &model, "--weights", "0,NaN", "-o", "x.png"],
     ] {

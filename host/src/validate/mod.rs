@@ -101,7 +101,8 @@ impl Default for Options {
 pub const MAX_FRAMES: u32 = 10_000;
 
 /// The most frames one run validates, all clips together: each is skinned four ways by
-/// each method and drawn twice, so this bounds a run's time and memory (about an hour of a large model).
+/// each method and drawn twice, so this bounds a run's time and memory (about an hour of a
+/// large model).
 pub const MAX_TOTAL_FRAMES: usize = 100_000;
 
 /// How many frames `options` asks for (see [`frames`]), or why that is not a run: no
