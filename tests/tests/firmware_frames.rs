@@ -27,9 +27,10 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
-use skin_core::scene::{Scene, Scratch, BACKGROUND};
+use skin_core::scene::{PartPalette, Scene, Scratch, BACKGROUND};
+use skin_core::skin::Skinning;
 use skin_core::transform::Transform;
 use skin_tests::firmware::{field, lines, missing_tools, script};
 
@@ -110,18 +111,39 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
 
 /// The host's frame of `asset` at each time in `times`: skin-core's `Scene`, framed at the
 /// skinned rest pose as the firmware frames it, drawn in one band the height of the frame
-/// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE.
+/// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE;
+/// with the palette of the asset's skinning method, as large as the firmware's.
 fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u8>> {
-    const BONES: usize = 64;
-    const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
     let asset = Asset::<L>::read(asset).expect("the embedded asset reads on the host");
+    match asset.skinning() {
+        Skinning::Lbs => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+            host_frames_with(asset, times, &mut *Box::new(Palette::<L, PALETTE>::new()))
+        }
+        Skinning::Dqs => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
+            host_frames_with(
+                asset,
+                times,
+                &mut *Box::new(DualPalette::<L, PALETTE>::new()),
+            )
+        }
+    }
+}
+
+/// [`host_frames`] with `palette`.
+fn host_frames_with<L: AssetLane + Project>(
+    asset: Asset<'_, L>,
+    times: &[f32],
+    palette: &mut impl PartPalette<L>,
+) -> Vec<Vec<u8>> {
+    const BONES: usize = 64;
     let mut pose = vec![Transform::IDENTITY; BONES];
     let mut world = vec![Affine::IDENTITY; BONES];
-    let mut palette = Box::new(Palette::<L, PALETTE>::new());
     let mut scratch = Box::new(Scratch::<L, 64>::default());
     let mut scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT).expect("a scene");
     scene
-        .frame_rest_pose(&mut pose, &mut world, &mut palette, &mut scratch)
+        .frame_rest_pose(&mut pose, &mut world, palette, &mut scratch)
         .expect("the rest pose frames");
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     let pixels = usize::from(WIDTH) * usize::from(HEIGHT);
@@ -131,7 +153,7 @@ fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u
         .map(|&t| {
             scene.pose(t, &mut pose, &mut world, &mut ()).expect("pose");
             scene
-                .project(&world, &mut palette, &mut scratch, &mut vertices, &mut ())
+                .project(&world, palette, &mut scratch, &mut vertices, &mut ())
                 .expect("project");
             let mut px = vec![Rgb565::BLACK; pixels];
             let mut frame = FrameBuffer::new(&mut px, WIDTH, HEIGHT).expect("frame");
@@ -405,6 +427,7 @@ fn firmware_frames_host_render_depends_on_time() {
         budget: Some(Budget::VS_1_1),
         lane: skin_host::pose::LaneKind::Fixed,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     let baked = skin_host::bake::bake(&rig, &options).expect("bakes");
     let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25]);
@@ -426,6 +449,7 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
         budget: Some(Budget::VS_1_1),
         lane: skin_host::pose::LaneKind::F32,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     let dir = tempfile::tempdir().expect("temporary folder");
     let asset = dir.path().join("character-f32.bin");
