@@ -192,6 +192,7 @@ impl Cpu {
             let a = s.asset();
             Ok(Played {
                 lane: L::NAME,
+                skinning: a.skinning(),
                 bones: s.bones(),
                 vertices: s.vertices(),
                 triangles: a.indices().len() / 3,
@@ -240,6 +241,8 @@ impl Cpu {
 pub struct Played {
     /// The lane's vertex format (`f32` or `I2F14`).
     pub lane: &'static str,
+    /// The skinning method the asset was baked for.
+    pub skinning: Skinning,
     /// Bones.
     pub bones: usize,
     /// Vertices.

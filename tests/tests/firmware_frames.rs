@@ -227,7 +227,13 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
         host.parts().count(),
         "one PART line per part: {ctx}"
     );
-    let (skinning, in_place) = fast_route(want_target, L::NAME);
+    assert_eq!(a["skinning"], host.skinning().name(), "{ctx}");
+    let (fast, in_place) = fast_route(want_target, L::NAME);
+    // DQS has the generic loop on every target; its vertices are read as LBS's are.
+    let skinning = match host.skinning() {
+        Skinning::Lbs => fast,
+        Skinning::Dqs => "generic",
+    };
     for (k, (p, part)) in parts.iter().zip(host.parts()).enumerate() {
         assert_eq!(field::<usize>(p, "part"), k, "{ctx}");
         assert_eq!(field::<usize>(p, "bones"), part.bones().len(), "{ctx}");
@@ -414,6 +420,95 @@ fn firmware_frames_mps2_an386_m4f_f32_vmla() {
             Model::Sample("RiggedFigure.glb"),
             Model::Sample("CesiumMan.glb"),
         ],
+    );
+}
+
+/// Dual quaternion skinning on every QEMU board (`--skinning dqs`): the asset baked for DQS,
+/// the firmware built with its palette, frames equal to the host's bit for bit.
+#[test]
+fn firmware_frames_dqs_microbit_m0() {
+    frames_with(
+        "firmware_frames_dqs_microbit_m0",
+        "microbit",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character],
+    );
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M3.
+#[test]
+fn firmware_frames_dqs_mps2_an385_m3() {
+    frames_with(
+        "firmware_frames_dqs_mps2_an385_m3",
+        "mps2-an385",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character],
+    );
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in fixed point, with a sample
+/// model; and the DQS build refuses an asset baked for LBS, saying what to do.
+#[test]
+fn firmware_frames_dqs_mps2_an386_m4f_fixed() {
+    let test = "firmware_frames_dqs_mps2_an386_m4f_fixed";
+    frames_with(
+        test,
+        "mps2-an386",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
+    );
+    if missing_tools().is_some() {
+        return;
+    }
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(Budget::VS_1_1),
+        lane: skin_host::pose::LaneKind::Fixed,
+        clips: None,
+        skinning: Skinning::Lbs,
+    };
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let asset = dir.path().join("character-lbs.bin");
+    let bytes = skin_host::bake::bake(&rig, &options).expect("bakes").bytes;
+    std::fs::write(&asset, bytes).expect("write the asset");
+    let out = dir.path().join("frames");
+    let o = script(&[
+        "run",
+        "mps2-an386",
+        "fixed",
+        "--skinning",
+        "dqs",
+        "--asset",
+        asset.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{log}");
+    let error = log
+        .lines()
+        .find(|l| l.starts_with("ERROR"))
+        .unwrap_or_default();
+    assert!(
+        error.contains("baked for lbs skinning") && error.contains("skin bake --skinning dqs"),
+        "{log}"
+    );
+    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in `f32`, with a sample model.
+#[test]
+fn firmware_frames_dqs_mps2_an386_m4f_f32() {
+    frames_with(
+        "firmware_frames_dqs_mps2_an386_m4f_f32",
+        "mps2-an386",
+        "f32",
+        &["--skinning", "dqs"],
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
     );
 }
 

@@ -567,9 +567,10 @@ impl CheckCommand {
         };
         writeln!(
             out,
-            "{path}: ok: {n} bytes, {} vertices, {} bones, {} vertices, {} triangles, {} parts, \
-             {clip}; played the rest pose and {} frames at {}x{}",
+            "{path}: ok: {n} bytes, {} vertices, {} skinning, {} bones, {} vertices, {} triangles, \
+             {} parts, {clip}; played the rest pose and {} frames at {}x{}",
             played.lane,
+            played.skinning.name(),
             played.bones,
             played.vertices,
             played.triangles,
