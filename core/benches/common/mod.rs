@@ -311,7 +311,10 @@ impl GlamDq {
     /// `positions` and `normals` (skin-core's on the same data): the peer computes DQS.
     pub fn check(&self, positions: &[[f32; 3]], normals: &[[f32; 3]], tolerance: f32) {
         let pairs = self.out.iter().zip(positions);
-        for (k, (a, b)) in pairs.chain(self.out_normals.iter().zip(normals)).enumerate() {
+        for (k, (a, b)) in pairs
+            .chain(self.out_normals.iter().zip(normals))
+            .enumerate()
+        {
             let d = (*a - Vec3::from(*b)).abs().max_element();
             assert!(d <= tolerance, "output {k}: glam {a} vs skin-core {b:?}");
         }
