@@ -8,7 +8,7 @@
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
 //! ```text
-//! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=… skinning=…
 //! PART part=… vertices=… bones=… loop=… in_place=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
@@ -30,6 +30,9 @@ use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
+#[cfg(feature = "dqs")]
+use skin_core::palette::DualPalette;
+#[cfg(not(feature = "dqs"))]
 use skin_core::palette::Palette;
 use skin_core::raster::bins::Span;
 use skin_core::scene::{Scene, Scratch, Stage, Stages};
@@ -43,8 +46,22 @@ use crate::stack;
 pub const WIDTH: u16 = 240;
 /// The display's height.
 pub const HEIGHT: u16 = 240;
-/// Palette entries a part may use: the `vs_1_1` budget (`skin bake --budget vs_1_1`).
+/// Palette entries a part may use: the `vs_1_1` budget (`skin bake --budget vs_1_1`), its
+/// bones as 3×4 matrices (32), or as dual quaternions with feature `dqs` (48). Either
+/// palette takes the same RAM: 32 × 12 or 48 × 8 values.
+#[cfg(not(feature = "dqs"))]
 pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+/// Palette entries a part may use (see above).
+#[cfg(feature = "dqs")]
+pub const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
+
+/// The palette the build skins with: the asset's method must be this one
+/// (`RasterError::Skinning` otherwise, before the first frame).
+#[cfg(not(feature = "dqs"))]
+type PartPalette<L> = Palette<L, PALETTE>;
+/// The palette the build skins with (see above).
+#[cfg(feature = "dqs")]
+type PartPalette<L> = DualPalette<L, PALETTE>;
 
 /// What a build can play: bones, vertices, triangles binned (more are drawn unbinned:
 /// slower, the same picture), rows per band and the skinning chunk. The micro:bit's 16 KiB
@@ -171,7 +188,7 @@ impl Meter {
 struct Poser<L: Project> {
     pose: [Transform<L::Real>; BONES],
     world: [Affine<L::Real>; BONES],
-    palette: Palette<L, PALETTE>,
+    palette: PartPalette<L>,
     scratch: Scratch<L, CHUNK>,
 }
 
@@ -194,7 +211,7 @@ where
     let mut p = Poser::<L> {
         pose: [Transform::IDENTITY; BONES],
         world: [Affine::IDENTITY; BONES],
-        palette: Palette::new(),
+        palette: PartPalette::new(),
         scratch: Scratch::default(),
     };
     // Used in place, never moved out of the `Result`: the micro:bit has no room for a copy.
@@ -202,7 +219,7 @@ where
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
     let (clip, duration) = scene.clip().unwrap_or(("(rest pose)", 0.0));
     defmt::info!(
-        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} aligned={=bool} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
+        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} aligned={=bool} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize} skinning={=str}",
         board.name,
         board.core,
         env!("SKIN_TARGET"),
@@ -219,7 +236,8 @@ where
         duration,
         WIDTH,
         HEIGHT,
-        ROWS
+        ROWS,
+        asset.skinning().name()
     );
     for (index, part) in asset.parts().enumerate() {
         let route = scene.route(&part).map_err(FrameError::Raster)?;

@@ -34,7 +34,7 @@ use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, BACKGROUND};
@@ -45,7 +45,7 @@ use crate::gpu::{GpuError, Model, Reference, View};
 use crate::picture::Picture;
 use crate::pose::animate::duration;
 use crate::pose::units::to_asset;
-use crate::pose::{LaneKind, PoseError};
+use crate::pose::{LaneKind, PoseError, Skinning};
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -162,6 +162,7 @@ impl Cpu {
             budget,
             lane,
             clips: Some(clip.into_iter().collect()),
+            skinning: Skinning::Lbs,
         };
         let baked = bake::bake(rig, &options)?;
         Ok(Self {
@@ -206,6 +207,7 @@ impl Cpu {
             let a = s.asset();
             Ok(Played {
                 lane: L::NAME,
+                skinning: a.skinning(),
                 bones: s.bones(),
                 vertices: s.vertices(),
                 triangles: a.indices().len() / 3,
@@ -254,6 +256,8 @@ impl Cpu {
 pub struct Played {
     /// The lane's vertex format (`f32` or `I2F14`).
     pub lane: &'static str,
+    /// The skinning method the asset was baked for.
+    pub skinning: Skinning,
     /// Bones.
     pub bones: usize,
     /// Vertices.
@@ -272,8 +276,52 @@ pub struct Played {
 struct Buffers<L: AssetLane + Project> {
     pose: Vec<Transform<L::Real>>,
     world: Vec<Affine<L::Real>>,
-    palette: Box<Palette<L, MAX_PART_BONES>>,
+    palette: PartPalettes<L>,
     scratch: Box<Scratch<L, CHUNK>>,
+}
+
+/// The palette of the method the asset was baked for.
+enum PartPalettes<L: AssetLane + Project> {
+    /// Matrices (LBS).
+    Lbs(Box<Palette<L, MAX_PART_BONES>>),
+    /// Unit dual quaternions (DQS).
+    Dqs(Box<DualPalette<L, MAX_PART_BONES>>),
+}
+
+impl<L: AssetLane + Project> Buffers<L> {
+    /// [`Scene::skinned_bounds`] of the world matrices held.
+    fn skinned_bounds(&mut self, scene: &Scene<'_, L, SCENE_BONES>) -> Result<Bounds, RasterError> {
+        let (world, scratch) = (&self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+            PartPalettes::Dqs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+        }
+    }
+
+    /// [`Scene::frame_rest_pose`].
+    fn frame_rest_pose(
+        &mut self,
+        scene: &mut Scene<'_, L, SCENE_BONES>,
+    ) -> Result<(), RasterError> {
+        let (pose, world, scratch) = (&mut self.pose, &mut self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+            PartPalettes::Dqs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+        }
+    }
+
+    /// [`Scene::project`] of the world matrices held into `out`.
+    fn project(
+        &mut self,
+        scene: &Scene<'_, L, SCENE_BONES>,
+        out: &mut [ScreenVertex],
+    ) -> Result<(), RasterError> {
+        let (world, scratch) = (&self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+            PartPalettes::Dqs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+        }
+    }
 }
 
 /// Read the asset `bytes` in lane `L`, make its scene for a `width × height` screen and
@@ -290,7 +338,10 @@ fn play<L: AssetLane + Project, R>(
     let mut buffers = Buffers {
         pose: vec![Transform::IDENTITY; n],
         world: vec![Affine::IDENTITY; n],
-        palette: Box::default(),
+        palette: match asset.skinning() {
+            Skinning::Lbs => PartPalettes::Lbs(Box::default()),
+            Skinning::Dqs => PartPalettes::Dqs(Box::default()),
+        },
         scratch: Box::default(),
     };
     f(&mut scene, &mut buffers)
@@ -311,7 +362,7 @@ fn rest_box<L: AssetLane + Project>(
 ) -> Result<Bounds, RenderError> {
     scene
         .rest(&mut b.pose, &mut b.world)
-        .and_then(|()| scene.skinned_bounds(&b.world, &mut b.palette, &mut b.scratch))
+        .and_then(|()| b.skinned_bounds(scene))
         .map_err(RenderError::Raster)
 }
 
@@ -322,21 +373,13 @@ fn draw<L: AssetLane + Project>(
     t: f32,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
-    scene
-        .frame_rest_pose(&mut b.pose, &mut b.world, &mut b.palette, &mut b.scratch)
+    b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
         .pose(t, &mut b.pose, &mut b.world, &mut ())
         .map_err(RenderError::Raster)?;
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
-    scene
-        .project(
-            &b.world,
-            &mut b.palette,
-            &mut b.scratch,
-            &mut vertices,
-            &mut (),
-        )
+    b.project(scene, &mut vertices)
         .map_err(RenderError::Raster)?;
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =

@@ -200,6 +200,9 @@ pub struct Worm {
     pub interp: Interp,
     /// Add a second chain, a second skin, and a second node instantiating the same mesh.
     pub two_skins: bool,
+    /// Animate bone 3's scale (which dual quaternion skinning cannot represent); without
+    /// it every joint stays rigid.
+    pub scale_channel: bool,
 }
 
 impl Default for Worm {
@@ -211,6 +214,7 @@ impl Default for Worm {
             inverse_binds: true,
             interp: Interp::Linear,
             two_skins: false,
+            scale_channel: true,
         }
     }
 }
@@ -421,11 +425,13 @@ impl Worm {
                     .collect();
                 add(g, node, "rotation", keys, "VEC4", 4);
             }
-            let node = 1 + c * (self.bones + 1) + 3.min(self.bones - 1);
-            let keys = (0..KEY_TIMES.len())
-                .map(|i| vec![1.0 + 0.1 * i as f32, 1.0, 1.0 - 0.05 * i as f32])
-                .collect();
-            add(g, node, "scale", keys, "VEC3", 3);
+            if self.scale_channel {
+                let node = 1 + c * (self.bones + 1) + 3.min(self.bones - 1);
+                let keys = (0..KEY_TIMES.len())
+                    .map(|i| vec![1.0 + 0.1 * i as f32, 1.0, 1.0 - 0.05 * i as f32])
+                    .collect();
+                add(g, node, "scale", keys, "VEC3", 3);
+            }
         }
         let keys = (0..KEY_TIMES.len())
             .map(|i| vec![0.1 * i as f32, -0.2 * i as f32, 0.05])

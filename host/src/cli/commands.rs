@@ -153,6 +153,10 @@ pub struct BakeCommand {
     lane: LaneArgs,
     #[command(flatten)]
     clips: ClipsArgs,
+    /// The skinning method the asset is baked for (and records): linear blend (lbs) or dual
+    /// quaternion (dqs) skinning, whose palettes hold the budget's bones as dual quaternions.
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
 }
 
 impl BakeCommand {
@@ -165,10 +169,12 @@ impl BakeCommand {
             .clips(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        let skinning = Skinning::from(self.skinning);
         let options = bake::Options {
             budget,
             lane,
             clips,
+            skinning,
         };
         let baked = bake(&rig, &options).map_err(|source| CliError::Bake {
             path: self.model.path(),
@@ -179,10 +185,11 @@ impl BakeCommand {
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
+            skinning.name(),
             baked.unit_exponent,
             baked.bones.len(),
             baked.joints,
@@ -613,9 +620,10 @@ impl CheckCommand {
         };
         writeln!(
             out,
-            "{path}: ok: {n} bytes, {} vertices, {} bones, {} vertices, {} triangles, {} parts, \
-             {clip}; played the rest pose and {} frames at {}x{}",
+            "{path}: ok: {n} bytes, {} vertices, {} skinning, {} bones, {} vertices, {} triangles, \
+             {} parts, {clip}; played the rest pose and {} frames at {}x{}",
             played.lane,
+            played.skinning.name(),
             played.bones,
             played.vertices,
             played.triangles,
