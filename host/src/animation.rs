@@ -233,13 +233,14 @@ fn gif_frame(p: &Picture) -> gif::Frame<'static> {
 /// Who draws an animation's frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// skin-core's rasteriser playing the baked clip in this number format (the firmware's
-    /// frame).
-    Cpu(LaneKind),
+    /// skin-core's rasteriser playing the clip baked in this number format for this
+    /// skinning method (the firmware's frame).
+    Cpu(LaneKind, Skinning),
     /// The wgpu reference, skinning by this method.
     Gpu(Skinning),
-    /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times.
-    Compare,
+    /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times, both
+    /// skinning by this method.
+    Compare(Skinning),
     /// The wgpu reference's linear blend skinning | its dual quaternion skinning.
     LbsDqs,
 }
@@ -267,15 +268,17 @@ impl<'a> Renderer<'a> {
         budget: Budget,
         size: (u16, u16),
     ) -> Result<Self, RenderError> {
-        let arith = match backend {
-            Backend::Cpu(a) => a,
-            _ => LaneKind::F32,
+        // The CPU renderer draws (or frames the GPU's camera) by the method compared; the
+        // GPU alone is framed by the LBS asset, which any rig bakes to.
+        let played = match backend {
+            Backend::Cpu(a, s) => (a, s),
+            Backend::Compare(s) => (LaneKind::F32, s),
+            Backend::Gpu(_) | Backend::LbsDqs => (LaneKind::F32, Skinning::Lbs),
         };
-        let cpu = Cpu::new(rig, clip, arith, Some(budget))?;
+        let cpu = Cpu::with_skinning(rig, clip, played, Some(budget))?;
         let methods = match backend {
-            Backend::Cpu(_) => vec![],
-            Backend::Gpu(s) => vec![s],
-            Backend::Compare => vec![Skinning::Lbs],
+            Backend::Cpu(..) => vec![],
+            Backend::Gpu(s) | Backend::Compare(s) => vec![s],
             Backend::LbsDqs => vec![Skinning::Lbs, Skinning::Dqs],
         };
         let gpu = match methods.is_empty() {
@@ -324,7 +327,7 @@ impl<'a> Renderer<'a> {
         };
         match (&self.gpu, self.backend) {
             (Some(g), Backend::Gpu(_)) => gpu(g, 0),
-            (Some(g), Backend::Compare) => {
+            (Some(g), Backend::Compare(_)) => {
                 let c = self.cpu.render(t, self.size)?;
                 let g = gpu(g, 0)?;
                 let d = c.amplified(&g, GAIN);
@@ -335,14 +338,17 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// Who draws, in words: `CPU (f32)`, `GPU (f32)`, `GPU (f32, dqs)`, `CPU | GPU |
-    /// difference x8`, `GPU lbs | GPU dqs`.
+    /// Who draws, in words: `CPU (f32)`, `CPU (fixed, dqs)`, `GPU (f32)`, `GPU (f32,
+    /// dqs)`, `CPU | GPU | difference x8`, `CPU | GPU | difference x8 (dqs)`, `GPU lbs |
+    /// GPU dqs`.
     pub fn describe(&self) -> String {
         match self.backend {
-            Backend::Cpu(a) => format!("CPU ({})", a.name()),
+            Backend::Cpu(a, Skinning::Lbs) => format!("CPU ({})", a.name()),
+            Backend::Cpu(a, Skinning::Dqs) => format!("CPU ({}, dqs)", a.name()),
             Backend::Gpu(Skinning::Lbs) => "GPU (f32)".into(),
             Backend::Gpu(Skinning::Dqs) => "GPU (f32, dqs)".into(),
-            Backend::Compare => format!("CPU | GPU | difference x{GAIN}"),
+            Backend::Compare(Skinning::Lbs) => format!("CPU | GPU | difference x{GAIN}"),
+            Backend::Compare(Skinning::Dqs) => format!("CPU | GPU | difference x{GAIN} (dqs)"),
             Backend::LbsDqs => "GPU lbs | GPU dqs".into(),
         }
     }
@@ -351,7 +357,7 @@ impl<'a> Renderer<'a> {
     pub fn picture_size(&self) -> (u32, u32) {
         let (w, h) = (u32::from(self.size.0), u32::from(self.size.1));
         match self.backend {
-            Backend::Compare => (3 * w + 8, h),
+            Backend::Compare(_) => (3 * w + 8, h),
             Backend::LbsDqs => (2 * w + 4, h),
             _ => (w, h),
         }

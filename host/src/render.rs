@@ -2,12 +2,14 @@
 //! skin-core's software rasteriser — the same camera, shading and colours either way, so
 //! the two pictures can be compared pixel for pixel.
 //!
-//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and lane,
-//!   only the chosen clip) and played by [`skin_core::scene::Scene`] — the code, the
-//!   numbers and the camera the firmware runs, so with the firmware's budget (`vs_1_1`,
-//!   as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit for bit.
-//! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader through the budget's
-//!   uniform palette ([`crate::gpu::Model`]), with skin-core's camera framing the same box.
+//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget, lane and
+//!   skinning method, only the chosen clip) and played by [`skin_core::scene::Scene`] —
+//!   the code, the numbers and the camera the firmware runs, so with the firmware's budget
+//!   (`vs_1_1`, as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit
+//!   for bit.
+//! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader (either method)
+//!   through the budget's uniform palette ([`crate::gpu::Model`]), with skin-core's camera
+//!   framing the same box.
 //!
 //! The camera frames the box of the skinned rest pose, as the firmware does
 //! ([`Scene::frame_rest_pose`]): a skin may place its mesh far from where it was modelled
@@ -158,11 +160,23 @@ impl Cpu {
         lane: LaneKind,
         budget: Option<Budget>,
     ) -> Result<Self, RenderError> {
+        Self::with_skinning(rig, clip, (lane, Skinning::Lbs), budget)
+    }
+
+    /// [`Cpu::new`] skinning by `skinning`: the asset baked for it (a DQS asset's parts
+    /// split by the dual quaternion layout) and played with its palette. A joint dual
+    /// quaternion skinning cannot take (one with scale) is a [`BakeError`] naming it.
+    pub fn with_skinning(
+        rig: &Rig,
+        clip: Option<usize>,
+        (lane, skinning): (LaneKind, Skinning),
+        budget: Option<Budget>,
+    ) -> Result<Self, RenderError> {
         let options = Options {
             budget,
             lane,
             clips: Some(clip.into_iter().collect()),
-            skinning: Skinning::Lbs,
+            skinning,
         };
         let baked = bake::bake(rig, &options)?;
         Ok(Self {

@@ -8,7 +8,7 @@
 //! within 1e-5 of the bounding-box diagonal; every `f32` path vs the reference within
 //! 1e-5 of it; fixed point within the core's documented bound (8.25·2⁻¹⁵ asset units plus
 //! 10⁻⁶ for the pose, `core/src/lane/mod.rs`) plus that; GPU and CPU pictures equal on at
-//! least 99 % of the pixels at 240×240 in every frame.
+//! least 99 % of the pixels at 240×240 in every frame, by each skinning method.
 
 use std::path::{Path, PathBuf};
 
@@ -220,6 +220,11 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
     // In view: the thin worms cover a few hundred pixels at least, the sample models more.
     assert!(drawn >= 200, "{name}: the model covers {drawn} pixels");
+    // Dual quaternion skinning's pictures, where the rig allows them: every frame drawn.
+    if let Some(Ok(p)) = &report.dual_pictures {
+        assert_eq!(p.frames, report.frames.len(), "{name}");
+        assert!(p.worst >= report.pixel_limit, "{name}: {p:?}");
+    }
 
     // GPU compute directly against the independent reference at a few times.
     let split = Model::new(&rig, options.budget, options.layout).unwrap();
@@ -335,8 +340,13 @@ fn validate_passes_on_every_sample_model() {
                 ..Options::default()
             },
         );
+        let dual = match &report.dual_pictures {
+            Some(Ok(p)) => format!("{:.3} % equal", 100.0 * p.worst),
+            Some(Err(why)) => format!("not compared: {why}"),
+            None => "not validated".into(),
+        };
         eprintln!(
-            "{}: worst picture {:.3} % equal",
+            "{}: worst picture {:.3} % equal, dqs {dual}",
             path.display(),
             100.0 * report.pictures.worst
         );
@@ -358,6 +368,12 @@ fn failures_name_what_exceeded_its_threshold() {
     let mut report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
     assert!(report.table("linear.glb").contains("Result: **pass**."));
     report.rows[3].errors.max = report.rows[3].limit * 2.0;
+    // The worm's clip scales a joint: its DQS pictures are not compared, the reason given.
+    assert!(
+        matches!(&report.dual_pictures, Some(Err(why)) if why.contains("joint 3")),
+        "{:?}",
+        report.dual_pictures
+    );
     report.pictures.worst = 0.9;
     let failures = report.failures();
     assert_eq!(failures.len(), 2, "{failures:?}");
@@ -611,20 +627,43 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     std::fs::write(&model, skin_tests::gltf_gen::candy_wrapper(17).glb()).unwrap();
     let model = model.to_string_lossy().into_owned();
     let png = dir.path().join("candy.png").to_string_lossy().into_owned();
-    // DQS on the CPU renderer (the baked asset skins by LBS) is refused, before any GPU work.
-    for backend in ["cpu", "compare"] {
-        let args = [
-            "render",
-            &model,
-            "--backend",
-            backend,
-            "--skinning",
-            "dqs",
-            "-o",
-            &png,
+    // `render` at the end of the clip, 120×90, with `extra` arguments.
+    let render_end = |extra: &[&str]| {
+        let base = [
+            "render", &model, "--anim", "0", "--time", "0.999", "--size", "120x90",
         ];
-        assert_eq!(skin(&args).1, 2, "{args:?}");
+        skin(&[&base[..], extra, &["-o", &png]].concat())
+    };
+    // The CPU renderer plays the asset baked for either method, in either lane: at the end
+    // of the clip LBS pinches the tube's middle to its axis, DQS keeps it.
+    let cpu_lit = |arith: &str, skinning: &str| {
+        let args = ["--backend", "cpu", "--arith", arith, "--skinning", skinning];
+        let (text, status) = render_end(&args);
+        assert_eq!(status, 0, "{args:?}: {text}");
+        middle_lit(&Picture::load_png(Path::new(&png)).unwrap(), 1, 120, 0)[0]
+    };
+    for arith in ["f32", "fixed"] {
+        let (lbs, dqs) = (cpu_lit(arith, "lbs"), cpu_lit(arith, "dqs"));
+        assert!(
+            lbs * 4 < dqs,
+            "{arith}: middle column lit: LBS {lbs} vs DQS {dqs}"
+        );
     }
+    // A joint DQS cannot skin (the worm's clip scales one) is bad input (status 2, one line).
+    let worm = worms(dir.path())[0].to_string_lossy().into_owned();
+    let args = [
+        "render",
+        &worm,
+        "--anim",
+        "0",
+        "--backend",
+        "cpu",
+        "--skinning",
+        "dqs",
+        "-o",
+        &png,
+    ];
+    assert_eq!(skin(&args).1, 2, "{args:?}");
     let Some(gpu) = gpu("the_candy_wrapper_validates_and_renders_by_both_methods") else {
         return;
     };
@@ -640,10 +679,43 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     );
     assert_eq!(report.rows.len(), 16);
     assert!(report.rows.iter().all(|r| r.unavailable.is_none()));
+    // The DQS pictures, compared in every frame, and failing under the limit.
+    let Some(Ok(dual)) = report.dual_pictures else {
+        panic!("no DQS pictures: {:?}", report.dual_pictures);
+    };
+    eprintln!(
+        "candy wrapper: DQS pictures at worst {:.3} % equal",
+        100.0 * dual.worst
+    );
+    let mut failing = report.clone();
+    failing.dual_pictures = Some(Ok(validate::Pictures { worst: 0.9, ..dual }));
+    let failures = failing.failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].starts_with("dqs pictures: 90.00 % of pixels agree in "),
+        "{failures:?}"
+    );
     let (table, status) = skin(&["validate", &model, "--frames", "2", "--skinning", "dqs"]);
     assert_eq!(status, 0, "{table}");
     assert!(table.contains("| dqs gpu vertex | core f32 |"), "{table}");
     assert!(!table.contains("| core f32 | f64 |"), "{table}");
+    assert!(table.contains("\nPictures (dqs) 240x240, "), "{table}");
+    // CPU and GPU DQS side by side, with the GPU's camera framed by the DQS asset.
+    let (text, status) = render_end(&["--backend", "compare", "--skinning", "dqs"]);
+    assert_eq!(status, 0, "{text}");
+    assert!(
+        text.contains("368x90 CPU | GPU | difference x8 (dqs) picture"),
+        "{text}"
+    );
+    let p = Picture::load_png(Path::new(&png)).unwrap();
+    let at = |x: u32, y: u32| p.pixels[(y * p.width + x) as usize];
+    let differ = (0..90)
+        .flat_map(|y| (0..120).map(move |x| (x, y)))
+        .filter(|&(x, y)| at(x, y) != at(x + 124, y))
+        .count();
+    assert!(differ * 100 <= 120 * 90, "{differ} pixels differ");
+    // Its CPU picture is `--backend cpu`'s.
+    assert_eq!(middle_lit(&p, 1, 120, 0)[0], cpu_lit("f32", "dqs"));
     // Both methods side by side at `time`: the lit pixels of each picture's middle column.
     let side_by_side = |time: &str| {
         let args = [
@@ -679,7 +751,6 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     assert_eq!(lit[0], lit[1]);
     // DQS alone on a rig it cannot skin (the worm's clip scales a joint) is an error naming
     // the joint, not a report of rows that are all "not available".
-    let worm = worms(dir.path())[0].to_string_lossy().into_owned();
     let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
     assert_eq!(skin(&args).1, 2, "{args:?}");
 }

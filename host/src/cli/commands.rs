@@ -228,8 +228,8 @@ pub struct RenderCommand {
     backend: BackendArg,
     #[command(flatten)]
     lane: LaneArgs,
-    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning. The CPU
-    /// renderer plays the baked asset, which skins by lbs: dqs needs --backend gpu.
+    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning; the CPU
+    /// renderer plays the model baked for it (as `skin bake --skinning`).
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
     /// (GPU backends) morph-target weights for every mesh with targets, in place of the
@@ -274,21 +274,14 @@ impl RenderCommand {
         }
         let skinning = Skinning::from(self.skinning);
         let backend = match (self.backend, skinning) {
-            (BackendArg::Cpu | BackendArg::Compare, Skinning::Dqs) => {
-                return Err(CliError::Usage(
-                    "--skinning dqs needs --backend gpu (or lbs-dqs): the CPU renderer plays \
-                     the baked asset, which skins by lbs"
-                        .into(),
-                ))
-            }
             (BackendArg::LbsDqs, Skinning::Dqs) => {
                 return Err(CliError::Usage(
                     "--backend lbs-dqs draws both methods: leave out --skinning".into(),
                 ))
             }
-            (BackendArg::Cpu, _) => animation::Backend::Cpu(lane),
+            (BackendArg::Cpu, _) => animation::Backend::Cpu(lane, skinning),
             (BackendArg::Gpu, _) => animation::Backend::Gpu(skinning),
-            (BackendArg::Compare, _) => animation::Backend::Compare,
+            (BackendArg::Compare, _) => animation::Backend::Compare(skinning),
             (BackendArg::LbsDqs, _) => animation::Backend::LbsDqs,
         };
         let render_err = |source| CliError::Render {

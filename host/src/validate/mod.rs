@@ -12,13 +12,15 @@
 //! | core fixed vs the oracle | the lane's bound, 8.25·2⁻¹⁵ asset units plus 10⁻⁶ for the `I8F24` pose (`core/src/lane/mod.rs`), plus 10⁻⁵ of the extent |
 //! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run, plus the same |
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
-//! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
+//! | GPU picture vs CPU picture (`f32`), each skinning method | at least 99 % of the pixels equal, every frame |
 //!
 //! Both skinning methods are compared by default ([`Options::skinning`]), each with its rows:
 //! linear blend skinning's as above, dual quaternion skinning's named `dqs …`, against the
-//! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. A rig dual quaternion
-//! skinning cannot skin (a joint with scale) has its `dqs` rows "not available", the joint
-//! named, while LBS is compared beside it.
+//! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. The pictures are linear
+//! blend skinning's, and with DQS validated its pictures too ([`Report::dual_pictures`]):
+//! the GPU's DQS against the CPU renderer playing the asset baked for DQS. A rig dual
+//! quaternion skinning cannot skin (a joint with scale) has its `dqs` rows "not available",
+//! the joint named, and its pictures "not compared", while LBS is compared beside it.
 //!
 //! Morph targets are applied on every path (the oracle, the host's pose in both lanes, both
 //! GPU paths); the pictures of a model whose targets move vertices are not compared
@@ -58,6 +60,7 @@ use crate::oracle;
 use crate::pose::animate::duration;
 use crate::pose::range::check_fixed;
 use crate::pose::{asset_unit, fixed_unit, PoseError, Skinning};
+use crate::render::RenderError;
 use crate::rig::Rig;
 use pictures::PictureCheck;
 use tally::Tally;
@@ -78,7 +81,7 @@ pub struct Options {
     /// The pictures' size in pixels.
     pub size: (u16, u16),
     /// The skinning methods compared, each with its own rows (the pictures are linear blend
-    /// skinning's, which the CPU renderer draws).
+    /// skinning's, and dual quaternion skinning's too when it is one of them).
     pub skinning: Vec<Skinning>,
 }
 
@@ -202,6 +205,22 @@ fn tolerated(options: &Options, skinning: Skinning) -> bool {
     skinning == Skinning::Dqs && options.skinning.contains(&Skinning::Lbs)
 }
 
+/// `drawn` (the DQS picture check made, or a frame of it drawn) passed through `f`; a rig
+/// the asset cannot hold for DQS (a bake refusing a joint) as `Ok(Err(why))`, for its
+/// pictures to be "not compared" while its rows stand; any other error as itself.
+fn dual_check<T, U>(
+    drawn: Result<T, ValidateError>,
+    f: impl FnOnce(T) -> U,
+) -> Result<Result<U, String>, ValidateError> {
+    match drawn {
+        Ok(t) => Ok(Ok(f(t))),
+        Err(ValidateError::Render(e @ (RenderError::Bake(_) | RenderError::Pose(_)))) => {
+            Ok(Err(e.to_string()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Validate `rig` on `gpu` as `options` say; `on_frame` is called after each frame (for a
 /// progress bar), with the frames done and the total.
 pub fn validate(
@@ -242,11 +261,22 @@ pub fn validate(
         None => Some(PictureCheck::new(
             rig,
             gpu,
-            &model,
+            Skinning::Lbs,
             options.budget,
             options.size,
         )?),
         Some(_) => None,
+    };
+    let dqs = options.skinning.iter().position(|&s| s == Skinning::Dqs);
+    let mut dual = match (dqs, &pictures_unavailable) {
+        (Some(d), None) => Some(match &methods[d].unavailable {
+            Some(why) => Err(why.clone()),
+            None => dual_check(
+                PictureCheck::new(rig, gpu, Skinning::Dqs, options.budget, options.size),
+                |check| check,
+            )?,
+        }),
+        _ => None,
     };
     let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
     for (i, frame) in frames.iter().enumerate() {
@@ -272,11 +302,22 @@ pub fn validate(
             series.push(row.errors.max);
         }
         if let Some(p) = &mut pictures {
-            p.frame(frame.anim)?;
+            p.frame(&model, frame.anim)?;
+        }
+        if let (Some(d), Some(Ok(check))) = (dqs, &mut dual) {
+            let m = &methods[d];
+            let drawn = match (&m.model, &m.unavailable) {
+                (Some(model), None) => dual_check(check.frame(model, frame.anim), |()| ())?,
+                (_, why) => Err(why.clone().unwrap_or_default()),
+            };
+            if let Err(why) = drawn {
+                dual = Some(Err(why));
+            }
         }
         on_frame(i + 1, frames.len());
     }
     let (pictures, worst) = pictures.map_or_else(PictureCheck::none, PictureCheck::finish);
+    let dual_pictures = dual.map(|d| d.map(|check| check.finish().0));
     let mut rows = Vec::new();
     let mut undrawn = 0;
     for m in &methods {
@@ -307,6 +348,7 @@ pub fn validate(
         size: options.size,
         pictures,
         pictures_unavailable,
+        dual_pictures,
         pixel_limit: LIMITS.pixels,
         worst,
         undrawn,
