@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds, runs and sizes the Cortex-M firmware (firmware/).
 #
-#   scripts/firmware.sh build BOARD LANE [MODEL] [--vmla]  bake the model, build; prints
+#   scripts/firmware.sh build BOARD LANE [MODEL] [--vmla] [--skinning lbs|dqs]  bake, build; prints
 #                                                 the ELF's path
-#   scripts/firmware.sh run BOARD LANE [MODEL] [--vmla]    build, run in QEMU (-icount
+#   scripts/firmware.sh run BOARD LANE [MODEL] [--vmla] [--skinning lbs|dqs]  build, run in QEMU (-icount
 #                                                 shift=0), decode defmt; exits with the
 #                                                 firmware's status
 #   scripts/firmware.sh size BOARD LANE [MODEL] [--vmla]   build; flash and RAM (text data bss)
@@ -23,6 +23,8 @@
 #        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12).
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
+# --skinning dqs: dual quaternion skinning: the model baked with `--skinning dqs` (48 bones
+#        a part) and the firmware built with feature `dqs`; an --asset must be baked so.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
 #        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
 #        --gif FILE  also turns the frames into an animation (`skin frames`; .gif or .apng)
@@ -92,18 +94,27 @@ skin_tool() {
 vmla() {
   [ "$1" = mps2-an386 ] && [ "$2" = f32 ] \
     || die "--vmla applies to the f32 lane on mps2-an386 (the Cortex-M4F), not $1 $2"
-  extra=",vmla" variant="-vmla"
+  extra="$extra,vmla" variant="$variant-vmla"
 }
 
-# Options after BOARD LANE: sets model, asset, out, extra, variant.
+# Options after BOARD LANE: sets model, asset, out, extra, variant, skinning.
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" gif="" extra="" variant="" rows=""
+  model="" asset="" out="" gif="" extra="" variant="" rows="" skinning=lbs
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
       --rows) rows="${2:?--rows needs a number}"; variant="$variant-rows$rows"; shift 2 ;;
+      --skinning)
+        skinning="${2:?--skinning needs lbs or dqs}"
+        case "$skinning" in
+          lbs) ;;
+          dqs) extra="$extra,dqs" variant="$variant-dqs" ;;
+          *) die "unknown skinning method '$skinning' (lbs, dqs)" ;;
+        esac
+        shift 2
+        ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
@@ -133,8 +144,9 @@ bake() {
     mv "$model.$$" "$model"
   fi
   name="$(basename "${model%.*}")"
-  asset="$dir/$name-$lane.bin"
-  "$skin" bake "$model" -o "$asset.$$" --arith "$lane" --budget vs_1_1 >/dev/null
+  asset="$dir/$name-$lane$variant.bin"
+  "$skin" bake "$model" -o "$asset.$$" --arith "$lane" --budget vs_1_1 \
+    --skinning "$skinning" >/dev/null
   mv "$asset.$$" "$asset"
 }
 
@@ -261,7 +273,7 @@ case "${1:-}" in
     bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -9,7 +9,8 @@
 //!     lbs4/pos+nrm/f32 3273 100
 //! ```
 //!
-//! Kernels: `{stitch,lbs4}/{pos,pos+nrm}/{f32,I2F14}` and `glam/lbs4/{pos,pos+nrm}/f32`.
+//! Kernels: `{stitch,lbs4,dqs4}/{pos,pos+nrm}/{f32,I2F14}` and
+//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`.
 //! Without arguments (as `cargo bench` runs it) it skins each kernel once and exits.
 //!
 //! `… icount time N TRIALS KERNEL…` instead times the kernels, interleaved, `TRIALS` times
@@ -24,7 +25,7 @@ use std::hint::black_box;
 use skin_core::lane::Lane;
 use skin_core::skin::{RigidMesh, SkinnedMesh};
 
-use common::{Glam, Lanes, Raw};
+use common::{Glam, GlamDq, Lanes, Raw};
 
 /// The seed of the `skinning` bench, so both skin the same data.
 const SEED: u64 = 0x5EED_0019;
@@ -34,7 +35,7 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     let Some(kernel) = kernel.strip_suffix(L::NAME) else {
         return false;
     };
-    let palette = d.palette.as_slice();
+    let (palette, duals) = (d.palette.as_slice(), d.duals.as_slice());
     let rigid = RigidMesh::new(&d.positions, &d.rigid).expect("valid mesh");
     let lbs = SkinnedMesh::<L, 4>::new(&d.positions, &d.influences).expect("valid mesh");
     let (out, out_n, normals) = (&mut d.out, &mut d.out_normals, &d.normals);
@@ -45,6 +46,8 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
             "stitch/pos+nrm/" => rigid.skin_with_normals(palette, normals, out, out_n),
             "lbs4/pos/" => lbs.skin(palette, out),
             "lbs4/pos+nrm/" => lbs.skin_with_normals(palette, normals, out, out_n),
+            "dqs4/pos/" => lbs.skin_dqs(black_box(duals), out),
+            "dqs4/pos+nrm/" => lbs.skin_dqs_with_normals(black_box(duals), normals, out, out_n),
             _ => return false,
         }
         .expect("skins");
@@ -65,6 +68,18 @@ fn run(name: &str, raw: &Raw) -> Run {
     match name {
         "glam/lbs4/pos/f32" | "glam/lbs4/pos+nrm/f32" => {
             let mut g = Glam::new(raw);
+            let palette = g.palette.clone();
+            let normals = name.contains("nrm");
+            Box::new(move || {
+                if normals {
+                    g.skin_with_normals(black_box(&palette));
+                } else {
+                    g.skin(black_box(&palette));
+                }
+            })
+        }
+        "glam/dqs4/pos/f32" | "glam/dqs4/pos+nrm/f32" => {
+            let mut g = GlamDq::new(raw);
             let palette = g.palette.clone();
             let normals = name.contains("nrm");
             Box::new(move || {
@@ -118,10 +133,16 @@ fn main() {
             "stitch/pos+nrm/",
             "lbs4/pos/",
             "lbs4/pos+nrm/",
+            "dqs4/pos/",
+            "dqs4/pos+nrm/",
         ]
         .iter()
         .flat_map(|k| [format!("{k}f32"), format!("{k}I2F14")])
-        .chain(["glam/lbs4/pos/f32".into(), "glam/lbs4/pos+nrm/f32".into()])
+        .chain(
+            ["lbs4", "dqs4"]
+                .iter()
+                .flat_map(|k| [format!("glam/{k}/pos/f32"), format!("glam/{k}/pos+nrm/f32")]),
+        )
         .collect(),
     };
     let arg = |i: usize, default: usize| {
@@ -133,15 +154,10 @@ fn main() {
     let raw = Raw::new(n, SEED ^ n as u64);
     for kernel in kernels {
         let ok = match kernel.as_str() {
-            "glam/lbs4/pos/f32" | "glam/lbs4/pos+nrm/f32" => {
-                let mut glam = Glam::new(&raw);
-                let palette = glam.palette.clone();
+            k if k.starts_with("glam/") => {
+                let mut glam = run(k, &raw);
                 for _ in 0..reps {
-                    if kernel.ends_with("pos/f32") {
-                        glam.skin(black_box(&palette));
-                    } else {
-                        glam.skin_with_normals(black_box(&palette));
-                    }
+                    glam();
                 }
                 true
             }

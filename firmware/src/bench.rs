@@ -84,7 +84,7 @@ fn kernels<L: Lane>(
 
     let palette = synthetic::palette::<L>(&mut synthetic::Rng::new(synthetic::POSE_SEED))?;
     for kernel in Kernel::ALL {
-        let sum = synthetic::run(kernel, palette.as_slice(), &mut chunk, REPS, clock)?;
+        let sum = synthetic::run(kernel, &palette, &mut chunk, REPS, clock)?;
         let (ticks, calls) = clock.take();
         let overhead = empty * u64::from(calls) / u64::from(EMPTY_CALLS);
         let instructions = to_instructions(ticks).saturating_sub(overhead);
@@ -213,7 +213,7 @@ fn rest_pose_is_identity<L: Lane>(chunk: &mut Chunk<L>) -> Result<bool, Error> {
     chunk.fill(&mut rng, 0)?;
     let mut ok = true;
     for kernel in Kernel::ALL {
-        chunk.skin(kernel, rest.as_slice(), 1, &mut ())?;
+        chunk.skin(kernel, &rest, 1, &mut ())?;
         let moved = chunk
             .positions
             .iter()

@@ -8,7 +8,7 @@
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
 //! ```text
-//! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=…
+//! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=… skinning=…
 //! PART part=… vertices=… bones=… loop=… in_place=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
@@ -29,6 +29,9 @@ use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
+#[cfg(feature = "dqs")]
+use skin_core::palette::DualPalette;
+#[cfg(not(feature = "dqs"))]
 use skin_core::palette::Palette;
 use skin_core::raster::bins::Span;
 use skin_core::scene::{Scene, Scratch, Stage, Stages};
@@ -50,6 +53,15 @@ mod model {
     include!(concat!(env!("OUT_DIR"), "/model.rs"));
 }
 pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
+
+/// The palette the build skins with: the asset's method must be this one
+/// (`RasterError::Skinning` otherwise, before the first frame); its capacity is the model's
+/// largest part palette (build.rs), within the board's.
+#[cfg(not(feature = "dqs"))]
+type PartPalette<L> = Palette<L, PALETTE>;
+/// The palette the build skins with (see above).
+#[cfg(feature = "dqs")]
+type PartPalette<L> = DualPalette<L, PALETTE>;
 
 /// Vertices skinned at a time: the micro:bit's 16 KiB of RAM take small chunks; the Pico
 /// (264 KiB) and the MPS2 boards, which get the Pico's buffers so that Cortex-M0 code on
@@ -164,7 +176,7 @@ impl Meter {
 struct Poser<L: Project> {
     pose: [Transform<L::Real>; BONES],
     world: [Affine<L::Real>; BONES],
-    palette: Palette<L, PALETTE>,
+    palette: PartPalette<L>,
     scratch: Scratch<L, CHUNK>,
 }
 
@@ -187,7 +199,7 @@ where
     let mut p = Poser::<L> {
         pose: [Transform::IDENTITY; BONES],
         world: [Affine::IDENTITY; BONES],
-        palette: Palette::new(),
+        palette: PartPalette::new(),
         scratch: Scratch::default(),
     };
     // Used in place, never moved out of the `Result`: the micro:bit has no room for a copy.
@@ -195,7 +207,7 @@ where
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
     let (clip, duration) = scene.clip().unwrap_or(("(rest pose)", 0.0));
     defmt::info!(
-        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} aligned={=bool} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize}",
+        "ASSET board={=str} core={=str} target={=str} counts={=str} lane={=str} bytes={=usize} aligned={=bool} checksum={=u32} bones={=usize} vertices={=usize} triangles={=usize} parts={=usize} clip={=str} duration={=f32} width={=u16} height={=u16} band_rows={=usize} skinning={=str}",
         board.name,
         board.core,
         env!("SKIN_TARGET"),
@@ -212,7 +224,8 @@ where
         duration,
         WIDTH,
         HEIGHT,
-        ROWS
+        ROWS,
+        asset.skinning().name()
     );
     for (index, part) in asset.parts().enumerate() {
         let route = scene.route(&part).map_err(FrameError::Raster)?;

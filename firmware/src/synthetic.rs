@@ -11,7 +11,7 @@
 use skin_core::affine::Affine;
 use skin_core::error::{Error, Quantity};
 use skin_core::lane::Lane;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::skin::{RigidMesh, SkinnedMesh};
 use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
@@ -42,15 +42,21 @@ pub enum Kernel {
     Lbs4,
     /// Linear blend skinning with four influences, positions and normals.
     Lbs4Normals,
+    /// Dual quaternion skinning with four influences, positions.
+    Dqs4,
+    /// Dual quaternion skinning with four influences, positions and normals.
+    Dqs4Normals,
 }
 
 impl Kernel {
     /// Every kernel, in report order.
-    pub const ALL: [Kernel; 4] = [
+    pub const ALL: [Kernel; 6] = [
         Kernel::Stitch,
         Kernel::StitchNormals,
         Kernel::Lbs4,
         Kernel::Lbs4Normals,
+        Kernel::Dqs4,
+        Kernel::Dqs4Normals,
     ];
 
     /// The name the firmware logs and the tests parse.
@@ -60,12 +66,17 @@ impl Kernel {
             Kernel::StitchNormals => "stitch-pos-nrm",
             Kernel::Lbs4 => "lbs4-pos",
             Kernel::Lbs4Normals => "lbs4-pos-nrm",
+            Kernel::Dqs4 => "dqs4-pos",
+            Kernel::Dqs4Normals => "dqs4-pos-nrm",
         }
     }
 
     /// `true` when the kernel also transforms normals.
     pub const fn normals(self) -> bool {
-        matches!(self, Kernel::StitchNormals | Kernel::Lbs4Normals)
+        matches!(
+            self,
+            Kernel::StitchNormals | Kernel::Lbs4Normals | Kernel::Dqs4Normals
+        )
     }
 }
 
@@ -106,8 +117,8 @@ impl Rng {
 
 /// A random pose: each bone rotated at random and moved by up to 0.25 asset units. Rotation
 /// rows have an L1 norm of at most √3, so every matrix fits the fixed lane.
-pub fn palette<L: Lane>(rng: &mut Rng) -> Result<Palette<L, BONES>, Error> {
-    let mut palette = Palette::new();
+pub fn palette<L: Lane>(rng: &mut Rng) -> Result<Pose<L>, Error> {
+    let mut pose = Pose::default();
     for index in 0..BONES {
         let q = [rng.signed(), rng.signed(), rng.signed(), 0.5 + rng.unit()];
         let t = [rng.signed(), rng.signed(), rng.signed()].map(|v| v * 0.25);
@@ -116,14 +127,36 @@ pub fn palette<L: Lane>(rng: &mut Rng) -> Result<Palette<L, BONES>, Error> {
             index,
             format: L::NAME,
         })?;
-        palette.push(&bone.to_affine())?;
+        pose.push(&bone.to_affine())?;
     }
-    Ok(palette)
+    Ok(pose)
 }
 
-/// The bind pose: every palette matrix the identity.
-pub fn rest<L: Lane>() -> Result<Palette<L, BONES>, Error> {
-    Palette::identity(BONES)
+/// The bind pose: every palette entry the identity.
+pub fn rest<L: Lane>() -> Result<Pose<L>, Error> {
+    let mut pose = Pose::default();
+    for _ in 0..BONES {
+        pose.push(&Affine::IDENTITY)?;
+    }
+    Ok(pose)
+}
+
+/// A pose of the rig as each method's palette: the rigid bone matrices (stitching, LBS) and
+/// the same transforms as unit dual quaternions (DQS).
+#[derive(Default)]
+pub struct Pose<L: Lane> {
+    /// The matrices.
+    pub matrices: Palette<L, BONES>,
+    /// The unit dual quaternions.
+    pub duals: DualPalette<L, BONES>,
+}
+
+impl<L: Lane> Pose<L> {
+    /// Appends bone matrix `m` to both palettes.
+    fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
+        self.matrices.push(m)?;
+        self.duals.push(m)
+    }
 }
 
 /// One chunk of the mesh: inputs and outputs.
@@ -197,15 +230,17 @@ impl<L: Lane> Chunk<L> {
         Ok(())
     }
 
-    /// Runs `kernel` over the chunk `reps` times, timing only the kernel calls.
+    /// Runs `kernel` over the chunk `reps` times with `pose`'s palette of its method,
+    /// timing only the kernel calls.
     pub fn skin(
         &mut self,
         kernel: Kernel,
-        palette: &[Affine<L>],
+        pose: &Pose<L>,
         reps: u32,
         watch: &mut impl Stopwatch,
     ) -> Result<(), Error> {
         let (out, out_normals) = (&mut self.out, &mut self.out_normals);
+        let palette = pose.matrices.as_slice();
         match kernel {
             Kernel::Stitch | Kernel::StitchNormals => {
                 let mesh = RigidMesh::new(&self.positions, &self.bones)?;
@@ -228,6 +263,20 @@ impl<L: Lane> Chunk<L> {
                             mesh.skin_with_normals(palette, &self.normals, out, out_normals)?;
                         } else {
                             mesh.skin(palette, out)?;
+                        }
+                    }
+                    Ok(())
+                })
+            }
+            Kernel::Dqs4 | Kernel::Dqs4Normals => {
+                let mesh = SkinnedMesh::<L, 4>::new(&self.positions, &self.influences)?;
+                let duals = pose.duals.as_slice();
+                watch.time(|| {
+                    for _ in 0..reps {
+                        if kernel.normals() {
+                            mesh.skin_dqs_with_normals(duals, &self.normals, out, out_normals)?;
+                        } else {
+                            mesh.skin_dqs(duals, out)?;
                         }
                     }
                     Ok(())
@@ -285,7 +334,7 @@ impl Checksum {
 /// Skins the whole mesh with `kernel` on the host or the device; returns the checksum.
 pub fn run<L: Lane>(
     kernel: Kernel,
-    palette: &[Affine<L>],
+    pose: &Pose<L>,
     chunk: &mut Chunk<L>,
     reps: u32,
     watch: &mut impl Stopwatch,
@@ -294,7 +343,7 @@ pub fn run<L: Lane>(
     let mut sum = Checksum::default();
     for c in 0..CHUNKS {
         chunk.fill(&mut rng, c * CHUNK)?;
-        chunk.skin(kernel, palette, reps, watch)?;
+        chunk.skin(kernel, pose, reps, watch)?;
         chunk.hash(kernel, &mut sum);
     }
     Ok(sum)

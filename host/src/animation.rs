@@ -9,7 +9,8 @@
 //! - **APNG** (`.apng`): every frame exact (24-bit RGB), its delay `1000 / (1000·fps)` s.
 //!
 //! [`Renderer`] draws one frame of a clip with the CPU renderer (the firmware's picture),
-//! the GPU reference, or both side by side with their difference amplified.
+//! the GPU reference (by either skinning method), both side by side with their difference
+//! amplified, or the GPU's two skinning methods side by side.
 //!
 //! ```
 //! use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
@@ -35,7 +36,7 @@ use skin_core::raster::Bounds;
 use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
 use crate::pose::animate::duration;
-use crate::pose::LaneKind;
+use crate::pose::{LaneKind, Skinning};
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -232,13 +233,16 @@ fn gif_frame(p: &Picture) -> gif::Frame<'static> {
 /// Who draws an animation's frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// skin-core's rasteriser playing the baked clip in this number format (the firmware's
-    /// frame).
-    Cpu(LaneKind),
-    /// The wgpu reference.
-    Gpu,
-    /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times.
-    Compare,
+    /// skin-core's rasteriser playing the clip baked in this number format for this
+    /// skinning method (the firmware's frame).
+    Cpu(LaneKind, Skinning),
+    /// The wgpu reference, skinning by this method.
+    Gpu(Skinning),
+    /// CPU (`f32`) | GPU | their difference, each channel's amplified [`GAIN`] times, both
+    /// skinning by this method.
+    Compare(Skinning),
+    /// The wgpu reference's linear blend skinning | its dual quaternion skinning.
+    LbsDqs,
 }
 
 /// Draws frames of one clip (or the rest pose) of a model.
@@ -248,7 +252,10 @@ pub struct Renderer<'a> {
     backend: Backend,
     size: (u16, u16),
     cpu: Cpu,
-    gpu: Option<(Reference, Model, Bounds)>,
+    /// The device, the models it draws (one, or LBS then DQS) and the camera's box.
+    gpu: Option<(Reference, Vec<Model>, Bounds)>,
+    /// Morph-target weights for every mesh with targets, in place of the clip's (the GPU's).
+    weights: Option<Vec<f32>>,
 }
 
 impl<'a> Renderer<'a> {
@@ -261,18 +268,29 @@ impl<'a> Renderer<'a> {
         budget: Budget,
         size: (u16, u16),
     ) -> Result<Self, RenderError> {
-        let arith = match backend {
-            Backend::Cpu(a) => a,
-            Backend::Gpu | Backend::Compare => LaneKind::F32,
+        // The CPU renderer draws (or frames the GPU's camera) by the method compared; the
+        // GPU alone is framed by the LBS asset, which any rig bakes to.
+        let played = match backend {
+            Backend::Cpu(a, s) => (a, s),
+            Backend::Compare(s) => (LaneKind::F32, s),
+            Backend::Gpu(_) | Backend::LbsDqs => (LaneKind::F32, Skinning::Lbs),
         };
-        let cpu = Cpu::new(rig, clip, arith, Some(budget))?;
-        let gpu = match backend {
-            Backend::Cpu(_) => None,
-            Backend::Gpu | Backend::Compare => {
+        let cpu = Cpu::with_skinning(rig, clip, played, Some(budget))?;
+        let methods = match backend {
+            Backend::Cpu(..) => vec![],
+            Backend::Gpu(s) | Backend::Compare(s) => vec![s],
+            Backend::LbsDqs => vec![Skinning::Lbs, Skinning::Dqs],
+        };
+        let gpu = match methods.is_empty() {
+            true => None,
+            false => {
                 let reference = Reference::new()?;
-                let model = Model::new(rig, budget, Layout::Affine3x4)?;
+                let models = methods
+                    .into_iter()
+                    .map(|s| Model::with_skinning(rig, budget, Layout::Affine3x4, s))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let bounds = cpu.rest_bounds(size)?;
-                Some((reference, model, bounds))
+                Some((reference, models, bounds))
             }
         };
         Ok(Self {
@@ -282,7 +300,17 @@ impl<'a> Renderer<'a> {
             size,
             cpu,
             gpu,
+            weights: None,
         })
+    }
+
+    /// The renderer drawing every mesh with morph targets at `weights` (one a target of
+    /// each such mesh) on the GPU, in place of the clip's weights.
+    pub fn with_weights(mut self, weights: Vec<f32>) -> Result<Self, RenderError> {
+        let mut nodes = crate::pose::morph::weights(self.rig, None);
+        crate::pose::morph::override_weights(self.rig, &mut nodes, &weights)?;
+        self.weights = Some(weights);
+        Ok(self)
     }
 
     /// The clip's duration in seconds (0 for the rest pose).
@@ -292,28 +320,36 @@ impl<'a> Renderer<'a> {
 
     /// The picture at `t` seconds (looped).
     pub fn frame(&self, t: f32) -> Result<Picture, RenderError> {
-        let gpu = |(reference, model, bounds): &(Reference, Model, Bounds)| {
+        let gpu = |(reference, models, bounds): &(Reference, Vec<Model>, Bounds), m: usize| {
             let anim = self.clip.map(|c| (c, t));
-            render::gpu(reference, self.rig, model, anim, bounds, self.size)
+            let frame = (anim, self.weights.as_deref());
+            render::gpu_weighted(reference, self.rig, &models[m], frame, bounds, self.size)
         };
         match (&self.gpu, self.backend) {
-            (Some(g), Backend::Gpu) => gpu(g),
-            (Some(g), Backend::Compare) => {
+            (Some(g), Backend::Gpu(_)) => gpu(g, 0),
+            (Some(g), Backend::Compare(_)) => {
                 let c = self.cpu.render(t, self.size)?;
-                let g = gpu(g)?;
+                let g = gpu(g, 0)?;
                 let d = c.amplified(&g, GAIN);
                 Ok(c.beside(&[&g, &d], 4, Rgb565::BLACK))
             }
+            (Some(g), Backend::LbsDqs) => Ok(gpu(g, 0)?.beside(&[&gpu(g, 1)?], 4, Rgb565::BLACK)),
             _ => self.cpu.render(t, self.size),
         }
     }
 
-    /// Who draws, in words: `CPU (f32)`, `GPU (f32)`, `CPU | GPU | difference x8`.
+    /// Who draws, in words: `CPU (f32)`, `CPU (fixed, dqs)`, `GPU (f32)`, `GPU (f32,
+    /// dqs)`, `CPU | GPU | difference x8`, `CPU | GPU | difference x8 (dqs)`, `GPU lbs |
+    /// GPU dqs`.
     pub fn describe(&self) -> String {
         match self.backend {
-            Backend::Cpu(a) => format!("CPU ({})", a.name()),
-            Backend::Gpu => "GPU (f32)".into(),
-            Backend::Compare => format!("CPU | GPU | difference x{GAIN}"),
+            Backend::Cpu(a, Skinning::Lbs) => format!("CPU ({})", a.name()),
+            Backend::Cpu(a, Skinning::Dqs) => format!("CPU ({}, dqs)", a.name()),
+            Backend::Gpu(Skinning::Lbs) => "GPU (f32)".into(),
+            Backend::Gpu(Skinning::Dqs) => "GPU (f32, dqs)".into(),
+            Backend::Compare(Skinning::Lbs) => format!("CPU | GPU | difference x{GAIN}"),
+            Backend::Compare(Skinning::Dqs) => format!("CPU | GPU | difference x{GAIN} (dqs)"),
+            Backend::LbsDqs => "GPU lbs | GPU dqs".into(),
         }
     }
 
@@ -321,7 +357,8 @@ impl<'a> Renderer<'a> {
     pub fn picture_size(&self) -> (u32, u32) {
         let (w, h) = (u32::from(self.size.0), u32::from(self.size.1));
         match self.backend {
-            Backend::Compare => (3 * w + 8, h),
+            Backend::Compare(_) => (3 * w + 8, h),
+            Backend::LbsDqs => (2 * w + 4, h),
             _ => (w, h),
         }
     }

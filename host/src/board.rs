@@ -254,6 +254,8 @@ pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
         budget: Some(Budget::VS_1_1),
         lane,
         clips: None,
+        // The boards' default build skins by LBS (its palette the larger of the two).
+        skinning: crate::pose::Skinning::Lbs,
     };
     let baked = match bake(rig, &options) {
         Ok(b) => b,

@@ -340,7 +340,8 @@ pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
         "{:<28} {:<6} {:>8} {:>12} {:>7} {:>12} {:>11}",
         "budget", "layout", "capacity", "skins fit", "unsplit", "split draws", "duplicated"
     );
-    for r in budget_rows(rig, presets) {
+    let rows = budget_rows(rig, presets);
+    for r in &rows {
         let fit = format!("{}/{}", r.skins_fitting, rig.skins.len());
         let tail = match &r.split {
             Ok((d, dup)) => format!("{d:>12} {dup:>11}"),
@@ -356,5 +357,40 @@ pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
             r.draws
         );
     }
+    let _ = writeln!(
+        s,
+        "what dual quaternion skinning (skin bake --skinning dqs) gains over 3x4 matrices:"
+    );
+    for budget in presets {
+        let row = |layout| {
+            rows.iter()
+                .find(|r| r.budget == *budget && r.layout == layout)
+        };
+        if let (Some(lbs), Some(dq)) = (row(Layout::Affine3x4), row(Layout::DualQuat)) {
+            let _ = writeln!(s, "  {:<26} {}", budget.name, dq_gain(lbs, dq));
+        }
+    }
     s
+}
+
+/// What the dual quaternion row `dq` gains over the 3×4 row `lbs` of the same budget.
+fn dq_gain(lbs: &BudgetRow, dq: &BudgetRow) -> String {
+    if dq.capacity == 0 {
+        return "no dual quaternion mode (fixed-function matrix palette)".into();
+    }
+    let bones = format!(
+        "{} bones a draw instead of {} (+{})",
+        dq.capacity,
+        lbs.capacity,
+        dq.capacity.saturating_sub(lbs.capacity)
+    );
+    match (&lbs.split, &dq.split) {
+        (Ok((d3, dup3)), Ok((dd, dupd))) => {
+            format!("{bones}; split draws {d3} -> {dd}, duplicated vertices {dup3} -> {dupd}")
+        }
+        (Err(_), Ok((dd, dupd))) => {
+            format!("{bones}; splits into {dd} draws ({dupd} duplicated vertices) where 3x4 cannot")
+        }
+        (_, Err(why)) => format!("{bones}; still cannot split: {why}"),
+    }
 }

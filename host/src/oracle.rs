@@ -12,6 +12,8 @@
 //!   weights divided by their sum, the skinned node's own transform ignored; normals
 //!   blended with the same matrices and renormalised (zero stays zero);
 //! - meshes without a skin (or primitives without weights): `W(node) · p`;
+//! - dual quaternion skinning ([`pose_dqs`], in [`dual`]): each joint matrix as a rotation
+//!   quaternion and a translation, blended per vertex as Kavan et al. describe;
 //! - morph targets first, in bind space: `p = base + Σ wᵢ·deltaᵢ` (normals likewise, before
 //!   the blend renormalises them), the weights the node's, else its mesh's, replaced by a
 //!   clip's weights channel sampled as the other channels are.
@@ -22,6 +24,10 @@
 
 use crate::rig::world64::{mul, point, unit4, world, Trs64, M34};
 use crate::rig::{Channel, Interpolation, Path, Primitive, Rig};
+
+pub mod dual;
+
+pub use dual::{pose_dqs, Dqs64};
 
 /// One (mesh node, primitive) skinned in `f64`, in glTF world space.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,6 +213,17 @@ pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
 /// Skin every (mesh node, primitive) of `rig` at the rest pose or clip `c` at `t` seconds,
 /// in node order (as [`crate::pose::pose()`] lists them). `None` when the clip does not exist.
 pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive64>> {
+    pose_by(rig, anim, lbs_matrices)
+}
+
+/// The joint palettes `W · IBM` of every skin and the node world matrices at a frame, and
+/// each (mesh node, primitive) skinned by the per-vertex matrices `blend` makes from a
+/// primitive and its skin's palette (a rigid primitive: its node's world matrix).
+fn pose_by(
+    rig: &Rig,
+    anim: Option<(usize, f64)>,
+    mut blend: impl FnMut(&Primitive, &[M34]) -> Vec<M34>,
+) -> Option<Vec<PosedPrimitive64>> {
     let world = world(rig, &locals(rig, anim)?);
     let weights = weights(rig, anim)?;
     let mut posed = Vec::new();
@@ -220,10 +237,11 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
                 .collect()
         });
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
-            let (positions, normals) = match (&palette, &prim.influences) {
-                (Some(palette), Some(_)) => skin_primitive(prim, &weights[node], palette, true),
-                _ => skin_primitive(prim, &weights[node], &[world[node]], false),
+            let matrices = match (&palette, &prim.influences) {
+                (Some(palette), Some(_)) => blend(prim, palette),
+                _ => vec![world[node]; prim.positions.len()],
             };
+            let (positions, normals) = skin_primitive(prim, &weights[node], &matrices);
             posed.push(PosedPrimitive64 {
                 node,
                 mesh,
@@ -236,48 +254,52 @@ pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive6
     Some(posed)
 }
 
-/// Positions and normals of `prim` moved by its morph targets at `weights`, each vertex
-/// then under `Σ w·palette[joint]` of its influences, or under `palette[0]` when `skinned`
-/// is false (a rigid mesh).
-fn skin_primitive(
-    prim: &Primitive,
-    weights: &[f64],
-    palette: &[M34],
-    skinned: bool,
-) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
-    let matrix = |v: usize| -> M34 {
-        let Some(inf) = prim.influences.as_ref().filter(|_| skinned) else {
-            return palette[0];
-        };
-        let inf = &inf[v];
-        let sum: f64 = inf.weights.iter().map(|&w| f64::from(w)).sum();
-        let mut m = [[0.0; 4]; 3];
-        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
-            let w = f64::from(w) / sum;
-            if w != 0.0 {
-                for (mr, br) in m.iter_mut().zip(&palette[usize::from(j)]) {
-                    for (e, be) in mr.iter_mut().zip(br) {
-                        *e += w * be;
+/// Each vertex's linear blend `Σ w·palette[joint]` of its influences, the weights divided
+/// by their sum.
+fn lbs_matrices(prim: &Primitive, palette: &[M34]) -> Vec<M34> {
+    let Some(influences) = &prim.influences else {
+        return vec![palette[0]; prim.positions.len()];
+    };
+    influences
+        .iter()
+        .map(|inf| {
+            let sum: f64 = inf.weights.iter().map(|&w| f64::from(w)).sum();
+            let mut m = [[0.0; 4]; 3];
+            for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+                let w = f64::from(w) / sum;
+                if w != 0.0 {
+                    for (mr, br) in m.iter_mut().zip(&palette[usize::from(j)]) {
+                        for (e, be) in mr.iter_mut().zip(br) {
+                            *e += w * be;
+                        }
                     }
                 }
             }
-        }
-        m
-    };
-    let matrices: Vec<M34> = (0..prim.positions.len()).map(matrix).collect();
+            m
+        })
+        .collect()
+}
+
+/// Positions and normals of `prim` moved by its morph targets at `weights`, each vertex
+/// then under its matrix of `matrices`; normals renormalised (zero stays zero).
+fn skin_primitive(
+    prim: &Primitive,
+    weights: &[f64],
+    matrices: &[M34],
+) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
     let targets = || weights.iter().copied().zip(&prim.targets);
     let positions = morph(
         &prim.positions,
         targets().map(|(w, t)| (w, t.positions.as_ref())),
     )
     .into_iter()
-    .zip(&matrices)
+    .zip(matrices)
     .map(|(p, m)| point(m, p))
     .collect();
     let normals = prim.normals.as_ref().map(|ns| {
         morph(ns, targets().map(|(w, t)| (w, t.normals.as_ref())))
             .into_iter()
-            .zip(&matrices)
+            .zip(matrices)
             .map(|(n, m)| {
                 let v = vector(m, n);
                 let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();

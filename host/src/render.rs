@@ -2,12 +2,14 @@
 //! skin-core's software rasteriser — the same camera, shading and colours either way, so
 //! the two pictures can be compared pixel for pixel.
 //!
-//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget and lane,
-//!   only the chosen clip) and played by [`skin_core::scene::Scene`] — the code, the
-//!   numbers and the camera the firmware runs, so with the firmware's budget (`vs_1_1`,
-//!   as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit for bit.
-//! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader through the budget's
-//!   uniform palette ([`crate::gpu::Model`]), with skin-core's camera framing the same box.
+//! - **CPU** ([`Cpu`]): the model is baked in memory (the chosen budget, lane and
+//!   skinning method, only the chosen clip) and played by [`skin_core::scene::Scene`] —
+//!   the code, the numbers and the camera the firmware runs, so with the firmware's budget
+//!   (`vs_1_1`, as `scripts/firmware.sh` bakes) the picture is the firmware's frame, bit
+//!   for bit.
+//! - **GPU** ([`gpu`]): every primitive skinned by the vertex shader (either method)
+//!   through the budget's uniform palette ([`crate::gpu::Model`]), with skin-core's camera
+//!   framing the same box.
 //!
 //! The camera frames the box of the skinned rest pose, as the firmware does
 //! ([`Scene::frame_rest_pose`]): a skin may place its mesh far from where it was modelled
@@ -35,7 +37,7 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::lattice::{Coord, Lattice, LatticeError};
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, BACKGROUND};
@@ -47,7 +49,7 @@ use crate::lattice::LatticeFile;
 use crate::picture::Picture;
 use crate::pose::animate::duration;
 use crate::pose::units::to_asset;
-use crate::pose::{LaneKind, PoseError};
+use crate::pose::{LaneKind, PoseError, Skinning};
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -110,13 +112,28 @@ pub fn gpu(
     model: &Model,
     anim: Option<(usize, f32)>,
     bounds: &Bounds,
+    size: (u16, u16),
+) -> Result<Picture, RenderError> {
+    gpu_weighted(gpu, rig, model, (anim, None), bounds, size)
+}
+
+/// [`gpu()`] with the morph-target weights `given` for every mesh with targets in place of
+/// the frame's (`skin render --weights`; `None`: the frame's).
+pub fn gpu_weighted(
+    gpu: &Reference,
+    rig: &Rig,
+    model: &Model,
+    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
+    bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
-    let palettes = model.palettes(rig, looped(rig, anim)?)?;
+    let anim = looped(rig, anim)?;
+    let palettes = model.palettes(rig, anim)?;
+    let weights = model.morph_weights(rig, anim, given)?;
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
     Ok(gpu.render(
-        &model.mesh_draws(&palettes),
+        &model.mesh_draws(&palettes, &weights),
         &view,
         model.budget,
         model.layout,
@@ -148,10 +165,23 @@ impl Cpu {
         lane: LaneKind,
         budget: Option<Budget>,
     ) -> Result<Self, RenderError> {
+        Self::with_skinning(rig, clip, (lane, Skinning::Lbs), budget)
+    }
+
+    /// [`Cpu::new`] skinning by `skinning`: the asset baked for it (a DQS asset's parts
+    /// split by the dual quaternion layout) and played with its palette. A joint dual
+    /// quaternion skinning cannot take (one with scale) is a [`BakeError`] naming it.
+    pub fn with_skinning(
+        rig: &Rig,
+        clip: Option<usize>,
+        (lane, skinning): (LaneKind, Skinning),
+        budget: Option<Budget>,
+    ) -> Result<Self, RenderError> {
         let options = Options {
             budget,
             lane,
             clips: Some(clip.into_iter().collect()),
+            skinning,
         };
         let baked = bake::bake(rig, &options)?;
         Ok(Self {
@@ -196,6 +226,7 @@ impl Cpu {
             let a = s.asset();
             Ok(Played {
                 lane: L::NAME,
+                skinning: a.skinning(),
                 bones: s.bones(),
                 vertices: s.vertices(),
                 triangles: a.indices().len() / 3,
@@ -270,16 +301,7 @@ where
     L::Out: Coord,
 {
     play::<L, _>(bytes, size, |s, b| {
-        draw_with(s, b, t, size, |s, b, v| {
-            s.project_lattice(
-                &b.world,
-                &mut b.palette,
-                &mut b.scratch,
-                lattice,
-                v,
-                &mut (),
-            )
-        })
+        draw_with(s, b, t, size, |s, b, v| b.project_lattice(s, lattice, v))
     })
 }
 
@@ -288,6 +310,8 @@ where
 pub struct Played {
     /// The lane's vertex format (`f32` or `I2F14`).
     pub lane: &'static str,
+    /// The skinning method the asset was baked for.
+    pub skinning: Skinning,
     /// Bones.
     pub bones: usize,
     /// Vertices.
@@ -306,8 +330,73 @@ pub struct Played {
 struct Buffers<L: AssetLane + Project> {
     pose: Vec<Transform<L::Real>>,
     world: Vec<Affine<L::Real>>,
-    palette: Box<Palette<L, MAX_PART_BONES>>,
+    palette: PartPalettes<L>,
     scratch: Box<Scratch<L, CHUNK>>,
+}
+
+/// The palette of the method the asset was baked for.
+enum PartPalettes<L: AssetLane + Project> {
+    /// Matrices (LBS).
+    Lbs(Box<Palette<L, MAX_PART_BONES>>),
+    /// Unit dual quaternions (DQS).
+    Dqs(Box<DualPalette<L, MAX_PART_BONES>>),
+}
+
+impl<L: AssetLane + Project> Buffers<L> {
+    /// [`Scene::skinned_bounds`] of the world matrices held.
+    fn skinned_bounds(&mut self, scene: &Scene<'_, L, SCENE_BONES>) -> Result<Bounds, RasterError> {
+        let (world, scratch) = (&self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+            PartPalettes::Dqs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+        }
+    }
+
+    /// [`Scene::frame_rest_pose`].
+    fn frame_rest_pose(
+        &mut self,
+        scene: &mut Scene<'_, L, SCENE_BONES>,
+    ) -> Result<(), RasterError> {
+        let (pose, world, scratch) = (&mut self.pose, &mut self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+            PartPalettes::Dqs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+        }
+    }
+
+    /// [`Scene::project`] of the world matrices held into `out`.
+    fn project(
+        &mut self,
+        scene: &Scene<'_, L, SCENE_BONES>,
+        out: &mut [ScreenVertex],
+    ) -> Result<(), RasterError> {
+        let (world, scratch) = (&self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+            PartPalettes::Dqs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+        }
+    }
+
+    /// [`Scene::project_lattice`] of the world matrices held into `out`.
+    fn project_lattice(
+        &mut self,
+        scene: &Scene<'_, L, SCENE_BONES>,
+        lattice: &Lattice<L::Out>,
+        out: &mut [ScreenVertex],
+    ) -> Result<(), RasterError>
+    where
+        L::Out: Coord,
+    {
+        let (world, scratch) = (&self.world, &mut *self.scratch);
+        match &mut self.palette {
+            PartPalettes::Lbs(p) => {
+                scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
+            }
+            PartPalettes::Dqs(p) => {
+                scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
+            }
+        }
+    }
 }
 
 /// Read the asset `bytes` in lane `L`, make its scene for a `width × height` screen and
@@ -324,7 +413,10 @@ fn play<L: AssetLane + Project, R>(
     let mut buffers = Buffers {
         pose: vec![Transform::IDENTITY; n],
         world: vec![Affine::IDENTITY; n],
-        palette: Box::default(),
+        palette: match asset.skinning() {
+            Skinning::Lbs => PartPalettes::Lbs(Box::default()),
+            Skinning::Dqs => PartPalettes::Dqs(Box::default()),
+        },
         scratch: Box::default(),
     };
     f(&mut scene, &mut buffers)
@@ -345,7 +437,7 @@ fn rest_box<L: AssetLane + Project>(
 ) -> Result<Bounds, RenderError> {
     scene
         .rest(&mut b.pose, &mut b.world)
-        .and_then(|()| scene.skinned_bounds(&b.world, &mut b.palette, &mut b.scratch))
+        .and_then(|()| b.skinned_bounds(scene))
         .map_err(RenderError::Raster)
 }
 
@@ -356,9 +448,7 @@ fn draw<L: AssetLane + Project>(
     t: f32,
     size: (u16, u16),
 ) -> Result<Picture, RenderError> {
-    draw_with(scene, b, t, size, |s, b, v| {
-        s.project(&b.world, &mut b.palette, &mut b.scratch, v, &mut ())
-    })
+    draw_with(scene, b, t, size, |s, b, v| b.project(s, v))
 }
 
 /// [`draw`] with the vertices skinned and projected by `project`.
@@ -373,8 +463,7 @@ fn draw_with<L: AssetLane + Project>(
         &mut [ScreenVertex],
     ) -> Result<(), RasterError>,
 ) -> Result<Picture, RenderError> {
-    scene
-        .frame_rest_pose(&mut b.pose, &mut b.world, &mut b.palette, &mut b.scratch)
+    b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
         .pose(t, &mut b.pose, &mut b.world, &mut ())

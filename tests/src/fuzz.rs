@@ -17,9 +17,10 @@ use skin_core::affine::Affine;
 use skin_core::asset::{Asset, AssetLane};
 use skin_core::clip::{Keys, Wrap};
 use skin_core::lane::Q14;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::raster::Project;
-use skin_core::scene::{Scene, Scratch};
+use skin_core::scene::{PartPalette, Scene, Scratch};
+use skin_core::skin::Skinning;
 use skin_core::transform::Transform;
 use skin_host::bake::{self, Options};
 use skin_host::pose::{self, LaneKind};
@@ -129,18 +130,29 @@ pub fn touch<L: AssetLane>(a: &Asset<'_, L>) {
 }
 
 /// Play `a` as the firmware does with `B` bones: a scene, its camera on the skinned rest
-/// pose, a frame posed and projected; every projected vertex on success.
+/// pose, a frame posed and projected, with the palette of the asset's skinning method;
+/// every projected vertex on success.
 fn play<L: AssetLane + Project, const B: usize>(a: &Asset<'_, L>) {
+    match a.skinning() {
+        Skinning::Lbs => play_with::<L, B>(a, &mut *Box::<Palette<L, 256>>::default()),
+        Skinning::Dqs => play_with::<L, B>(a, &mut *Box::<DualPalette<L, 256>>::default()),
+    }
+}
+
+/// [`play`] with `palette`.
+fn play_with<L: AssetLane + Project, const B: usize>(
+    a: &Asset<'_, L>,
+    palette: &mut impl PartPalette<L>,
+) {
     let Ok(mut scene) = Scene::<L, B>::new(*a, 240, 240) else {
         return;
     };
     let n = scene.bones();
     let mut pose = vec![Transform::<L::Real>::IDENTITY; n];
     let mut world = vec![Affine::<L::Real>::IDENTITY; n];
-    let mut palette: Box<Palette<L, 256>> = Box::default();
     let mut scratch: Box<Scratch<L, 16>> = Box::default();
     if scene
-        .frame_rest_pose(&mut pose, &mut world, &mut palette, &mut scratch)
+        .frame_rest_pose(&mut pose, &mut world, palette, &mut scratch)
         .is_err()
     {
         return;
@@ -150,7 +162,7 @@ fn play<L: AssetLane + Project, const B: usize>(a: &Asset<'_, L>) {
         return;
     }
     let mut vertices = vec![Default::default(); scene.vertices()];
-    let _ = scene.project(&world, &mut palette, &mut scratch, &mut vertices, &mut ());
+    let _ = scene.project(&world, palette, &mut scratch, &mut vertices, &mut ());
 }
 
 /// glTF bytes (`.glb` or `.gltf`): imported; what imports is posed in both lanes at rest
@@ -221,6 +233,7 @@ pub fn model(rig: &Rig) {
             budget: None,
             lane,
             clips: None,
+            skinning: Skinning::Lbs,
         };
         match bake::bake(rig, &options) {
             Ok(baked) => {

@@ -200,6 +200,9 @@ pub struct Worm {
     pub interp: Interp,
     /// Add a second chain, a second skin, and a second node instantiating the same mesh.
     pub two_skins: bool,
+    /// Animate bone 3's scale (which dual quaternion skinning cannot represent); without
+    /// it every joint stays rigid.
+    pub scale_channel: bool,
 }
 
 impl Default for Worm {
@@ -211,6 +214,7 @@ impl Default for Worm {
             inverse_binds: true,
             interp: Interp::Linear,
             two_skins: false,
+            scale_channel: true,
         }
     }
 }
@@ -421,11 +425,13 @@ impl Worm {
                     .collect();
                 add(g, node, "rotation", keys, "VEC4", 4);
             }
-            let node = 1 + c * (self.bones + 1) + 3.min(self.bones - 1);
-            let keys = (0..KEY_TIMES.len())
-                .map(|i| vec![1.0 + 0.1 * i as f32, 1.0, 1.0 - 0.05 * i as f32])
-                .collect();
-            add(g, node, "scale", keys, "VEC3", 3);
+            if self.scale_channel {
+                let node = 1 + c * (self.bones + 1) + 3.min(self.bones - 1);
+                let keys = (0..KEY_TIMES.len())
+                    .map(|i| vec![1.0 + 0.1 * i as f32, 1.0, 1.0 - 0.05 * i as f32])
+                    .collect();
+                add(g, node, "scale", keys, "VEC3", 3);
+            }
         }
         let keys = (0..KEY_TIMES.len())
             .map(|i| vec![0.1 * i as f32, -0.2 * i as f32, 0.05])
@@ -709,4 +715,83 @@ pub fn rigid_prop(g: &mut Gen, parent: usize) -> usize {
         None => g.json["nodes"][parent]["children"] = json!([node]),
     }
     node
+}
+/// The candy wrapper: a closed tube along X from 0 to 2 (radius ½, `rings` rings of 16
+/// vertices with outward normals), skinned to two joints on its axis — `root` at the
+/// origin and `twist` at x = 1 — with weights going linearly from `root` at x = 0 to
+/// `twist` at x = 2, and a one-second LINEAR clip turning `twist` about the axis from 0°
+/// to 180° (keys every 45°). Linear blend skinning flattens the middle ring onto the axis
+/// at 180°; dual quaternion skinning keeps its radius.
+pub fn candy_wrapper(rings: usize) -> Gen {
+    const AROUND: usize = 16;
+    let mut g = Gen::new();
+    let (mut pos, mut nrm, mut joints, mut weights) = (vec![], vec![], vec![], vec![]);
+    for r in 0..rings {
+        let x = 2.0 * r as f32 / (rings - 1) as f32;
+        for k in 0..AROUND {
+            let (s, c) = (k as f32 * std::f32::consts::TAU / AROUND as f32).sin_cos();
+            pos.extend_from_slice(&[x, 0.5 * c, 0.5 * s]);
+            nrm.extend_from_slice(&[0.0, c, s]);
+            joints.extend_from_slice(&[0, 1, 0, 0]);
+            weights.extend_from_slice(&[1.0 - x / 2.0, x / 2.0, 0.0, 0.0]);
+        }
+    }
+    let mut idx = Vec::new();
+    let around = AROUND as u32;
+    for r in 0..rings as u32 - 1 {
+        for k in 0..around {
+            let (a, b) = (r * around + k, r * around + (k + 1) % around);
+            idx.extend_from_slice(&[a, b, a + around, b, b + around, a + around]);
+        }
+    }
+    let attributes = json!({
+        "POSITION": g.floats(&pos, "VEC3", 3),
+        "NORMAL": g.floats(&nrm, "VEC3", 3),
+        "JOINTS_0": g.uints(&joints, UNSIGNED_SHORT, "VEC4", 4, false),
+        "WEIGHTS_0": g.floats(&weights, "VEC4", 4),
+    });
+    let indices = g.uints(&idx, UNSIGNED_SHORT, "SCALAR", 1, false);
+    g.push(
+        "meshes",
+        json!({"name": "candy", "primitives": [{"attributes": attributes, "indices": indices}]}),
+    );
+    let root = g.push("nodes", json!({"name": "root"}));
+    let twist = g.push(
+        "nodes",
+        json!({"name": "twist", "translation": [1.0, 0.0, 0.0]}),
+    );
+    g.json["nodes"][root]["children"] = json!([twist]);
+    // Inverse binds, column-major: identity, and the translation by −1 along X.
+    let mut ibm = vec![0.0f32; 32];
+    for m in 0..2 {
+        for d in 0..4 {
+            ibm[16 * m + 5 * d] = 1.0;
+        }
+    }
+    ibm[28] = -1.0;
+    let ibm = g.floats(&ibm, "MAT4", 16);
+    let skin = g.push(
+        "skins",
+        json!({"joints": [root, twist], "inverseBindMatrices": ibm}),
+    );
+    let mesh = g.push("nodes", json!({"name": "candy", "mesh": 0, "skin": skin}));
+    g.json["scenes"][0]["nodes"] = json!([root, mesh]);
+    let times: Vec<f32> = (0..5).map(|k| k as f32 / 4.0).collect();
+    let keys: Vec<f32> = (0..5)
+        .flat_map(|k| {
+            let half = k as f32 * std::f32::consts::PI / 8.0;
+            [half.sin(), 0.0, 0.0, half.cos()]
+        })
+        .collect();
+    let input = g.floats(&times, "SCALAR", 1);
+    let output = g.floats(&keys, "VEC4", 4);
+    g.push(
+        "animations",
+        json!({
+            "name": "twist",
+            "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": twist, "path": "rotation"}}],
+        }),
+    );
+    g
 }

@@ -39,6 +39,19 @@ pub fn skip(test: &str, why: &str) {
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
 }
 
+/// The GPU reference, made once per test process, or `None` after reporting the skip (see
+/// [`skip`]) when there is no adapter.
+pub fn gpu(test: &str) -> Option<&'static skin_host::gpu::Reference> {
+    static GPU: OnceLock<Result<skin_host::gpu::Reference, String>> = OnceLock::new();
+    match GPU.get_or_init(|| skin_host::gpu::Reference::new().map_err(|e| e.to_string())) {
+        Ok(gpu) => Some(gpu),
+        Err(why) => {
+            skip(test, why);
+            None
+        }
+    }
+}
+
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

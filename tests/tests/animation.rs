@@ -177,6 +177,7 @@ fn the_firmware_frame_dump_plays_at_its_clip_rate() {
         budget: Some(Budget::VS_1_1),
         lane: LaneKind::Fixed,
         clips: None,
+        skinning: skin_host::pose::Skinning::Lbs,
     };
     let baked = skin_host::bake::bake(&rig, &options).unwrap();
     std::fs::write(dump.join("asset.bin"), &baked.bytes).unwrap();

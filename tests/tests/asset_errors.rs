@@ -4,11 +4,12 @@
 mod asset_fixture;
 
 use asset_fixture::*;
-use skin_core::asset::{Asset, AssetError, Field};
+use skin_core::asset::{Asset, AssetError, Field, FLAG_DQS, FLAG_NORMALS, VERSION};
 use skin_core::error::Error;
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
 use skin_core::prelude::Affine;
+use skin_core::skin::Skinning;
 
 fn f32_err(b: &[u8]) -> AssetError {
     Asset::<f32>::read(b).map(|_| ()).unwrap_err()
@@ -54,12 +55,13 @@ fn header_errors() {
     assert!(e.to_string().contains("not a skin asset"));
 
     let mut b = good.clone();
-    b[4] = 2;
+    let newer = VERSION + 1;
+    b[4..6].copy_from_slice(&newer.to_le_bytes());
     assert_eq!(
         f32_err(&b),
         AssetError::Version {
-            found: 2,
-            supported: 1
+            found: newer,
+            supported: VERSION
         }
     );
 
@@ -69,6 +71,21 @@ fn header_errors() {
         f32_err(&b),
         AssetError::Flags {
             flags: 3,
+            reserved: 0
+        }
+    );
+    // Bit 8 of the flags is the skinning method (FLAG_DQS); bit 9 is unknown.
+    assert_eq!(Asset::<f32>::read(&good).unwrap().skinning(), Skinning::Lbs);
+    let mut b = good.clone();
+    b[6..8].copy_from_slice(&(FLAG_NORMALS | FLAG_DQS).to_le_bytes());
+    reseal(&mut b);
+    assert_eq!(Asset::<f32>::read(&b).unwrap().skinning(), Skinning::Dqs);
+    b[7] |= 2;
+    reseal(&mut b);
+    assert_eq!(
+        f32_err(&b),
+        AssetError::Flags {
+            flags: 0x301,
             reserved: 0
         }
     );

@@ -502,6 +502,7 @@ fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
     for want in [
         "ok:",
         "I2F14 vertices",
+        "lbs skinning",
         "63 vertices",
         "clip \"wiggle\" (2 s)",
         "5 frames",
@@ -511,6 +512,55 @@ fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
     let bytes = std::fs::read(&asset).unwrap();
     let cut = write(dir.path(), "cut.skin", &bytes[..bytes.len() - 1]);
     assert_bad_input(&skin(&["check", &cut]), "not a valid asset: ");
+}
+
+/// `skin bake --skinning dqs` records the method (and `check` plays it); a scaled joint,
+/// which DQS cannot represent, is bad input naming the joint and what to do.
+#[test]
+fn bake_records_dqs_and_refuses_a_scaled_joint() {
+    let dir = tempfile::tempdir().unwrap();
+    let rigid = Worm {
+        scale_channel: false,
+        ..Worm::default()
+    };
+    let model = write(dir.path(), "w.glb", &rigid.build().glb());
+    let asset = dir.path().join("w.skin").to_string_lossy().into_owned();
+    for arith in ["f32", "fixed"] {
+        let out = skin(&[
+            "bake",
+            &model,
+            "--arith",
+            arith,
+            "--skinning",
+            "dqs",
+            "--budget",
+            "vs_1_1",
+            "-o",
+            &asset,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains(", dqs, "),
+            "{}",
+            text(&out.stdout)
+        );
+        let out = skin(&["check", &asset, "--frames", "3"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains("dqs skinning"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+    // The default worm scales bone 3 in its clip.
+    let scaled = write(dir.path(), "s.glb", &Worm::default().build().glb());
+    let out = skin(&["bake", &scaled, "--skinning", "dqs", "-o", &asset]);
+    assert_bad_input(&out, "animation 0 at ");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("joint 3 (node ") && err.contains("skin it with lbs"),
+        "{err}"
+    );
 }
 
 /// `skin pose --format json` prints every joint's world matrix (column-major, model units),

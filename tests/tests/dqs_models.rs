@@ -201,3 +201,65 @@ fn dqs_on_every_sample_model_and_clip() {
         assert!(fixed.of_bound <= 1.0, "{name}: fixed {:?}", fixed);
     }
 }
+
+/// `skin validate`'s own DQS oracle (`skin_host::oracle::pose_dqs`) agrees with this
+/// file's (`skin_tests::dual_oracle`, fed the host's `f32` joint matrices) on every sample
+/// model DQS can skin, at rest and through every clip, within 1e-5 of the extent.
+#[test]
+fn the_commands_dqs_oracle_agrees_with_the_independent_one() {
+    for path in skin_tests::sample_models("the_commands_dqs_oracle_agrees_with_the_independent_one")
+    {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let rig = skin_host::import::from_path(&path).expect("import");
+        let mut frames: Vec<Option<(usize, f32)>> = vec![None];
+        for c in 0..rig.clips.len() {
+            let d = animate::duration(&rig, c);
+            frames.extend([0.3, 0.7].map(|f| Some((c, f * d))));
+        }
+        let (mut worst, mut compared) = (0.0f64, 0usize);
+        for &anim in &frames {
+            let got = skin_host::oracle::pose_dqs(&rig, anim.map(|(c, t)| (c, f64::from(t))))
+                .expect("the clip exists");
+            let extent = oracle::extent(
+                &got.posed
+                    .iter()
+                    .flat_map(|p| p.positions.iter().copied())
+                    .collect::<Vec<_>>(),
+            );
+            for (b, (_, mesh, skin)) in rig
+                .mesh_nodes()
+                .flat_map(|n| rig.meshes[n.1].primitives.iter().map(move |_| n))
+                .enumerate()
+            {
+                let Some(skin) = skin else { continue };
+                let m = joint_matrices::<f32>(&rig, skin, anim, 0);
+                if m.iter().any(|m| Dual::from_rigid(m).is_err()) {
+                    continue;
+                }
+                let reference: Vec<Bone> = m.iter().map(bone).collect();
+                let prim = &rig.meshes[mesh].primitives[got.posed[b].primitive];
+                let Some(influences) = &prim.influences else {
+                    continue;
+                };
+                for ((p, inf), g) in prim
+                    .positions
+                    .iter()
+                    .zip(influences)
+                    .zip(&got.posed[b].positions)
+                {
+                    let index: Vec<usize> = inf.joints.iter().map(|&j| usize::from(j)).collect();
+                    let sum: f64 = inf.weights.iter().map(|&w| f64::from(w)).sum();
+                    let weights: Vec<f64> =
+                        inf.weights.iter().map(|&w| f64::from(w) / sum).collect();
+                    let want =
+                        dual_oracle::dqs_point(&reference, &index, &weights, p.map(f64::from));
+                    let err = (0..3).map(|i| (g[i] - want[i]).abs()).fold(0.0, f64::max);
+                    worst = worst.max(err / extent);
+                    compared += 1;
+                }
+            }
+        }
+        println!("{name}: the command's DQS oracle within {worst:.1e} of the extent over {compared} vertex-frames");
+        assert!(worst <= 1e-5, "{name}: {worst:e}");
+    }
+}

@@ -28,7 +28,7 @@ fn host_checksums<L: Lane>() -> HashMap<&'static str, u32> {
     Kernel::ALL
         .into_iter()
         .map(|k| {
-            let sum = synthetic::run(k, palette.as_slice(), &mut chunk, 1, &mut ())
+            let sum = synthetic::run(k, &palette, &mut chunk, 1, &mut ())
                 .expect("the synthetic mesh skins");
             (k.name(), sum.0)
         })
@@ -159,6 +159,7 @@ fn check_run(
     assert!(pv(Kernel::Lbs4) < pv(Kernel::Lbs4Normals), "{ctx}");
     assert!(pv(Kernel::Stitch) < pv(Kernel::Lbs4), "{ctx}");
     assert!(pv(Kernel::StitchNormals) < pv(Kernel::Lbs4Normals), "{ctx}");
+    assert!(pv(Kernel::Dqs4) < pv(Kernel::Dqs4Normals), "{ctx}");
     per_vertex
 }
 
@@ -230,7 +231,7 @@ fn firmware_checksums_depend_on_the_pose() {
     let mut chunk = Box::<Chunk<Q14>>::default();
     let base = host_checksums::<Q14>();
     for k in Kernel::ALL {
-        let other = synthetic::run(k, moved.as_slice(), &mut chunk, 1, &mut ()).unwrap();
+        let other = synthetic::run(k, &moved, &mut chunk, 1, &mut ()).unwrap();
         assert_ne!(other.0, base[k.name()], "{}", k.name());
     }
 }

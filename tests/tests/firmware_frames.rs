@@ -28,9 +28,10 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
-use skin_core::scene::{Scene, Scratch, BACKGROUND};
+use skin_core::scene::{PartPalette, Scene, Scratch, BACKGROUND};
+use skin_core::skin::Skinning;
 use skin_core::transform::Transform;
 use skin_tests::firmware::{field, lines, missing_tools, script};
 
@@ -40,7 +41,7 @@ const FRAMES: u32 = 4;
 const WIDTH: u16 = 240;
 /// The firmware's display.
 const HEIGHT: u16 = 240;
-/// Bones the MPS2 builds pose (`cap::BONES` in firmware/src/frame.rs).
+/// Bones the Pico and MPS2 builds pose at most (`bones` in firmware/build.rs).
 const BONES: usize = 128;
 
 /// A model to run: the character, a sample model, or the generated character of four
@@ -127,17 +128,38 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
 
 /// The host's frame of `asset` at each time in `times`: skin-core's `Scene`, framed at the
 /// skinned rest pose as the firmware frames it, drawn in one band the height of the frame
-/// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE.
+/// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE;
+/// with the palette of the asset's skinning method, as large as the firmware's.
 fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u8>> {
-    const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
     let asset = Asset::<L>::read(asset).expect("the embedded asset reads on the host");
+    match asset.skinning() {
+        Skinning::Lbs => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+            host_frames_with(asset, times, &mut *Box::new(Palette::<L, PALETTE>::new()))
+        }
+        Skinning::Dqs => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
+            host_frames_with(
+                asset,
+                times,
+                &mut *Box::new(DualPalette::<L, PALETTE>::new()),
+            )
+        }
+    }
+}
+
+/// [`host_frames`] with `palette`.
+fn host_frames_with<L: AssetLane + Project>(
+    asset: Asset<'_, L>,
+    times: &[f32],
+    palette: &mut impl PartPalette<L>,
+) -> Vec<Vec<u8>> {
     let mut pose = vec![Transform::IDENTITY; BONES];
     let mut world = vec![Affine::IDENTITY; BONES];
-    let mut palette = Box::new(Palette::<L, PALETTE>::new());
     let mut scratch = Box::new(Scratch::<L, 64>::default());
     let mut scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT).expect("a scene");
     scene
-        .frame_rest_pose(&mut pose, &mut world, &mut palette, &mut scratch)
+        .frame_rest_pose(&mut pose, &mut world, palette, &mut scratch)
         .expect("the rest pose frames");
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     let pixels = usize::from(WIDTH) * usize::from(HEIGHT);
@@ -147,7 +169,7 @@ fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u
         .map(|&t| {
             scene.pose(t, &mut pose, &mut world, &mut ()).expect("pose");
             scene
-                .project(&world, &mut palette, &mut scratch, &mut vertices, &mut ())
+                .project(&world, palette, &mut scratch, &mut vertices, &mut ())
                 .expect("project");
             let mut px = vec![Rgb565::BLACK; pixels];
             let mut frame = FrameBuffer::new(&mut px, WIDTH, HEIGHT).expect("frame");
@@ -221,7 +243,13 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
         host.parts().count(),
         "one PART line per part: {ctx}"
     );
-    let (skinning, in_place) = fast_route(want_target, L::NAME);
+    assert_eq!(a["skinning"], host.skinning().name(), "{ctx}");
+    let (fast, in_place) = fast_route(want_target, L::NAME);
+    // DQS has the generic loop on every target; its vertices are read as LBS's are.
+    let skinning = match host.skinning() {
+        Skinning::Lbs => fast,
+        Skinning::Dqs => "generic",
+    };
     for (k, (p, part)) in parts.iter().zip(host.parts()).enumerate() {
         assert_eq!(field::<usize>(p, "part"), k, "{ctx}");
         assert_eq!(field::<usize>(p, "bones"), part.bones().len(), "{ctx}");
@@ -413,6 +441,95 @@ fn firmware_frames_mps2_an386_m4f_f32_vmla() {
     );
 }
 
+/// Dual quaternion skinning on every QEMU board (`--skinning dqs`): the asset baked for DQS,
+/// the firmware built with its palette, frames equal to the host's bit for bit.
+#[test]
+fn firmware_frames_dqs_microbit_m0() {
+    frames_with(
+        "firmware_frames_dqs_microbit_m0",
+        "microbit",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character],
+    );
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M3.
+#[test]
+fn firmware_frames_dqs_mps2_an385_m3() {
+    frames_with(
+        "firmware_frames_dqs_mps2_an385_m3",
+        "mps2-an385",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character],
+    );
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in fixed point, with a sample
+/// model; and the DQS build refuses an asset baked for LBS, saying what to do.
+#[test]
+fn firmware_frames_dqs_mps2_an386_m4f_fixed() {
+    let test = "firmware_frames_dqs_mps2_an386_m4f_fixed";
+    frames_with(
+        test,
+        "mps2-an386",
+        "fixed",
+        &["--skinning", "dqs"],
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
+    );
+    if missing_tools().is_some() {
+        return;
+    }
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(Budget::VS_1_1),
+        lane: skin_host::pose::LaneKind::Fixed,
+        clips: None,
+        skinning: Skinning::Lbs,
+    };
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let asset = dir.path().join("character-lbs.bin");
+    let bytes = skin_host::bake::bake(&rig, &options).expect("bakes").bytes;
+    std::fs::write(&asset, bytes).expect("write the asset");
+    let out = dir.path().join("frames");
+    let o = script(&[
+        "run",
+        "mps2-an386",
+        "fixed",
+        "--skinning",
+        "dqs",
+        "--asset",
+        asset.to_str().expect("UTF-8"),
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{log}");
+    let error = log
+        .lines()
+        .find(|l| l.starts_with("ERROR"))
+        .unwrap_or_default();
+    assert!(
+        error.contains("baked for lbs skinning") && error.contains("skin bake --skinning dqs"),
+        "{log}"
+    );
+    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+}
+
+/// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in `f32`, with a sample model.
+#[test]
+fn firmware_frames_dqs_mps2_an386_m4f_f32() {
+    frames_with(
+        "firmware_frames_dqs_mps2_an386_m4f_f32",
+        "mps2-an386",
+        "f32",
+        &["--skinning", "dqs"],
+        &[Model::Character, Model::Sample("CesiumMan.glb")],
+    );
+}
+
 /// The frames are compared with an independent render, so a wrong frame must fail: a
 /// frame of the host's own render at another time differs.
 #[test]
@@ -423,6 +540,7 @@ fn firmware_frames_host_render_depends_on_time() {
         budget: Some(Budget::VS_1_1),
         lane: skin_host::pose::LaneKind::Fixed,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     let baked = skin_host::bake::bake(&rig, &options).expect("bakes");
     let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25]);
@@ -444,6 +562,7 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
         budget: Some(Budget::VS_1_1),
         lane: skin_host::pose::LaneKind::F32,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     let dir = tempfile::tempdir().expect("temporary folder");
     let asset = dir.path().join("character-f32.bin");

@@ -239,6 +239,7 @@ fn mutated_assets_through_every_reader() {
                 budget,
                 lane,
                 clips: None,
+                skinning: skin_host::pose::Skinning::Lbs,
             };
             seeds.push(bake::bake(rig, &options).unwrap().bytes);
         }

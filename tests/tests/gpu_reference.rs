@@ -6,29 +6,17 @@
 //! Needs a wgpu adapter (lavapipe on machines without a GPU): without one each test says
 //! SKIPPED, or fails under `SKIN_REQUIRE_ALL=1`.
 
-use std::sync::OnceLock;
-
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 use skin_core::raster::{render, Bounds, Camera, FrameBuffer, ScreenVertex};
 use skin_core::skin::SkinnedMesh;
 use skin_core::vertex::Influence;
-use skin_host::gpu::{DrawCall, GpuError, GpuMesh, MeshDraws, Reference, Shading, View};
+use skin_host::gpu::{DrawCall, GpuError, GpuMesh, MeshDraws, Shading, View};
 use skin_host::rig::{Influence4, Mode, Primitive};
 use skin_host::split::split;
 
-/// The shared device, or `None` after reporting the skip.
-fn gpu(test: &str) -> Option<&'static Reference> {
-    static GPU: OnceLock<Result<Reference, String>> = OnceLock::new();
-    match GPU.get_or_init(|| Reference::new().map_err(|e| e.to_string())) {
-        Ok(gpu) => Some(gpu),
-        Err(why) => {
-            skin_tests::skip(test, why);
-            None
-        }
-    }
-}
+use skin_tests::gpu;
 
 /// A ribbon of `bones` segments along +X, two vertices a joint, each vertex blended
 /// 3:1 between its segment's bone and the one before, with tilted normals.
@@ -276,7 +264,8 @@ fn the_picture_matches_the_core_rasteriser() {
     let draws = mesh.single_draw(12);
     let batch = MeshDraws {
         mesh: &mesh,
-        palette: &pal,
+        palette: (&pal).into(),
+        weights: &[],
         draws: &draws,
     };
     let view = View::scene(cam, w, h, Shading::Lambert);
@@ -440,7 +429,8 @@ fn bad_meshes_and_draw_calls_are_typed_errors() {
     view.width = 0;
     let batch = MeshDraws {
         mesh: &mesh,
-        palette: &pal,
+        palette: (&pal).into(),
+        weights: &[],
         draws: &all,
     };
     assert!(matches!(

@@ -10,8 +10,11 @@ use skin_core::asset::{Asset, AssetLane};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::{Lane, Q14};
-use skin_core::palette::Palette;
-use skin_core::skin::SkinnedMesh;
+use skin_core::palette::{DualPalette, Palette};
+use skin_core::raster::{Project, RasterError, ScreenVertex};
+use skin_core::scene::{Scene, Scratch};
+use skin_core::skin::{SkinnedMesh, Skinning};
+use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 use skin_host::bake::{self, BakeError, Baked, Options};
 use skin_host::pose::{self, LaneKind};
@@ -37,31 +40,44 @@ fn skin_asset<L: AssetLane>(bytes: &[u8], anim: Option<(usize, f32)>) -> Vec<Vec
     let mut world = vec![Affine::IDENTITY; skeleton.len()];
     skeleton.world(&locals, &mut world).expect("world");
     let mut palette: Box<Palette<L, 256>> = Box::default();
+    let mut dual: Box<DualPalette<L, 256>> = Box::default();
     asset
         .parts()
         .map(|part| {
-            part.palette(&bind, &world, &mut palette).expect("palette");
             let n = part.vertex_range().len();
             let mut p = vec![[L::default(); 3]; n];
             let mut inf = vec![Influence::<L>::rigid(0); n];
             assert_eq!(part.positions().copy_to(&mut p), n);
             assert_eq!(part.influences().copy_to(&mut inf), n);
             let mut out = vec![[L::Out::default(); 3]; n];
-            SkinnedMesh::<L, 4>::new(&p, &inf)
-                .and_then(|m| m.skin(palette.as_slice(), &mut out))
-                .expect("skin");
+            let mesh = SkinnedMesh::<L, 4>::new(&p, &inf).expect("mesh");
+            match asset.skinning() {
+                Skinning::Lbs => {
+                    part.palette(&bind, &world, &mut palette).expect("palette");
+                    mesh.skin(palette.as_slice(), &mut out).expect("skin");
+                }
+                Skinning::Dqs => {
+                    part.dual_palette(&bind, &world, &mut dual)
+                        .expect("palette");
+                    mesh.skin_dqs(dual.as_slice(), &mut out).expect("skin");
+                }
+            }
             out
         })
         .collect()
 }
 
-/// Compare the asset with `skin_host::pose` in lane `L` at rest and at `fractions` of every
-/// clip's duration; every vertex of every (node, primitive) is checked at least once.
+/// Compare the asset with `skin_host::pose` in lane `L` by the asset's skinning method at
+/// rest and at `fractions` of every clip's duration; every vertex of every (node, primitive)
+/// is checked at least once. (Under DQS the pose places rigidly drawn meshes by their node's
+/// matrix, the asset by its dual quaternion: those equal only up to rounding and are
+/// compared by `rigid_dqs_parts_follow_their_node`.)
 fn round_trip<L: AssetLane>(rig: &Rig, baked: &Baked, fractions: &[f32], what: &str)
 where
     L::Out: PartialEq + std::fmt::Debug,
 {
     let k = baked.unit_exponent;
+    let skinning = Asset::<L>::read(&baked.bytes).expect("read").skinning();
     let mut frames: Vec<Option<(usize, f32)>> = vec![None];
     for (a, &c) in baked.clips.iter().enumerate() {
         let d = rig.clips[c].duration();
@@ -71,8 +87,8 @@ where
         let host_frame = frame.map(|(a, t)| (baked.clips[a], t));
         let locals = pose::animate::frame::<L::Real>(rig, host_frame, k).expect("host frame");
         let weights = pose::morph::weights(rig, host_frame);
-        let want = pose::skin::pose_lane::<L>(rig, &locals, &weights, k, pose::Skinning::Lbs)
-            .expect("host skin");
+        let want =
+            pose::skin::pose_lane::<L>(rig, &locals, &weights, k, skinning).expect("host skin");
         let got = skin_asset::<L>(&baked.bytes, frame);
         assert_eq!(got.len(), baked.parts.len());
         let mut seen: Vec<Vec<bool>> = want.iter().map(|b| vec![false; b.out.len()]).collect();
@@ -82,7 +98,15 @@ where
                 .position(|b| (b.node, b.mesh, b.primitive) == (src.node, src.mesh, src.primitive))
                 .expect("part source is a posed block");
             assert_eq!(out.len(), src.vertices.len());
+            let rigid = rig.nodes[src.node].skin.is_none()
+                || rig.meshes[src.mesh].primitives[src.primitive]
+                    .influences
+                    .is_none();
             for (local, &v) in src.vertices.iter().enumerate() {
+                seen[b][v as usize] = true;
+                if rigid && skinning == Skinning::Dqs {
+                    continue;
+                }
                 assert_eq!(
                     out[local], want[b].out[v as usize],
                     "{what} {}: frame {frame:?}: part {part} vertex {local} (node {} primitive {} vertex {v})",
@@ -90,7 +114,6 @@ where
                     src.node,
                     src.primitive
                 );
-                seen[b][v as usize] = true;
             }
         }
         // Every vertex a triangle uses is baked.
@@ -106,14 +129,15 @@ where
     }
 }
 
-/// Bake `rig` in f32 and fixed with `budget` and check both round trips; returns the
-/// fixed bake.
-fn check(rig: &Rig, budget: Option<Budget>, what: &str) -> [Baked; 2] {
+/// Bake `rig` in f32 and fixed with `budget` for `skinning` and check both round trips;
+/// returns both bakes.
+fn check(rig: &Rig, budget: Option<Budget>, skinning: Skinning, what: &str) -> [Baked; 2] {
     let fractions = [-0.1, 0.0, 0.13, 0.37, 0.5, 0.71, 1.0, 1.3];
     let options = |lane| Options {
         budget,
         lane,
         clips: None,
+        skinning,
     };
     let f = bake::bake(rig, &options(LaneKind::F32)).unwrap_or_else(|e| panic!("{what}: {e}"));
     round_trip::<f32>(rig, &f, &fractions, what);
@@ -135,7 +159,7 @@ fn worms_round_trip_in_every_interpolation() {
             interp,
             ..Worm::default()
         });
-        let [f, x] = check(&rig, None, &format!("{interp:?} worm"));
+        let [f, x] = check(&rig, None, Skinning::Lbs, &format!("{interp:?} worm"));
         assert_eq!((f.parts.len(), f.clips.len(), f.duplicated), (1, 1, 0));
         let asset = Asset::<Q14>::read(&x.bytes).unwrap();
         assert_eq!(asset.clips().count(), 1);
@@ -155,7 +179,7 @@ fn split_worms_round_trip() {
     // 10 bones a skin; a palette of 6 forces splits with duplicated vertices.
     let small = Budget::registers("test_18", 18);
     assert_eq!(small.capacity(skin_core::budget::Layout::Affine3x4), 6);
-    let [f, _] = check(&rig, Some(small), "split worm");
+    let [f, _] = check(&rig, Some(small), Skinning::Lbs, "split worm");
     assert!(
         f.parts.len() > 2 && f.duplicated > 0,
         "{} parts",
@@ -163,7 +187,7 @@ fn split_worms_round_trip() {
     );
     let asset = Asset::<f32>::read(&f.bytes).unwrap();
     assert!(asset.parts().all(|p| p.bones().len() <= 6));
-    let [whole, _] = check(&rig, None, "two-skin worm");
+    let [whole, _] = check(&rig, None, Skinning::Lbs, "two-skin worm");
     assert_eq!(whole.parts.len(), 2);
     assert_eq!(whole.joints, 20, "one joint entry per joint of each skin");
 }
@@ -173,8 +197,13 @@ fn sample_models_round_trip() {
     for model in skin_tests::sample_models("sample_models_round_trip") {
         let rig = skin_host::import::from_path(&model).unwrap();
         let name = model.file_name().unwrap().to_string_lossy().into_owned();
-        let [f, x] = check(&rig, None, &name);
-        let split = check(&rig, Budget::preset("oes_matrix_palette"), &name);
+        let [f, x] = check(&rig, None, Skinning::Lbs, &name);
+        let split = check(
+            &rig,
+            Budget::preset("oes_matrix_palette"),
+            Skinning::Lbs,
+            &name,
+        );
         eprintln!(
             "{name}: f32 {} bytes, fixed {} bytes, {} parts; oes_matrix_palette: {} parts, {} duplicated",
             f.bytes.len(),
@@ -213,6 +242,7 @@ fn baked_fixed_worm_matches_the_f64_reference() {
             budget: Some(Budget::registers("test_18", 18)),
             lane: LaneKind::Fixed,
             clips: None,
+            skinning: Skinning::Lbs,
         },
     )
     .unwrap();
@@ -245,6 +275,7 @@ fn bake_is_deterministic() {
             budget: Some(Budget::registers("test_18", 18)),
             lane,
             clips: None,
+            skinning: Skinning::Lbs,
         };
         let a = bake::bake(&rig, &o).unwrap();
         let b = bake::bake(&rig.clone(), &o).unwrap();
@@ -259,6 +290,7 @@ fn bake_includes_only_the_chosen_clips() {
         budget: None,
         lane: LaneKind::Fixed,
         clips: Some(vec![]),
+        skinning: Skinning::Lbs,
     };
     let none = bake::bake(&rig, &o).unwrap();
     assert_eq!(Asset::<Q14>::read(&none.bytes).unwrap().clips().count(), 0);
@@ -279,6 +311,7 @@ fn a_triangle_beyond_the_budget_is_refused() {
         budget,
         lane: LaneKind::F32,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     // 12 bones fit a palette of 12, not of 9.
     let ok = bake::bake(&rig, &o(Some(Budget::registers("test_36", 36)))).unwrap();
@@ -309,6 +342,7 @@ fn a_clip_overflowing_fixed_point_is_refused() {
         budget: None,
         lane,
         clips: None,
+        skinning: Skinning::Lbs,
     };
     let f = bake::bake(&rig, &o(LaneKind::F32)).unwrap();
     round_trip::<f32>(&rig, &f, &[0.0, 0.5, 1.0], "slide");
@@ -321,6 +355,7 @@ fn a_clip_overflowing_fixed_point_is_refused() {
         &rig,
         &Options {
             clips: Some(vec![]),
+            skinning: Skinning::Lbs,
             ..o(LaneKind::Fixed)
         },
     )
@@ -373,7 +408,7 @@ fn rigid_model(points: bool) -> Rig {
 #[test]
 fn rigid_meshes_round_trip_with_their_normals() {
     let rig = rigid_model(false);
-    let [f, x] = check(&rig, None, "rigid");
+    let [f, x] = check(&rig, None, Skinning::Lbs, "rigid");
     assert_eq!(f.parts.len(), 2);
     assert!(f.normals && x.normals);
     // Unnamed clips are named by their index.
@@ -399,6 +434,7 @@ fn non_triangle_primitives_are_refused() {
             budget: None,
             lane: LaneKind::F32,
             clips: None,
+            skinning: Skinning::Lbs,
         },
     )
     .unwrap_err();
@@ -418,7 +454,7 @@ fn many_small_skins_count_joints_not_nodes() {
     let rig = skin_host::import::from_slice(&g.glb(), None).expect("import");
     assert_eq!(rig.nodes.len(), 121);
     assert_eq!(rig.skins.len(), 60);
-    let [f, x] = check(&rig, Some(Budget::VS_1_1), "many skins");
+    let [f, x] = check(&rig, Some(Budget::VS_1_1), Skinning::Lbs, "many skins");
     for baked in [&f, &x] {
         assert_eq!(baked.bones.len(), 61, "bones");
         assert_eq!(baked.joints, 60, "joint entries");
@@ -426,4 +462,209 @@ fn many_small_skins_count_joints_not_nodes() {
     }
     let asset = Asset::<Q14>::read(&x.bytes).unwrap();
     assert!(asset.skeleton::<64>().is_ok() && asset.bind_pose::<64>().is_ok());
+}
+
+/// `--skinning dqs`: the asset records the method, the budget holds half as many bones again
+/// as dual quaternions (2 registers a bone, not 3), so the worms split less; both lanes skin
+/// the asset bit for bit as `skin_host::pose` does by DQS.
+#[test]
+fn dqs_bakes_record_the_method_and_split_by_the_dual_quaternion_layout() {
+    let rig = worm(Worm {
+        two_skins: true,
+        influences: 8,
+        weights: UNSIGNED_SHORT,
+        scale_channel: false,
+        ..Worm::default()
+    });
+    // 24 registers: 8 bones as 3×4 matrices, 12 as dual quaternions; a skin has 10.
+    let budget = Budget::registers("test_24", 24);
+    let [lbs, _] = check(&rig, Some(budget), Skinning::Lbs, "lbs worm");
+    let [f, x] = check(&rig, Some(budget), Skinning::Dqs, "dqs worm");
+    assert!(
+        lbs.parts.len() > 2 && lbs.duplicated > 0,
+        "{:?}",
+        lbs.parts.len()
+    );
+    assert_eq!((f.parts.len(), f.duplicated), (2, 0), "one part a skin");
+    assert_eq!(f.parts, x.parts);
+    assert_eq!(
+        Asset::<f32>::read(&f.bytes).unwrap().skinning(),
+        Skinning::Dqs
+    );
+    assert_eq!(
+        Asset::<Q14>::read(&x.bytes).unwrap().skinning(),
+        Skinning::Dqs
+    );
+    assert_eq!(
+        Asset::<f32>::read(&lbs.bytes).unwrap().skinning(),
+        Skinning::Lbs
+    );
+    // The same budget refuses a triangle of more bones than dual quaternions it holds,
+    // naming the layout.
+    let tri = skin_host::import::from_slice(&twelve_bone_triangle(1.0).glb(), None).unwrap();
+    let o = |budget| Options {
+        budget: Some(budget),
+        lane: LaneKind::F32,
+        clips: None,
+        skinning: Skinning::Dqs,
+    };
+    assert!(bake::bake(&tri, &o(Budget::registers("test_24", 24))).is_ok());
+    let e = bake::bake(&tri, &o(Budget::registers("test_22", 22))).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("12 bones") && msg.contains("holds 11 bones as dual quaternions"),
+        "{msg}"
+    );
+}
+
+/// A joint with a scale cannot be a unit dual quaternion: the DQS bake refuses it, naming
+/// the joint and the frame and saying what to do; the LBS bake takes it.
+#[test]
+fn dqs_bake_refuses_a_scaled_joint_by_name() {
+    let mut rig = worm(Worm {
+        scale_channel: false,
+        ..Worm::default()
+    });
+    let node = rig.skins[0].joints[3];
+    rig.nodes[node].local.scale = [1.0, 1.1, 1.0];
+    for lane in [LaneKind::F32, LaneKind::Fixed] {
+        let o = |skinning| Options {
+            budget: None,
+            lane,
+            clips: None,
+            skinning,
+        };
+        bake::bake(&rig, &o(Skinning::Lbs)).unwrap_or_else(|e| panic!("{lane:?}: {e}"));
+        let e = bake::bake(&rig, &o(Skinning::Dqs)).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("rest pose")
+                && msg.contains(&format!("joint 3 (node {node}"))
+                && msg.contains("not a rotation and translation")
+                && msg.contains("skin it with lbs"),
+            "{msg}"
+        );
+    }
+}
+
+/// A DQS asset skins its rigidly drawn meshes with their node's dual quaternion: within
+/// rounding of the node's matrix, which `skin_host::pose` places them by.
+#[test]
+fn rigid_dqs_parts_follow_their_node() {
+    let rig = rigid_model(false);
+    let options = Options {
+        budget: None,
+        lane: LaneKind::F32,
+        clips: None,
+        skinning: Skinning::Dqs,
+    };
+    let baked = bake::bake(&rig, &options).unwrap();
+    round_trip::<f32>(&rig, &baked, &[0.0, 0.3, 0.5, 1.0], "rigid dqs");
+    for t in [0.0f32, 0.5, 1.5] {
+        let locals = pose::animate::frame::<f32>(&rig, Some((0, t)), 0).unwrap();
+        let weights = pose::morph::weights(&rig, Some((0, t)));
+        let want = pose::skin::pose_lane::<f32>(&rig, &locals, &weights, 0, Skinning::Dqs).unwrap();
+        let got = skin_asset::<f32>(&baked.bytes, Some((0, t)));
+        for (out, src) in got.iter().zip(&baked.parts) {
+            let b = want.iter().find(|b| b.node == src.node).unwrap();
+            for (o, &v) in out.iter().zip(&src.vertices) {
+                for (g, w) in o.iter().zip(b.out[v as usize]) {
+                    assert!((g - w).abs() <= 1e-5, "t {t} node {}: {g} vs {w}", src.node);
+                }
+            }
+        }
+    }
+}
+
+/// The asset player's skin step by the asset's method: a DQS asset played by
+/// `skin_core::scene::Scene` with a dual quaternion palette projects every vertex exactly
+/// where the DQS mesh API puts it (positions and normals, both lanes), and a palette of the
+/// other method is refused with what to do.
+#[test]
+fn the_scene_plays_a_dqs_asset_as_the_mesh_api_skins_it() {
+    let rig = worm(Worm {
+        two_skins: true,
+        scale_channel: false,
+        ..Worm::default()
+    });
+    for lane in [LaneKind::F32, LaneKind::Fixed] {
+        let options = |skinning| Options {
+            budget: Some(Budget::VS_1_1),
+            lane,
+            clips: None,
+            skinning,
+        };
+        let dqs = bake::bake(&rig, &options(Skinning::Dqs)).unwrap();
+        let lbs = bake::bake(&rig, &options(Skinning::Lbs)).unwrap();
+        match lane {
+            LaneKind::F32 => scene_round_trip::<f32>(&dqs.bytes, &lbs.bytes),
+            LaneKind::Fixed => scene_round_trip::<Q14>(&dqs.bytes, &lbs.bytes),
+        }
+    }
+}
+
+/// [`the_scene_plays_a_dqs_asset_as_the_mesh_api_skins_it`] in lane `L`.
+fn scene_round_trip<L: AssetLane + Project>(dqs: &[u8], lbs: &[u8]) {
+    let asset = Asset::<L>::read(dqs).unwrap();
+    let mut scene = Scene::<L, 64>::new(asset, 96, 96).unwrap();
+    let n = scene.bones();
+    let (mut pose, mut world) = (vec![Transform::IDENTITY; n], vec![Affine::IDENTITY; n]);
+    let mut dual: Box<DualPalette<L, 64>> = Box::default();
+    let mut scratch: Box<Scratch<L, 16>> = Box::default();
+    scene
+        .frame_rest_pose(&mut pose, &mut world, &mut *dual, &mut *scratch)
+        .unwrap();
+    let bind = asset.bind_pose::<64>().unwrap();
+    let mut seen_moved = false;
+    for t in [0.0f32, 0.7, 1.3] {
+        scene.pose(t, &mut pose, &mut world, &mut ()).unwrap();
+        let mut got = vec![ScreenVertex::default(); scene.vertices()];
+        scene
+            .project(&world, &mut *dual, &mut *scratch, &mut got, &mut ())
+            .unwrap();
+        for part in asset.parts() {
+            part.dual_palette(&bind, &world, &mut dual).unwrap();
+            let r = part.vertex_range();
+            let mut p = vec![[L::default(); 3]; r.len()];
+            let mut nrm = vec![[L::default(); 3]; r.len()];
+            let mut inf = vec![Influence::<L>::rigid(0); r.len()];
+            part.positions().copy_to(&mut p);
+            part.normals().expect("normals").copy_to(&mut nrm);
+            part.influences().copy_to(&mut inf);
+            let mut out = vec![[L::Out::default(); 3]; r.len()];
+            let mut out_n = vec![[L::default(); 3]; r.len()];
+            SkinnedMesh::<L, 4>::new(&p, &inf)
+                .and_then(|m| m.skin_dqs_with_normals(dual.as_slice(), &nrm, &mut out, &mut out_n))
+                .unwrap();
+            for (i, v) in r.clone().enumerate() {
+                let want = ScreenVertex::project::<L>(scene.camera(), &out[i], Some(&out_n[i]), v)
+                    .unwrap();
+                assert_eq!(got[v], want, "{} t {t} vertex {v}", L::NAME);
+                seen_moved |= L::out_to_f32(out[i][0]) != p[i][0].to_f32();
+            }
+        }
+        // An LBS palette for the DQS asset is refused, and the reverse.
+        let mut palette: Box<Palette<L, 64>> = Box::default();
+        let e = scene
+            .project(&world, &mut *palette, &mut *scratch, &mut got, &mut ())
+            .unwrap_err();
+        assert_eq!(
+            e,
+            RasterError::Skinning {
+                asset: Skinning::Dqs,
+                palette: Skinning::Lbs
+            }
+        );
+        let msg = e.to_string();
+        assert!(
+            msg.contains("baked for dqs skinning") && msg.contains("skin bake --skinning lbs"),
+            "{msg}"
+        );
+        let other = Scene::<L, 64>::new(Asset::<L>::read(lbs).unwrap(), 96, 96).unwrap();
+        let e = other
+            .project(&world, &mut *dual, &mut *scratch, &mut got, &mut ())
+            .unwrap_err();
+        assert!(e.to_string().contains("skin bake --skinning dqs"), "{e}");
+    }
+    assert!(seen_moved, "the clip moves the worm");
 }

@@ -267,6 +267,7 @@ fn fixed_refused_everywhere(rig: &skin_host::Rig, why: &str) {
         budget: None,
         lane: Arith::Fixed,
         clips: None,
+        skinning: skin_host::pose::Skinning::Lbs,
     };
     let e = bake::bake(rig, &options).unwrap_err().to_string();
     assert!(e.contains(why), "{e}");
@@ -408,6 +409,7 @@ fn a_clip_named_twice_is_baked_once() {
         budget: None,
         lane: Arith::F32,
         clips: Some(vec![0, 0]),
+        skinning: skin_host::pose::Skinning::Lbs,
     };
     assert_eq!(bake::bake(&rig, &options).unwrap().clips, vec![0]);
 }
@@ -440,6 +442,7 @@ fn normals_are_made_unit_vectors_with_a_warning() {
         budget: None,
         lane: Arith::Fixed,
         clips: None,
+        skinning: skin_host::pose::Skinning::Lbs,
     };
     bake::bake(&rig, &options).unwrap();
 }

@@ -8,12 +8,13 @@
 //! within 1e-5 of the bounding-box diagonal; every `f32` path vs the reference within
 //! 1e-5 of it; fixed point within the core's documented bound (8.25·2⁻¹⁵ asset units plus
 //! 10⁻⁶ for the pose, `core/src/lane/mod.rs`) plus that; GPU and CPU pictures equal on at
-//! least 99 % of the pixels at 240×240 in every frame.
+//! least 99 % of the pixels at 240×240 in every frame, by each skinning method.
 
 use std::path::{Path, PathBuf};
 
 use clap::Parser as _;
 use skin_core::budget::{Budget, Layout};
+use skin_core::lane::fixed_dual_error_bound;
 use skin_host::cli::{Cli, CliError};
 use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
@@ -167,10 +168,14 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     let k = pose::asset_unit(&rig);
     let f32_tol = 1e-5 * extent;
     let fixed_tol = (8.25 / 32768.0 + 1e-6) * 2f64.powi(k) + f32_tol;
-    for row in &report.rows {
+    // DQS's fixed bound at the smallest norm a blend can have (¼: the lead weight is at
+    // least ¼ and every term lies in its hemisphere).
+    let dual_tol = (fixed_dual_error_bound(0.25) + 1e-6) * 2f64.powi(k) + f32_tol;
+    for row in report.rows.iter().filter(|r| r.unavailable.is_none()) {
         let tol = match (row.path, row.against, row.normals) {
             (_, _, true) => 1e-5,
             ("core fixed", _, _) => fixed_tol,
+            ("dqs core fixed", _, _) => dual_tol,
             _ => f32_tol,
         };
         assert!(
@@ -215,6 +220,11 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     let drawn = c.pixels.iter().filter(|&&p| p != background).count();
     // In view: the thin worms cover a few hundred pixels at least, the sample models more.
     assert!(drawn >= 200, "{name}: the model covers {drawn} pixels");
+    // Dual quaternion skinning's pictures, where the rig allows them: every frame drawn.
+    if let Some(Ok(p)) = &report.dual_pictures {
+        assert_eq!(p.frames, report.frames.len(), "{name}");
+        assert!(p.worst >= report.pixel_limit, "{name}: {p:?}");
+    }
 
     // GPU compute directly against the independent reference at a few times.
     let split = Model::new(&rig, options.budget, options.layout).unwrap();
@@ -264,6 +274,24 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             "{}: one draw call a primitive",
             path.display()
         );
+        // Both methods by default. The worms' clips scale a joint, which DQS refuses: its
+        // rows then say so, naming the joint, and fail nothing.
+        let dqs: Vec<_> = whole
+            .rows
+            .iter()
+            .filter(|r| r.path.starts_with("dqs "))
+            .collect();
+        assert_eq!(dqs.len(), 8, "{}", path.display());
+        assert!(
+            dqs.iter()
+                .all(|r| r.unavailable.as_deref().map_or(r.passes(), |why| {
+                    why.contains("joint 3 (node 4 \"bone0_3\")")
+                        && why.contains("cannot represent its scale")
+                })),
+            "{}: {dqs:?}",
+            path.display()
+        );
+        assert_eq!(whole.dual_draw_calls, Some(primitives));
         // Nine matrices a palette (GL_OES_matrix_palette) splits the ten-bone worms.
         let split = check_validate(
             &gpu,
@@ -274,6 +302,8 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
                 layout: Layout::Mat4x4,
                 size: (240, 240),
                 clips: None,
+                // No dual quaternion fits its nine matrices: DQS is not available.
+                skinning: vec![pose::Skinning::Lbs, pose::Skinning::Dqs],
             },
         );
         assert!(
@@ -281,6 +311,16 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             "{}: {} draw calls",
             path.display(),
             split.draw_calls
+        );
+        let why = split
+            .rows
+            .iter()
+            .filter(|r| r.path.starts_with("dqs "))
+            .map(|r| r.unavailable.as_deref().unwrap_or("available"))
+            .collect::<Vec<_>>();
+        assert!(
+            why.len() == 8 && why.iter().all(|w| w.contains("holds no dq bones")),
+            "{why:?}"
         );
     }
 }
@@ -333,8 +373,13 @@ fn validate_passes_on_every_sample_model() {
                 ..Options::default()
             },
         );
+        let dual = match &report.dual_pictures {
+            Some(Ok(p)) => format!("{:.3} % equal", 100.0 * p.worst),
+            Some(Err(why)) => format!("not compared: {why}"),
+            None => "not validated".into(),
+        };
         eprintln!(
-            "{}: worst picture {:.3} % equal",
+            "{}: worst picture {:.3} % equal, dqs {dual}",
             path.display(),
             100.0 * report.pictures.worst
         );
@@ -356,6 +401,12 @@ fn failures_name_what_exceeded_its_threshold() {
     let mut report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
     assert!(report.table("linear.glb").contains("Result: **pass**."));
     report.rows[3].errors.max = report.rows[3].limit * 2.0;
+    // The worm's clip scales a joint: its DQS pictures are not compared, the reason given.
+    assert!(
+        matches!(&report.dual_pictures, Some(Err(why)) if why.contains("joint 3")),
+        "{:?}",
+        report.dual_pictures
+    );
     report.pictures.worst = 0.9;
     let failures = report.failures();
     assert_eq!(failures.len(), 2, "{failures:?}");
@@ -586,4 +637,195 @@ fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
         "{table}"
     );
     assert!(table.contains("Result: **pass**"), "{table}");
+}
+
+/// Lit pixels in the middle column of each `width`-wide picture of a row of `n` pictures
+/// `gap` pixels apart.
+fn middle_lit(p: &Picture, n: u32, width: u32, gap: u32) -> Vec<usize> {
+    let background = skin_core::scene::BACKGROUND;
+    (0..n)
+        .map(|i| {
+            let x = i * (width + gap) + width / 2;
+            (0..p.height)
+                .filter(|&y| p.pixels[(y * p.width + x) as usize] != background)
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn the_candy_wrapper_validates_and_renders_by_both_methods() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("candy.glb");
+    std::fs::write(&model, skin_tests::gltf_gen::candy_wrapper(17).glb()).unwrap();
+    let model = model.to_string_lossy().into_owned();
+    let png = dir.path().join("candy.png").to_string_lossy().into_owned();
+    // `render` at the end of the clip, 120×90, with `extra` arguments.
+    let render_end = |extra: &[&str]| {
+        let base = [
+            "render", &model, "--anim", "0", "--time", "0.999", "--size", "120x90",
+        ];
+        skin(&[&base[..], extra, &["-o", &png]].concat())
+    };
+    // The CPU renderer plays the asset baked for either method, in either lane: at the end
+    // of the clip LBS pinches the tube's middle to its axis, DQS keeps it.
+    let cpu_lit = |arith: &str, skinning: &str| {
+        let args = ["--backend", "cpu", "--arith", arith, "--skinning", skinning];
+        let (text, status) = render_end(&args);
+        assert_eq!(status, 0, "{args:?}: {text}");
+        middle_lit(&Picture::load_png(Path::new(&png)).unwrap(), 1, 120, 0)[0]
+    };
+    for arith in ["f32", "fixed"] {
+        let (lbs, dqs) = (cpu_lit(arith, "lbs"), cpu_lit(arith, "dqs"));
+        assert!(
+            lbs * 4 < dqs,
+            "{arith}: middle column lit: LBS {lbs} vs DQS {dqs}"
+        );
+    }
+    // A joint DQS cannot skin (the worm's clip scales one) is bad input (status 2, one line).
+    let worm = worms(dir.path())[0].to_string_lossy().into_owned();
+    let args = [
+        "render",
+        &worm,
+        "--anim",
+        "0",
+        "--backend",
+        "cpu",
+        "--skinning",
+        "dqs",
+        "-o",
+        &png,
+    ];
+    assert_eq!(skin(&args).1, 2, "{args:?}");
+    let Some(gpu) = gpu("the_candy_wrapper_validates_and_renders_by_both_methods") else {
+        return;
+    };
+    // Rigid joints: every row of both methods ran and passes.
+    let path = Path::new(&model);
+    let report = check_validate(
+        &gpu,
+        path,
+        &Options {
+            frames: 4,
+            ..Options::default()
+        },
+    );
+    assert_eq!(report.rows.len(), 16);
+    assert!(report.rows.iter().all(|r| r.unavailable.is_none()));
+    // The DQS pictures, compared in every frame, and failing under the limit.
+    let Some(Ok(dual)) = report.dual_pictures else {
+        panic!("no DQS pictures: {:?}", report.dual_pictures);
+    };
+    eprintln!(
+        "candy wrapper: DQS pictures at worst {:.3} % equal",
+        100.0 * dual.worst
+    );
+    let mut failing = report.clone();
+    failing.dual_pictures = Some(Ok(validate::Pictures { worst: 0.9, ..dual }));
+    let failures = failing.failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].starts_with("dqs pictures: 90.00 % of pixels agree in "),
+        "{failures:?}"
+    );
+    let (table, status) = skin(&["validate", &model, "--frames", "2", "--skinning", "dqs"]);
+    assert_eq!(status, 0, "{table}");
+    assert!(table.contains("| dqs gpu vertex | core f32 |"), "{table}");
+    assert!(!table.contains("| core f32 | f64 |"), "{table}");
+    assert!(table.contains("\nPictures (dqs) 240x240, "), "{table}");
+    // CPU and GPU DQS side by side, with the GPU's camera framed by the DQS asset.
+    let (text, status) = render_end(&["--backend", "compare", "--skinning", "dqs"]);
+    assert_eq!(status, 0, "{text}");
+    assert!(
+        text.contains("368x90 CPU | GPU | difference x8 (dqs) picture"),
+        "{text}"
+    );
+    let p = Picture::load_png(Path::new(&png)).unwrap();
+    let at = |x: u32, y: u32| p.pixels[(y * p.width + x) as usize];
+    let differ = (0..90)
+        .flat_map(|y| (0..120).map(move |x| (x, y)))
+        .filter(|&(x, y)| at(x, y) != at(x + 124, y))
+        .count();
+    assert!(differ * 100 <= 120 * 90, "{differ} pixels differ");
+    // Its CPU picture is `--backend cpu`'s.
+    assert_eq!(middle_lit(&p, 1, 120, 0)[0], cpu_lit("f32", "dqs"));
+    // Both methods side by side at `time`: the lit pixels of each picture's middle column.
+    let side_by_side = |time: &str| {
+        let args = [
+            "render",
+            &model,
+            "--anim",
+            "0",
+            "--time",
+            time,
+            "--backend",
+            "lbs-dqs",
+            "--size",
+            "120x90",
+            "-o",
+            &png,
+        ];
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{text}");
+        assert!(text.contains("244x90 GPU lbs | GPU dqs picture"), "{text}");
+        middle_lit(&Picture::load_png(Path::new(&png)).unwrap(), 2, 120, 4)
+    };
+    // At the end of the clip (180°; the time loops, so just before it) LBS pinches the
+    // tube's middle to its axis; DQS keeps it.
+    let lit = side_by_side("0.999");
+    assert!(
+        lit[0] * 4 < lit[1],
+        "middle column lit: LBS {} vs DQS {}",
+        lit[0],
+        lit[1]
+    );
+    // At the start both methods draw the same tube.
+    let lit = side_by_side("0");
+    assert_eq!(lit[0], lit[1]);
+    // DQS alone on a rig it cannot skin (the worm's clip scales a joint) is an error naming
+    // the joint, not a report of rows that are all "not available".
+    let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
+    assert_eq!(skin(&args).1, 2, "{args:?}");
+}
+
+#[test]
+fn the_gpu_renders_morph_targets_at_the_weights_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("face.glb");
+    std::fs::write(&model, skin_tests::gltf_gen::morph_triangle("LINEAR").glb()).unwrap();
+    let model = model.to_string_lossy().into_owned();
+    let png = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    // Refused before any GPU work: the CPU renderer, the wrong count, not a number.
+    for args in [
+        vec![
+            "render",
+            &model,
+            "--backend",
+            "cpu",
+            "--weights",
+            "0,0",
+            "-o",
+            "x.png",
+        ],
+        vec!["render", &model, "--weights", "1", "-o", "x.png"],
+        vec!["render", &model, "--weights", "0,NaN", "-o", "x.png"],
+    ] {
+        assert_eq!(skin(&args).1, 2, "{args:?}");
+    }
+    let Some(_) = gpu("the_gpu_renders_morph_targets_at_the_weights_given") else {
+        return;
+    };
+    let draw = |name: &str, weights: Option<&str>| {
+        let out = png(name);
+        let mut args = vec!["render", &model, "--size", "64x64", "-o", &out];
+        args.extend(weights.map(|w| ["--weights", w]).into_iter().flatten());
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{text}");
+        Picture::load_png(Path::new(&out)).unwrap()
+    };
+    // The file's weights are [0.25, 0.5]: given again they draw the same picture; at 0 the
+    // triangle is its base, another picture.
+    let file = draw("file.png", None);
+    assert_eq!(file, draw("same.png", Some("0.25,0.5")));
+    assert_ne!(file, draw("zero.png", Some("0,0")));
 }

@@ -2,12 +2,13 @@
 //! rotations of moderate size, small translations) and meshes with unit normals and four
 //! influences per vertex (largest weight about 0.6), in every form the benched kernels take.
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Quat, Vec3, Vec4};
 use skin_core::affine::Affine;
+use skin_core::dual::Dual;
 use skin_core::lane::Lane;
 use skin_core::lane::Q14;
 use skin_core::num::Fx;
-use skin_core::palette::Palette;
+use skin_core::palette::{DualPalette, Palette};
 use skin_core::vertex::Influence;
 
 /// Bones of the synthetic skeleton (as RiggedFigure and CesiumMan).
@@ -143,6 +144,8 @@ pub struct Lanes<L: Lane> {
     /// Each vertex's largest-weight bone (for stitching).
     pub rigid: Vec<u8>,
     pub palette: Palette<L, BONES>,
+    /// The palette as unit dual quaternions (DQS).
+    pub duals: DualPalette<L, BONES>,
     pub out: Vec<[L::Out; 3]>,
     pub out_normals: Vec<[L; 3]>,
 }
@@ -158,10 +161,11 @@ impl<L: Lane> Lanes<L> {
             .enumerate()
             .map(|(i, (&b, &w))| Influence::from_weights(b, w, i).expect("valid weights"))
             .collect();
-        let mut pal = Palette::new();
+        let (mut pal, mut duals) = (Palette::new(), DualPalette::new());
         for rows in &raw.palette {
-            pal.push(&palette(rows))
-                .expect("palette matrix fits the lane");
+            let m = palette(rows);
+            pal.push(&m).expect("palette matrix fits the lane");
+            duals.push(&m).expect("a rotation and translation");
         }
         let n = raw.positions.len();
         Self {
@@ -170,6 +174,7 @@ impl<L: Lane> Lanes<L> {
             rigid: influences.iter().map(|i| i.bones()[0]).collect(),
             influences,
             palette: pal,
+            duals,
             out: vec![[L::Out::default(); 3]; n],
             out_normals: vec![[L::default(); 3]; n],
         }
@@ -249,6 +254,90 @@ impl Glam {
             let m = Self::blend(palette, j, w);
             *o = m.transform_point3(p);
             *on = m.transform_vector3(n).normalize();
+        }
+    }
+}
+
+/// The mesh as a straightforward glam program skins it by dual quaternions: per bone a
+/// `(rotation, dual)` pair of `Quat`s, per vertex the weighted sum with each pair flipped to
+/// the first bone's hemisphere, normalised by the rotation's length, the translation
+/// `2·d·r*`, then `r·p + t` (and `r·n` for normals, which stay unit).
+pub struct GlamDq {
+    pub palette: Vec<(Quat, Quat)>,
+    positions: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    joints: Vec<[u16; 4]>,
+    weights: Vec<Vec4>,
+    out: Vec<Vec3>,
+    out_normals: Vec<Vec3>,
+}
+
+impl GlamDq {
+    pub fn new(raw: &Raw) -> Self {
+        let pair = |rows: &[[f32; 4]; 3]| {
+            let d = Dual::from_rigid(&Affine { rows: *rows }).expect("a rotation and translation");
+            (Quat::from_array(d.real), Quat::from_array(d.dual))
+        };
+        let n = raw.positions.len();
+        Self {
+            palette: raw.palette.iter().map(pair).collect(),
+            positions: raw.positions.iter().map(|&p| Vec3::from(p)).collect(),
+            normals: raw.normals.iter().map(|&p| Vec3::from(p)).collect(),
+            joints: raw.bones.iter().map(|b| b.map(u16::from)).collect(),
+            weights: raw.weights.iter().map(|&w| Vec4::from(w)).collect(),
+            out: vec![Vec3::ZERO; n],
+            out_normals: vec![Vec3::ZERO; n],
+        }
+    }
+
+    /// The vertex's blended rotation and translation (inlined, as [`Glam::blend`]).
+    #[inline(always)]
+    fn blend(palette: &[(Quat, Quat)], j: &[u16; 4], w: Vec4) -> (Quat, Vec3) {
+        let (r0, d0) = palette[usize::from(j[0])];
+        let (mut r, mut d) = (Vec4::from(r0) * w.x, Vec4::from(d0) * w.x);
+        for k in 1..4 {
+            let (rk, dk) = palette[usize::from(j[k])];
+            let wk = if r0.dot(rk) < 0.0 { -w[k] } else { w[k] };
+            r += Vec4::from(rk) * wk;
+            d += Vec4::from(dk) * wk;
+        }
+        let inv = r.length_recip();
+        let (r, d) = (Quat::from_vec4(r * inv), Quat::from_vec4(d * inv));
+        let t = d * r.conjugate();
+        (r, 2.0 * Vec3::new(t.x, t.y, t.z))
+    }
+
+    /// Panics unless this loop's last positions and normals are within `tolerance` of
+    /// `positions` and `normals` (skin-core's on the same data): the peer computes DQS.
+    pub fn check(&self, positions: &[[f32; 3]], normals: &[[f32; 3]], tolerance: f32) {
+        let pairs = self.out.iter().zip(positions);
+        for (k, (a, b)) in pairs
+            .chain(self.out_normals.iter().zip(normals))
+            .enumerate()
+        {
+            let d = (*a - Vec3::from(*b)).abs().max_element();
+            assert!(d <= tolerance, "output {k}: glam {a} vs skin-core {b:?}");
+        }
+    }
+
+    /// DQS-4 positions.
+    pub fn skin(&mut self, palette: &[(Quat, Quat)]) {
+        let verts = self.positions.iter().zip(&self.joints).zip(&self.weights);
+        for (((&p, j), &w), o) in verts.zip(&mut self.out) {
+            let (r, t) = Self::blend(palette, j, w);
+            *o = r * p + t;
+        }
+    }
+
+    /// DQS-4 positions and normals.
+    pub fn skin_with_normals(&mut self, palette: &[(Quat, Quat)]) {
+        let verts = self.positions.iter().zip(&self.normals);
+        let infl = self.joints.iter().zip(&self.weights);
+        let outs = self.out.iter_mut().zip(&mut self.out_normals);
+        for (((&p, &n), (j, &w)), (o, on)) in verts.zip(infl).zip(outs) {
+            let (r, t) = Self::blend(palette, j, w);
+            *o = r * p + t;
+            *on = r * n;
         }
     }
 }

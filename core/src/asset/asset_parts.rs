@@ -4,6 +4,7 @@
 use crate::affine::Affine;
 use crate::clip::Channel;
 use crate::lane::Lane;
+use crate::skin::Skinning;
 use crate::transform::Transform;
 use crate::vertex::Influence;
 
@@ -73,4 +74,7 @@ pub struct AssetParts<'a, L: Lane> {
     pub parts: &'a [Part<'a>],
     /// Animation clips.
     pub clips: &'a [ClipParts<'a>],
+    /// The skinning method every part is played with (header flag [`super::FLAG_DQS`]):
+    /// its palette entries are matrices for LBS, unit dual quaternions for DQS.
+    pub skinning: Skinning,
 }

@@ -2,17 +2,22 @@
 //! (see `docs/FORMAT.md`).
 
 use super::AssetError;
+use crate::skin::Skinning;
 
 /// The first four bytes of every asset.
 pub const MAGIC: [u8; 4] = *b"SKIN";
 /// The format version this crate reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 52;
 /// Offset of the CRC-32 field; the checksum covers every byte of the asset but these four.
 pub(crate) const CRC_AT: usize = 48;
 /// Flag bit: the asset stores vertex normals.
 pub const FLAG_NORMALS: u16 = 1;
+/// Flag bit: the asset is skinned with dual quaternions ([`Skinning::Dqs`]): every part's
+/// palette is built as unit dual quaternions. Clear: linear blend skinning. (Bit 8, so that
+/// the low bits stay for what vertices carry.)
+pub const FLAG_DQS: u16 = 1 << 8;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -102,7 +107,7 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        if flags & !FLAG_NORMALS != 0 || reserved != 0 {
+        if flags & !(FLAG_NORMALS | FLAG_DQS) != 0 || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
         }
         let counts = Self {
@@ -126,6 +131,15 @@ impl Counts {
     /// Whether the asset stores normals.
     pub fn normals(&self) -> bool {
         self.flags & FLAG_NORMALS != 0
+    }
+
+    /// The skinning method the asset was baked for.
+    pub fn skinning(&self) -> Skinning {
+        if self.flags & FLAG_DQS != 0 {
+            Skinning::Dqs
+        } else {
+            Skinning::Lbs
+        }
     }
 }
 

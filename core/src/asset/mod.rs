@@ -14,6 +14,7 @@
 //! use skin_core::asset::{Asset, AssetParts, ClipParts, Part};
 //! use skin_core::clip::{Channel, Interpolation, Path, Wrap};
 //! use skin_core::lane::Q14;
+//! use skin_core::skin::Skinning;
 //! use skin_core::num::Fx;
 //!
 //! // One bone, one triangle, a clip that slides the bone 0.5 along X in one second.
@@ -40,6 +41,7 @@
 //!     indices: &[0, 1, 2],
 //!     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
 //!     clips: &[ClipParts { name: "slide", duration: 1.0, channels: &channels }],
+//!     skinning: Skinning::Lbs,
 //! };
 //! let mut buf = [0u8; 1024];
 //! let n = parts.write(&mut buf).unwrap();
@@ -78,7 +80,7 @@ mod write;
 pub use asset_parts::{AssetParts, ClipParts, Part};
 pub use clips::ClipView;
 pub use error::{AssetError, Field};
-pub use header::{checksum, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
+pub use header::{checksum, FLAG_DQS, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
 pub use lane::AssetLane;
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;

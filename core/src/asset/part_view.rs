@@ -9,7 +9,7 @@ use super::{Asset, AssetError, AssetLane, Field};
 use crate::affine::Affine;
 use crate::bind::BindPose;
 use crate::error::Error;
-use crate::palette::Palette;
+use crate::palette::{DualPalette, Palette};
 
 /// Palette entries a part may have: influence bone indices are bytes.
 pub const MAX_PART_BONES: usize = 256;
@@ -87,6 +87,22 @@ impl<'a, L: AssetLane> PartView<'a, L> {
         bind: &BindPose<L::Real, J>,
         world: &[Affine<L::Real>],
         out: &mut Palette<L, CAP>,
+    ) -> Result<(), Error> {
+        out.clear();
+        for joint in self.bones().iter() {
+            out.push(&bind.matrix(usize::from(joint), world)?)?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::palette`] for dual quaternion skinning: each matrix as a unit dual quaternion
+    /// in the lane; [`Error::NotRigid`] (naming the palette entry) for a joint with scale or
+    /// shear.
+    pub fn dual_palette<const J: usize, const CAP: usize>(
+        &self,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+        out: &mut DualPalette<L, CAP>,
     ) -> Result<(), Error> {
         out.clear();
         for joint in self.bones().iter() {

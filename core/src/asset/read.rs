@@ -14,6 +14,7 @@ use crate::clip::{Keys, LeF32s};
 use crate::error::{num_error, Error, Quantity};
 use crate::num::Real;
 use crate::skeleton::Skeleton;
+use crate::skin::Skinning;
 use crate::transform::Transform;
 
 /// A validated baked asset with vertices in lane `L`, viewed in place (no copies, no
@@ -147,6 +148,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             }
         }
         Ok(())
+    }
+
+    /// The skinning method the asset was baked for (header flag
+    /// [`super::FLAG_DQS`]): the kind of palette its parts are played with.
+    pub fn skinning(&self) -> Skinning {
+        self.counts.skinning()
     }
 
     /// The unit exponent `k`: model units = asset units × 2^k.

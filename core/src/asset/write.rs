@@ -1,12 +1,13 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
 use super::header::{
-    checksum, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT, FLAG_NORMALS,
-    HEADER_LEN, NO_PARENT, PART_LEN,
+    checksum, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT, FLAG_DQS,
+    FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
 use super::{Asset, AssetError, AssetLane, AssetParts, Field};
 use crate::affine::Affine;
 use crate::clip::{Interpolation, Path};
+use crate::skin::Skinning;
 
 impl<L: AssetLane> AssetParts<'_, L> {
     /// The exact length [`AssetParts::write`] needs.
@@ -26,6 +27,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     /// ```
     /// use skin_core::affine::Affine;
     /// use skin_core::asset::{Asset, AssetParts, Part};
+    /// use skin_core::skin::Skinning;
     /// use skin_core::transform::Transform;
     /// use skin_core::vertex::Influence;
     /// let positions = [[0.0f32, 0.5, 0.0]; 3];
@@ -43,6 +45,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     indices: &[0, 1, 2],
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
     ///     clips: &[],
+    ///     skinning: Skinning::Lbs,
     /// };
     /// let mut buf = [0u8; 512];
     /// let n = parts.write(&mut buf).unwrap();
@@ -183,7 +186,10 @@ impl<L: AssetLane> AssetParts<'_, L> {
         };
         let channels = self.clips.iter().flat_map(|c| c.channels);
         Ok(Counts {
-            flags: if self.normals.is_some() {
+            flags: match self.skinning {
+                Skinning::Lbs => 0,
+                Skinning::Dqs => FLAG_DQS,
+            } | if self.normals.is_some() {
                 FLAG_NORMALS
             } else {
                 0

@@ -50,6 +50,7 @@ pub use frame::{render, FrameBuffer, FrameError};
 
 use crate::asset::AssetError;
 use crate::error::Error;
+use crate::skin::Skinning;
 
 /// Subpixels per pixel: vertices snap to 1/16 pixel.
 pub const SUBPIXEL: i32 = 16;
@@ -128,6 +129,14 @@ pub enum RasterError {
     Asset(AssetError),
     /// Posing or skinning failed.
     Skin(Error),
+    /// The palette given to the player serves another skinning method than the asset was
+    /// baked for.
+    Skinning {
+        /// The asset's method.
+        asset: Skinning,
+        /// The palette's method.
+        palette: Skinning,
+    },
 }
 
 impl From<AssetError> for RasterError {
@@ -175,6 +184,14 @@ impl core::fmt::Display for RasterError {
             } => write!(f, "{what}: {needed} needed, capacity {capacity}"),
             RasterError::Asset(e) => write!(f, "asset: {e}"),
             RasterError::Skin(e) => write!(f, "skinning: {e}"),
+            RasterError::Skinning { asset, palette } => write!(
+                f,
+                "the asset is baked for {} skinning but is played with a {} palette: bake it with `skin bake --skinning {}` or play it with a {} palette",
+                asset.name(),
+                palette.name(),
+                palette.name(),
+                asset.name()
+            ),
         }
     }
 }

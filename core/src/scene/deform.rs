@@ -1,18 +1,18 @@
-//! Palette, deform and skin: per part, the skinning matrices for the pose, then the part's
-//! vertices skinned `C` at a time through a validated view ([`crate::skin`]'s `Batch`) and
-//! the loop the dispatch point picks.
+//! Palette, deform and skin: per part, the palette for the pose (matrices, or unit dual
+//! quaternions for an asset baked for DQS: [`PartPalette`]), then the part's vertices
+//! skinned `C` at a time through a validated view ([`crate::skin`]'s `Batch`) and the loop
+//! the dispatch point picks.
 //!
-//! This is where a deformer that changes vertices before skinning (morph targets) and a
-//! skinning method with palettes of its own (dual quaternions) plug in: the first between
-//! reading a chunk's vertices and skinning them, the second as another palette and loop.
+//! This is where a deformer that changes vertices before skinning (morph targets) plugs in:
+//! between reading a chunk's vertices and skinning them.
 
+use super::skinning::{Chunk, PartPalette};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
 use crate::asset::{AssetLane, Influences, PartView, Vectors};
-use crate::palette::Palette;
 use crate::raster::{Project, RasterError};
-use crate::skin::batch::Batch;
-use crate::skin::dispatch::{self, Loop};
+use crate::skin::dispatch::Loop;
+use crate::skin::Skinning;
 use crate::vertex::Influence;
 
 /// Vertices skinned `C` at a time (the only per-vertex RAM besides the projected
@@ -45,7 +45,7 @@ impl<L: Project, const C: usize> Default for Scratch<L, C> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Route {
-    /// The skinning loop ([`Loop::lbs`]).
+    /// The skinning loop ([`Loop::lbs`] or [`Loop::dqs`], by the asset's method).
     pub skinning: Loop,
     /// Read in place from the asset ([`AssetLane::vectors_in_place`]), not copied first.
     pub in_place: bool,
@@ -106,7 +106,10 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
         let stored = Stored::of(part, self.vertices())?;
         Ok(Route {
-            skinning: Loop::lbs::<L>(4, part.bones().len()),
+            skinning: match self.asset.skinning() {
+                Skinning::Lbs => Loop::lbs::<L>(4, part.bones().len()),
+                Skinning::Dqs => Loop::dqs::<L>(),
+            },
             in_place: stored.in_place().is_some(),
         })
     }
@@ -114,28 +117,29 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// Skins every part, `C` vertices at a time, and hands each chunk to `each` (timed as
     /// [`Stage::Project`]) with the asset index of its first vertex, its skinned positions
     /// and, when the asset has normals, its skinned normals.
-    pub(super) fn skin<const P: usize, const C: usize>(
+    pub(super) fn skin<Pal: PartPalette<L>, const C: usize>(
         &self,
         world: &[Affine<L::Real>],
-        palette: &mut Palette<L, P>,
+        palette: &mut Pal,
         scratch: &mut Scratch<L, C>,
         stages: &mut impl Stages,
         mut each: impl FnMut(usize, &[[L::Out; 3]], Option<&[[L; 3]]>) -> Result<(), RasterError>,
     ) -> Result<(), RasterError> {
+        let baked = self.asset.skinning();
+        if baked != Pal::SKINNING {
+            return Err(RasterError::Skinning {
+                asset: baked,
+                palette: Pal::SKINNING,
+            });
+        }
         for part in self.asset.parts() {
-            stages.time(Stage::Palette, || part.palette(&self.bind, world, palette))?;
+            stages.time(Stage::Palette, || palette.fill(&part, &self.bind, world))?;
             let stored = Stored::of(&part, self.vertices())?;
             let in_place = stored.in_place();
-            // The palette holds the part's bones, which `Asset::read` checked every bone
-            // byte of the part's vertices against: a view of its vertices is valid.
+            // `Asset::read` checked every bone byte of the part's vertices against its
+            // palette's length: its chunks are valid for `bones`.
             let bones = part.bones().len();
-            let view = Batch::<L, 4>::for_bones(palette.as_slice(), bones).ok_or(
-                RasterError::Capacity {
-                    what: "part palette",
-                    needed: bones,
-                    capacity: palette.len(),
-                },
-            )?;
+            let palette = &*palette;
             let range = part.vertex_range();
             let lit = stored.normals.is_some();
             let mut start = 0;
@@ -143,8 +147,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 let n = C.min(range.len() - start);
                 let s = &mut *scratch;
                 stages.time(Stage::Skin, || {
-                    skin(view, in_place.as_ref(), &stored, start, n, s)
-                });
+                    skin(palette, bones, in_place.as_ref(), &stored, start, n, s)
+                })?;
                 let normals = lit.then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {
                     each(range.start + start, &s.out[..n], normals)
@@ -161,13 +165,14 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
 /// of the dispatch point for both, so that the loops are compiled into the firmware once.
 #[inline(always)]
 fn skin<L: AssetLane + Project, const C: usize>(
-    view: Batch<'_, L, 4>,
+    palette: &impl PartPalette<L>,
+    bones: usize,
     in_place: Option<&InPlace<'_, L>>,
     stored: &Stored<'_, L>,
     start: usize,
     n: usize,
     s: &mut Scratch<L, C>,
-) {
+) -> Result<(), RasterError> {
     // `Stored::of` checked that every array holds the part's vertices, which these are.
     let run = start..start + n;
     let (positions, influences, normals) = match in_place {
@@ -193,5 +198,11 @@ fn skin<L: AssetLane + Project, const C: usize>(
         }
     };
     let normals = normals.map(|v| (v, &mut s.out_normals[..n]));
-    dispatch::lbs(view.over(positions, influences), &mut s.out[..n], normals);
+    palette.skin(Chunk::new(
+        bones,
+        positions,
+        influences,
+        &mut s.out[..n],
+        normals,
+    ))
 }

@@ -1,11 +1,10 @@
 //! Project through a lattice: the skinned positions of each chunk moved by a
 //! [`Lattice`] (free-form deformation after skinning) before they are projected.
 
-use super::{Scene, Scratch, Stages};
+use super::{PartPalette, Scene, Scratch, Stages};
 use crate::affine::Affine;
 use crate::asset::AssetLane;
 use crate::lattice::{Coord, Lattice};
-use crate::palette::Palette;
 use crate::raster::{camera, Project, RasterError, ScreenVertex};
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N>
@@ -14,10 +13,10 @@ where
 {
     /// [`Self::project`] with every skinned position moved by `lattice` (asset units, in
     /// the lane's skinned output format) before projection; normals are shaded as skinned.
-    pub fn project_lattice<const P: usize, const C: usize>(
+    pub fn project_lattice<const C: usize>(
         &self,
         world: &[Affine<L::Real>],
-        palette: &mut Palette<L, P>,
+        palette: &mut impl PartPalette<L>,
         scratch: &mut Scratch<L, C>,
         lattice: &Lattice<L::Out>,
         out: &mut [ScreenVertex],

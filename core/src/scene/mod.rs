@@ -6,9 +6,9 @@
 //! |---|---|---|---|
 //! | sample | the clip at time `t` into the pose (local TRS per bone) | [`crate::clip`] | [`Scene::pose`] (`pose.rs`) |
 //! | pose | forward kinematics: world matrices | [`crate::skeleton`] | [`Scene::pose`] |
-//! | palette | each part's skinning matrices `W·B⁻¹`, narrowed to the lane | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs` |
+//! | palette | each part's skinning matrices `W·B⁻¹` narrowed to the lane, or their unit dual quaternions for an asset baked for DQS ([`PartPalette`]) | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs`, `skinning.rs` |
 //! | deform | (none yet: morph targets will change the vertices here, before skinning) | | `deform.rs` |
-//! | skin | LBS of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
+//! | skin | LBS or DQS (the asset's [`crate::skin::Skinning`]) of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
 //! | project | screen position, depth and Lambert shade per vertex | [`crate::raster::camera`] | [`Scene::project`] (`project.rs`) |
 //! | raster | triangles into bands of pixels, bands to the display | [`crate::raster`] | [`Scene::render_binned`] (`draw.rs`) |
 //!
@@ -26,10 +26,12 @@ mod draw;
 mod lattice;
 mod pose;
 mod project;
+mod skinning;
 mod stages;
 
 pub use deform::{Route, Scratch};
 pub use draw::{BACKGROUND, MATERIAL};
+pub use skinning::{Chunk, PartPalette};
 pub use stages::{Stage, Stages};
 
 use crate::asset::{Asset, AssetLane, ClipView};
@@ -56,6 +58,7 @@ use crate::skeleton::Skeleton;
 /// #     root: Affine::IDENTITY, joints: &[0], inverse_binds: &[Affine::IDENTITY],
 /// #     positions: &positions, normals: Some(&normals), influences: &[Influence::rigid(0); 3],
 /// #     indices: &[0, 1, 2], parts: &[Part { vertices: 3, indices: 3, bones: &[0] }], clips: &[],
+/// #     skinning: skin_core::skin::Skinning::Lbs,
 /// # };
 /// # let mut bytes = [0u8; 1024];
 /// # let n = parts.write(&mut bytes).unwrap();

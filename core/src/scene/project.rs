@@ -1,20 +1,20 @@
 //! Project: skinned vertices to the screen (position, depth, shade), and the box the
 //! skinned rest pose fills, which frames the camera.
 
+use super::PartPalette;
 use super::{Scene, Scratch, Stages};
 use crate::affine::Affine;
 use crate::asset::AssetLane;
-use crate::palette::Palette;
 use crate::raster::{camera, Bounds, Camera, Project, RasterError, ScreenVertex};
 use crate::transform::Transform;
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// Skin every part for the world matrices `world` and project it into `out` (asset
     /// vertex order; at least [`Self::vertices`] entries), `C` vertices at a time.
-    pub fn project<const P: usize, const C: usize>(
+    pub fn project<const C: usize>(
         &self,
         world: &[Affine<L::Real>],
-        palette: &mut Palette<L, P>,
+        palette: &mut impl PartPalette<L>,
         scratch: &mut Scratch<L, C>,
         out: &mut [ScreenVertex],
         stages: &mut impl Stages,
@@ -34,10 +34,10 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// The box around every vertex skinned for the world matrices `world`, in asset units:
     /// with the [rest pose](Self::rest), the box to frame a model whose skin places its
     /// mesh away from its bind positions (see [`Self::frame_rest_pose`]).
-    pub fn skinned_bounds<const P: usize, const C: usize>(
+    pub fn skinned_bounds<const C: usize>(
         &self,
         world: &[Affine<L::Real>],
-        palette: &mut Palette<L, P>,
+        palette: &mut impl PartPalette<L>,
         scratch: &mut Scratch<L, C>,
     ) -> Result<Bounds, RasterError> {
         let mut bounds: Option<Bounds> = None;
@@ -55,11 +55,11 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// Points the camera at the skinned [rest pose](Self::rest) (the buffers are those
     /// [`Self::pose`] and [`Self::project`] take): what the firmware shows, since a skin may
     /// place its mesh far from the bind positions that [`Self::new`] frames.
-    pub fn frame_rest_pose<const P: usize, const C: usize>(
+    pub fn frame_rest_pose<const C: usize>(
         &mut self,
         pose: &mut [Transform<L::Real>],
         world: &mut [Affine<L::Real>],
-        palette: &mut Palette<L, P>,
+        palette: &mut impl PartPalette<L>,
         scratch: &mut Scratch<L, C>,
     ) -> Result<(), RasterError> {
         self.rest(pose, world)?;

@@ -64,6 +64,18 @@ impl Loop {
             Which::Q14(_) => q14_loop(influences, bones),
         }
     }
+
+    /// The loop that skins with dual quaternions in lane `L` (`dqs`): the generic one on
+    /// every target.
+    ///
+    /// ```
+    /// use skin_core::lane::Q14;
+    /// use skin_core::skin::Loop;
+    /// assert_eq!(Loop::dqs::<Q14>(), Loop::Generic);
+    /// ```
+    pub fn dqs<L: Lane>() -> Loop {
+        Loop::Generic
+    }
 }
 
 impl OfLane for PhantomData<()> {

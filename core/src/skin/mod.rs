@@ -1,5 +1,6 @@
-//! The skinning kernels: stitching (one bone per vertex) and linear blend skinning with
-//! up to four influences, for positions and for positions + normals.
+//! The skinning kernels: stitching (one bone per vertex), linear blend skinning and dual
+//! quaternion skinning ([`Skinning`]) with up to four influences, for positions and for
+//! positions + normals.
 //!
 //! Layers, each importing only from those above it in this list:
 //!
@@ -56,3 +57,44 @@ mod x86;
 pub(crate) use asm::records;
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
+
+use crate::layout::Layout;
+
+/// A skinning method: what a palette entry is and how a vertex blends its bones. A baked
+/// asset records the one it was baked for (`crate::asset::Asset::skinning`).
+///
+/// ```
+/// use skin_core::layout::Layout;
+/// use skin_core::skin::Skinning;
+/// assert_eq!(Skinning::Dqs.layout(), Layout::DualQuat);
+/// assert_eq!(Skinning::default().name(), "lbs");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Skinning {
+    /// Linear blend skinning: the weighted sum of the joint matrices.
+    #[default]
+    Lbs,
+    /// Dual quaternion skinning ([`crate::dual`]): the normalised weighted sum of the
+    /// joints' unit dual quaternions; joints with scale or shear are refused.
+    Dqs,
+}
+
+impl Skinning {
+    /// `"lbs"` or `"dqs"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Skinning::Lbs => "lbs",
+            Skinning::Dqs => "dqs",
+        }
+    }
+
+    /// How one palette entry is stored in shader constant registers: a 3×4 matrix (3
+    /// registers) for LBS, a unit dual quaternion (2) for DQS.
+    pub const fn layout(self) -> Layout {
+        match self {
+            Skinning::Lbs => Layout::Affine3x4,
+            Skinning::Dqs => Layout::DualQuat,
+        }
+    }
+}

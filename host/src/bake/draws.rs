@@ -6,6 +6,7 @@ use skin_core::budget::{Budget, Layout};
 
 use super::bones::{JointKey, Joints};
 use super::error::BakeError;
+use crate::pose::Skinning;
 use crate::rig::{Influence4, Mode, Primitive, Rig};
 use crate::split::split;
 
@@ -18,15 +19,20 @@ pub struct PaletteLimit {
 }
 
 impl PaletteLimit {
-    /// The limit of `budget` (matrices stored 3×4), never above [`MAX_PART_BONES`]; `None`:
-    /// only the format's limit.
-    pub fn new(budget: Option<Budget>) -> Self {
-        let capacity = budget.map_or(MAX_PART_BONES, |b| {
-            b.capacity(Layout::Affine3x4).min(MAX_PART_BONES)
-        });
-        let words = match budget {
-            Some(b) => format!("budget {} holds {capacity} bones as 3x4 matrices", b.name),
-            None => format!("a part holds at most {capacity} bones"),
+    /// The limit of `budget` with entries in the layout of `skinning` (3×4 matrices, or dual
+    /// quaternions), never above [`MAX_PART_BONES`]; `None`: only the format's limit.
+    pub fn new(budget: Option<Budget>, skinning: Skinning) -> Self {
+        let layout = skinning.layout();
+        let capacity = budget.map_or(MAX_PART_BONES, |b| b.capacity(layout).min(MAX_PART_BONES));
+        let words = match (budget, layout) {
+            (Some(b), Layout::DualQuat) => {
+                format!(
+                    "budget {} holds {capacity} bones as dual quaternions",
+                    b.name
+                )
+            }
+            (Some(b), _) => format!("budget {} holds {capacity} bones as 3x4 matrices", b.name),
+            (None, _) => format!("a part holds at most {capacity} bones"),
         };
         Self { capacity, words }
     }

@@ -20,10 +20,15 @@
 //! `k = 0` in `f32`). The values handed to the writer are exactly those [`crate::pose`]
 //! converts, so that a device skinning the asset gets the same bits as `skin pose` (tested).
 //!
+//! The asset records the skinning method ([`Options::skinning`]); the budget is divided by
+//! its layout (a 3×4 matrix takes 3 constant registers, a dual quaternion 2), so a DQS asset's
+//! parts hold half as many bones again and split less.
+//!
 //! Refusals ([`BakeError`]) instead of a wrong asset: a triangle needing more bones than
-//! the budget, a part beyond 16-bit indices, non-triangle primitives, and — in fixed
-//! point — any value that overflows at rest or at a key time or midpoint of a chosen clip
-//! ([`crate::pose::range::check_fixed`]).
+//! the budget, a part beyond 16-bit indices, non-triangle primitives, in fixed point any
+//! value that overflows, and under DQS a joint (or rigidly drawn node) whose matrix has a
+//! scale or shear — each at rest or at a key time or midpoint of a chosen clip
+//! ([`crate::pose::range::check_lane`]).
 //!
 //! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
 //! imports only from those before it): `bones` (the skeleton and the joint entries),
@@ -43,9 +48,9 @@ use skin_core::asset::{AssetLane, AssetParts};
 use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 
-use crate::pose::range::check_fixed;
+use crate::pose::range::check_lane;
 use crate::pose::units::to_asset;
-use crate::pose::{fixed_unit, LaneKind, PoseError};
+use crate::pose::{fixed_unit, LaneKind, PoseError, Skinning};
 use crate::rig::Rig;
 use bones::{Bones, Joints};
 use clips::Clips;
@@ -59,9 +64,12 @@ pub use error::BakeError;
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// The palette budget (matrices stored 3×4); `None`: only the format's limit of
+    /// The palette budget, its entries in the layout of `skinning` (3×4 matrices for LBS,
+    /// dual quaternions for DQS); `None`: only the format's limit of
     /// [`MAX_PART_BONES`](skin_core::asset::MAX_PART_BONES) bones a part.
     pub budget: Option<Budget>,
+    /// The skinning method the asset is baked for (recorded in it).
+    pub skinning: Skinning,
     /// The lane: `f32`, or the fixed lane (`Q14` vertices, `I8F24` poses).
     pub lane: LaneKind,
     /// The animations to include (indices into [`Rig::clips`]); `None`: all.
@@ -104,12 +112,18 @@ pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
     if let Some(&c) = clips.iter().find(|&&c| c >= rig.clips.len()) {
         return Err(PoseError::NoAnimation(c.to_string(), rig.clips.len()).into());
     }
+    let (budget, skinning) = (options.budget, options.skinning);
     match options.lane {
-        LaneKind::F32 => bake_in::<f32>(rig, options.budget, &clips, 0),
+        LaneKind::F32 => {
+            if skinning == Skinning::Dqs {
+                check_lane::<f32>(rig, &clips, 0, skinning)?;
+            }
+            bake_in::<f32>(rig, budget, skinning, &clips, 0)
+        }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            check_fixed(rig, &clips, k)?;
-            bake_in::<Q14>(rig, options.budget, &clips, k)
+            check_lane::<Q14>(rig, &clips, k, skinning)?;
+            bake_in::<Q14>(rig, budget, skinning, &clips, k)
         }
     }
 }
@@ -118,13 +132,14 @@ pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
 pub fn bake_in<L: AssetLane>(
     rig: &Rig,
     budget: Option<Budget>,
+    skinning: Skinning,
     clips: &[usize],
     k: i32,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
     let bones = Bones::new(rig, s)?;
     let mut joints = Joints::new(rig, &bones, s);
-    let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget), &mut joints)?;
+    let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget, skinning), &mut joints)?;
     let vertices = Vertices::<L>::new(&draws, k)?;
     let clip_keys = Clips::new(rig, clips, k);
     let channels = clip_keys.channels(&bones.bone_of);
@@ -145,6 +160,7 @@ pub fn bake_in<L: AssetLane>(
         indices: &vertices.indices,
         parts: &vertices.parts,
         clips: &clip_parts,
+        skinning,
     };
     let mut bytes = vec![0u8; asset.size()?];
     let n = asset.write(&mut bytes)?;

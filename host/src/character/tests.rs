@@ -110,6 +110,7 @@ fn bakes_small_enough_for_the_micro_bit_in_both_lanes() {
             budget: Some(Budget::VS_1_1),
             lane,
             clips: None,
+            skinning: crate::pose::Skinning::Lbs,
         };
         let baked = bake(&rig, &options).expect("bakes");
         // The micro:bit build holds 16 bones and 320 vertices (firmware/src/frame.rs).

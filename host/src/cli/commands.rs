@@ -211,6 +211,10 @@ pub struct BakeCommand {
     lane: LaneArgs,
     #[command(flatten)]
     clips: ClipsArgs,
+    /// The skinning method the asset is baked for (and records): linear blend (lbs) or dual
+    /// quaternion (dqs) skinning, whose palettes hold the budget's bones as dual quaternions.
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
 }
 
 impl BakeCommand {
@@ -223,10 +227,12 @@ impl BakeCommand {
             .clips(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        let skinning = Skinning::from(self.skinning);
         let options = bake::Options {
             budget,
             lane,
             clips,
+            skinning,
         };
         let baked = bake(&rig, &options).map_err(|source| CliError::Bake {
             path: self.model.path(),
@@ -237,10 +243,11 @@ impl BakeCommand {
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
+            skinning.name(),
             baked.unit_exponent,
             baked.bones.len(),
             baked.joints,
@@ -263,6 +270,8 @@ pub enum BackendArg {
     Cpu,
     /// CPU (f32) | GPU | their difference (each channel amplified 8 times), side by side.
     Compare,
+    /// The GPU's linear blend skinning | its dual quaternion skinning, side by side.
+    LbsDqs,
 }
 
 /// The arguments of `skin render`.
@@ -277,6 +286,14 @@ pub struct RenderCommand {
     backend: BackendArg,
     #[command(flatten)]
     lane: LaneArgs,
+    /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning; the CPU
+    /// renderer plays the model baked for it (as `skin bake --skinning`).
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
+    skinning: SkinningArg,
+    /// (GPU backends) morph-target weights for every mesh with targets, in place of the
+    /// file's and the clip's.
+    #[command(flatten)]
+    weights: WeightsArg,
     #[command(flatten)]
     picture: PictureArgs,
     /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
@@ -298,7 +315,14 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load_unmorphed(warn, "render")?;
+        // The CPU renderer plays the baked asset, which does not carry morph targets yet.
+        let rig = match self.backend {
+            BackendArg::Cpu => self.model.load_unmorphed(warn, "render --backend cpu")?,
+            BackendArg::Compare => self
+                .model
+                .load_unmorphed(warn, "render --backend compare")?,
+            BackendArg::Gpu | BackendArg::LbsDqs => self.model.load(warn)?,
+        };
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
@@ -313,10 +337,17 @@ impl RenderCommand {
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
             ));
         }
-        let backend = match self.backend {
-            BackendArg::Cpu => animation::Backend::Cpu(lane),
-            BackendArg::Gpu => animation::Backend::Gpu,
-            BackendArg::Compare => animation::Backend::Compare,
+        let skinning = Skinning::from(self.skinning);
+        let backend = match (self.backend, skinning) {
+            (BackendArg::LbsDqs, Skinning::Dqs) => {
+                return Err(CliError::Usage(
+                    "--backend lbs-dqs draws both methods: leave out --skinning".into(),
+                ))
+            }
+            (BackendArg::Cpu, _) => animation::Backend::Cpu(lane, skinning),
+            (BackendArg::Gpu, _) => animation::Backend::Gpu(skinning),
+            (BackendArg::Compare, _) => animation::Backend::Compare(skinning),
+            (BackendArg::LbsDqs, _) => animation::Backend::LbsDqs,
         };
         let render_err = |source| CliError::Render {
             path: self.model.path(),
@@ -330,8 +361,22 @@ impl RenderCommand {
                 self.output.display()
             )));
         }
-        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
+        if self.weights.weights.is_some() {
+            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) {
+                return Err(CliError::Usage(
+                    "--weights needs --backend gpu (or lbs-dqs): the CPU renderer plays the \
+                     baked asset, which has no morph targets"
+                        .into(),
+                ));
+            }
+            // Finite, and as many as each mesh's targets.
+            self.weights.at(&rig, None)?;
+        }
+        let mut renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
             .map_err(render_err)?;
+        if let Some(weights) = &self.weights.weights {
+            renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
+        }
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {
@@ -444,6 +489,10 @@ pub struct ValidateCommand {
     /// Palette layout of the vertex-shader paths.
     #[arg(long, value_enum, default_value_t = LayoutArg::Affine3x4)]
     layout: LayoutArg,
+    /// Validate only this skinning method: linear blend (lbs) or dual quaternion (dqs)
+    /// skinning (by default both, each with its own rows).
+    #[arg(long, value_name = "METHOD", value_enum)]
+    skinning: Option<SkinningArg>,
     #[command(flatten)]
     picture: PictureArgs,
     /// Write the GPU and CPU pictures of the frame where they differ most, side by
@@ -543,7 +592,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load_unmorphed(warn, "validate")?;
+        let rig = model.load(warn)?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,
@@ -551,6 +600,10 @@ impl ValidateCommand {
             budget: preset(&self.budget)?,
             layout: self.layout.into(),
             size: self.picture.size,
+            skinning: match self.skinning {
+                Some(s) => vec![s.into()],
+                None => vec![Skinning::Lbs, Skinning::Dqs],
+            },
         };
         let total =
             validate::check_frames(&rig, &options).map_err(|source| CliError::Validate {
@@ -678,9 +731,10 @@ impl CheckCommand {
         };
         writeln!(
             out,
-            "{path}: ok: {n} bytes, {} vertices, {} bones, {} vertices, {} triangles, {} parts, \
-             {clip}; played the rest pose and {} frames at {}x{}",
+            "{path}: ok: {n} bytes, {} vertices, {} skinning, {} bones, {} vertices, {} triangles, \
+             {} parts, {clip}; played the rest pose and {} frames at {}x{}",
             played.lane,
+            played.skinning.name(),
             played.bones,
             played.vertices,
             played.triangles,

@@ -92,7 +92,8 @@ pub enum CliError {
     /// The model's morph targets move vertices, and the command does not apply them yet.
     #[error(
         "{path}: {reason}, but `skin {command}` does not apply morph targets yet (it would \
-         draw every target at weight 0)"
+         draw every target at weight 0); the GPU reference does: `skin render --backend gpu`, \
+         `skin validate`"
     )]
     Morphs {
         /// The model as the user named it.

@@ -1,23 +1,37 @@
 //! Compute-shader skinning: the whole palette in a storage buffer, positions and normals
 //! out to storage buffers, read back.
 
-use skin_core::affine::Affine;
-
 use super::shader::{self, COMPUTE_GROUP};
-use super::{GpuError, GpuMesh, Reference, Skinned};
+use super::{morph, Bones, GpuError, GpuMesh, Reference, Skinned};
+use crate::pose::Skinning;
 
 /// Workgroups per dispatch dimension (WebGPU's guaranteed minimum).
 const MAX_GROUPS: u32 = 65535;
 
 impl Reference {
-    /// Skin `mesh` with `palette` (one matrix per joint, as skin-core's palette) in a
+    /// Skin `mesh` with `palette` (one entry per joint, as skin-core's palette: matrices
+    /// for linear blend skinning, unit dual quaternions for dual quaternion skinning) in a
     /// compute shader and read the positions and normals back.
-    pub fn skin_compute(
+    pub fn skin_compute<'a>(
         &self,
         mesh: &GpuMesh,
-        palette: &[Affine<f32>],
+        palette: impl Into<Bones<'a>>,
     ) -> Result<Skinned, GpuError> {
+        self.skin_compute_morphed(mesh, palette, &[])
+    }
+
+    /// [`Reference::skin_compute`] with the mesh first moved by its morph targets at
+    /// `weights` (one a target; none: no target active), at most
+    /// [`ACTIVE_TARGETS`](skin_core::morph::ACTIVE_TARGETS) of them non-zero.
+    pub fn skin_compute_morphed<'a>(
+        &self,
+        mesh: &GpuMesh,
+        palette: impl Into<Bones<'a>>,
+        weights: &[f32],
+    ) -> Result<Skinned, GpuError> {
+        let palette = palette.into();
         check_palette(mesh, palette)?;
+        let morph = morph::uniform(mesh, weights)?;
         let n = mesh.len();
         if n == 0 {
             return Ok(Skinned {
@@ -34,11 +48,11 @@ impl Reference {
             });
         }
         let (bones, weights) = mesh.attributes();
-        let rows: Vec<[[f32; 4]; 3]> = palette.iter().map(|m| m.rows).collect();
+        let rows = palette.storage();
         let storage = wgpu::BufferUsages::STORAGE;
         let out_usage = storage | wgpu::BufferUsages::COPY_SRC;
         let bytes3 = (n * 12) as u64;
-        let pipeline = self.skin_pipeline()?;
+        let pipeline = self.skin_pipeline(palette.skinning())?;
         self.checked("compute skinning", || {
             let inputs = [
                 self.buffer("palette", bytemuck::cast_slice(&rows), storage),
@@ -48,6 +62,16 @@ impl Reference {
                 self.buffer("weights", bytemuck::cast_slice(&weights), storage),
                 self.empty("skinned positions", bytes3, out_usage),
                 self.empty("skinned normals", bytes3, out_usage),
+                self.buffer(
+                    "morph",
+                    bytemuck::bytes_of(&morph),
+                    wgpu::BufferUsages::UNIFORM,
+                ),
+                self.buffer(
+                    "morph deltas",
+                    bytemuck::cast_slice(&morph::deltas(mesh)),
+                    storage,
+                ),
             ];
             let entries: Vec<wgpu::BindGroupEntry> = inputs
                 .iter()
@@ -89,10 +113,10 @@ impl Reference {
         })
     }
 
-    /// The compute pipeline of `shader::compute`.
-    fn skin_pipeline(&self) -> Result<wgpu::ComputePipeline, GpuError> {
-        self.compute_pipeline(|| {
-            let module = self.module("skin compute", shader::compute());
+    /// The compute pipeline of `shader::compute` for `skinning`.
+    fn skin_pipeline(&self, skinning: Skinning) -> Result<wgpu::ComputePipeline, GpuError> {
+        self.compute_pipeline(skinning, || {
+            let module = self.module("skin compute", shader::compute(skinning));
             self.device
                 .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some("skin compute"),
@@ -106,16 +130,9 @@ impl Reference {
     }
 }
 
-/// Every bone the mesh uses exists, and every matrix is finite.
-pub(super) fn check_palette(mesh: &GpuMesh, palette: &[Affine<f32>]) -> Result<(), GpuError> {
-    if let Some(i) = palette
-        .iter()
-        .position(|m| !m.rows.iter().flatten().all(|v| v.is_finite()))
-    {
-        return Err(GpuError::NotFinite {
-            what: format!("palette matrix {i}"),
-        });
-    }
+/// Every bone the mesh uses exists, and every palette entry is finite.
+pub(super) fn check_palette(mesh: &GpuMesh, palette: Bones<'_>) -> Result<(), GpuError> {
+    palette.check_finite()?;
     let used = mesh.bone_count();
     if used > palette.len() {
         let vertex = mesh

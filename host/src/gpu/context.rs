@@ -5,6 +5,8 @@ use std::sync::Mutex;
 
 use skin_core::budget::Layout;
 
+use crate::pose::Skinning;
+
 /// Why the GPU reference could not run, or refused its input.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
@@ -80,8 +82,9 @@ pub enum GpuError {
         /// Layout.
         layout: Layout,
     },
-    /// The vertex shaders take 3×4 and 4×4 palettes only.
-    #[error("the GPU reference has no {} skinning shader (3x4 and 4x4 only)", layout.name())]
+    /// A matrix palette asked to be drawn through a dual quaternion uniform (matrices take
+    /// 3×4 or 4×4; a dual quaternion palette is always drawn as dual quaternions).
+    #[error("a palette of joint matrices cannot be drawn through a {} uniform (matrices take 3x4 or 4x4; dual quaternion skinning passes dual quaternions)", layout.name())]
     Layout {
         /// Layout.
         layout: Layout,
@@ -149,6 +152,22 @@ pub enum GpuError {
         /// Its mode.
         mode: crate::rig::Mode,
     },
+    /// Morph-target weights whose count is not the mesh's targets'.
+    #[error("{weights} morph-target weights given for a mesh with {targets} morph targets")]
+    MorphWeights {
+        /// Weights given.
+        weights: usize,
+        /// The mesh's targets.
+        targets: usize,
+    },
+    /// More morph targets at a non-zero weight than the shaders' uniform holds.
+    #[error("{active} morph targets have a non-zero weight in this frame, but the GPU's morph uniform holds {budget} active targets (skin_core::morph::ACTIVE_TARGETS); set the others to 0")]
+    ActiveTargets {
+        /// Targets at a non-zero weight.
+        active: usize,
+        /// The uniform's capacity.
+        budget: usize,
+    },
     /// A non-finite palette entry, position or normal.
     #[error("{what} is not finite")]
     NotFinite {
@@ -164,7 +183,7 @@ pub struct Reference {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
-    compute: Mutex<Option<wgpu::ComputePipeline>>,
+    compute: Mutex<HashMap<Skinning, wgpu::ComputePipeline>>,
     render: Mutex<HashMap<Variant, wgpu::RenderPipeline>>,
 }
 
@@ -198,7 +217,7 @@ impl Reference {
             device,
             queue,
             info: adapter.get_info(),
-            compute: Mutex::new(None),
+            compute: Mutex::new(HashMap::new()),
             render: Mutex::new(HashMap::new()),
         })
     }
@@ -218,17 +237,18 @@ impl Reference {
         Ok(p)
     }
 
-    /// The compute pipeline, made by `make` the first time it is asked for.
+    /// The compute pipeline of `skinning`, made by `make` the first time it is asked for.
     pub(super) fn compute_pipeline(
         &self,
+        skinning: Skinning,
         make: impl FnOnce() -> wgpu::ComputePipeline,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         let mut cache = self.compute.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache.as_ref() {
+        if let Some(p) = cache.get(&skinning) {
             return Ok(p.clone());
         }
         let p = self.checked("compiling the compute shader", make)?;
-        *cache = Some(p.clone());
+        cache.insert(skinning, p.clone());
         Ok(p)
     }
 
@@ -402,6 +422,17 @@ impl Reference {
         contents: &[u8],
     ) -> wgpu::BindGroup {
         let buffer = self.buffer(label, contents, wgpu::BufferUsages::UNIFORM);
+        self.bind_uniform(label, pipeline, group, &buffer)
+    }
+
+    /// `buffer` bound at binding 0 of `pipeline`'s `group`.
+    pub(super) fn bind_uniform(
+        &self,
+        label: &str,
+        pipeline: &wgpu::RenderPipeline,
+        group: u32,
+        buffer: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(label),
             layout: &pipeline.get_bind_group_layout(group),

@@ -1,10 +1,9 @@
 //! What the two vertex-shader paths share: the uniform palette a budget allows, each draw
 //! call's palette contents, and a mesh's vertex and index buffers with palette slots.
 
-use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 
-use super::{DrawCall, GpuError, GpuMesh, Reference};
+use super::{morph, Bones, DrawCall, GpuError, GpuMesh, Reference};
 
 /// Vertex buffer layouts of the vertex paths: position, normal, palette slots, weights
 /// (`shader::VERTEX_IN`'s locations 0..=3), one buffer each.
@@ -36,10 +35,12 @@ const fn layout(
     }
 }
 
-/// A mesh on the device, ready to draw through the uniform palette: `N`, the palette's
-/// length (the budget's capacity), the vertex buffers, the index buffer, and one palette
-/// uniform buffer per draw call.
+/// A mesh on the device, ready to draw through the uniform palette: its layout, `N`, the
+/// palette's length (the budget's capacity), the vertex buffers, the index buffer, one
+/// palette uniform buffer per draw call, and the morph uniform and deltas.
 pub(super) struct Prepared {
+    /// The uniform palette's layout (dual quaternions for a DQS palette).
+    pub layout: Layout,
     /// Bones the uniform array holds.
     pub capacity: usize,
     /// Buffers in [`VERTEX_BUFFERS`] order.
@@ -48,6 +49,10 @@ pub(super) struct Prepared {
     pub indices: wgpu::Buffer,
     /// Each draw call's palette, `capacity` bones.
     pub palettes: Vec<wgpu::Buffer>,
+    /// The frame's active morph targets (group 2, binding 0).
+    pub morph: wgpu::Buffer,
+    /// The mesh's morph-target deltas (group 2, binding 1).
+    pub deltas: wgpu::Buffer,
 }
 
 /// The bones a uniform palette of `layout` holds within `budget` on this device.
@@ -55,7 +60,7 @@ pub(super) fn capacity(gpu: &Reference, budget: Budget, layout: Layout) -> Resul
     let stride = match layout {
         Layout::Affine3x4 => 48,
         Layout::Mat4x4 => 64,
-        Layout::DualQuat => return Err(GpuError::Layout { layout }),
+        Layout::DualQuat => 32,
     };
     let n = budget.capacity(layout);
     if n == 0 {
@@ -75,32 +80,35 @@ pub(super) fn capacity(gpu: &Reference, budget: Budget, layout: Layout) -> Resul
 }
 
 /// One draw call's palette as the uniform array holds it: slot `s` is
-/// `palette[draw.bones[s]]` (3×4: the three rows; 4×4: the rows and `0 0 0 1`), the unused
-/// slots zero.
-fn uniform(palette: &[Affine<f32>], draw: &DrawCall, capacity: usize, layout: Layout) -> Vec<f32> {
-    let width = if layout == Layout::Mat4x4 { 16 } else { 12 };
+/// `palette[draw.bones[s]]` (3×4: the three rows; 4×4: the rows and `0 0 0 1`; a dual
+/// quaternion: its two parts), the unused slots zero.
+fn uniform(palette: Bones<'_>, draw: &DrawCall, capacity: usize, layout: Layout) -> Vec<f32> {
+    let width = match layout {
+        Layout::Mat4x4 => 16,
+        Layout::Affine3x4 => 12,
+        Layout::DualQuat => 8,
+    };
     let mut out = vec![0.0f32; capacity * width];
     for (slot, &b) in draw.bones.iter().enumerate() {
-        let m = &palette[usize::from(b)];
-        let dst = &mut out[slot * width..(slot + 1) * width];
-        dst[..12].copy_from_slice(m.rows.as_flattened());
-        if width == 16 {
-            dst[15] = 1.0;
-        }
+        palette.write_slot(usize::from(b), &mut out[slot * width..(slot + 1) * width]);
     }
     out
 }
 
 impl Reference {
-    /// Check `mesh`, `palette` and `draws` against the budget and upload them.
+    /// Check `mesh`, `palette`, `draws` and the morph-target `weights` against the budget
+    /// and upload them; `layout` is the uniform layout of a matrix palette (3×4 or 4×4; a
+    /// dual quaternion palette is held as dual quaternions).
     pub(super) fn prepare(
         &self,
         mesh: &GpuMesh,
-        palette: &[Affine<f32>],
+        palette: Bones<'_>,
         draws: &[DrawCall],
-        budget: Budget,
-        layout: Layout,
+        weights: &[f32],
+        (budget, layout): (Budget, Layout),
     ) -> Result<Prepared, GpuError> {
+        let layout = palette.layout(layout)?;
+        let morph = morph::uniform(mesh, weights)?;
         let capacity = capacity(self, budget, layout)?;
         super::compute::check_palette(mesh, palette)?;
         for (d, draw) in draws.iter().enumerate() {
@@ -112,6 +120,7 @@ impl Reference {
         let (_, weights) = mesh.attributes();
         let vertex = wgpu::BufferUsages::VERTEX;
         self.checked("uploading a mesh", || Prepared {
+            layout,
             capacity,
             vertices: [
                 self.buffer("positions", bytemuck::cast_slice(mesh.positions()), vertex),
@@ -135,6 +144,16 @@ impl Reference {
                     )
                 })
                 .collect(),
+            morph: self.buffer(
+                "morph",
+                bytemuck::bytes_of(&morph),
+                wgpu::BufferUsages::UNIFORM,
+            ),
+            deltas: self.buffer(
+                "morph deltas",
+                bytemuck::cast_slice(&morph::deltas(mesh)),
+                wgpu::BufferUsages::STORAGE,
+            ),
         })
     }
 }
@@ -148,8 +167,9 @@ impl Prepared {
         pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
     }
 
-    /// Draw `draws` (whose palettes these are) with `pipeline`'s group 0 bound to each draw
-    /// call's palette in turn; the number of draw calls issued.
+    /// Draw `draws` (whose palettes these are) with `pipeline`'s group 2 bound to the morph
+    /// targets and its group 0 to each draw call's palette in turn; the number of draw calls
+    /// issued.
     pub fn draw(
         &self,
         gpu: &Reference,
@@ -157,6 +177,21 @@ impl Prepared {
         draws: &[DrawCall],
         pass: &mut wgpu::RenderPass<'_>,
     ) -> usize {
+        let morph = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("morph targets"),
+            layout: &pipeline.get_bind_group_layout(2),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: self.morph.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: self.deltas.as_entire_binding(),
+                },
+            ],
+        });
+        pass.set_bind_group(2, &morph, &[]);
         let layout = pipeline.get_bind_group_layout(0);
         let mut calls = 0;
         for (draw, buffer) in draws.iter().zip(&self.palettes) {

@@ -9,13 +9,19 @@ use crate::rig::{Mode, Primitive};
 use crate::split::Split;
 
 /// A triangle mesh for the GPU reference: positions, normals and influences per vertex
-/// (bones are indices into the whole palette, as skin-core skins them), and triangles.
+/// (bones are indices into the whole palette, as skin-core skins them), triangles, and its
+/// morph targets' deltas.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuMesh {
     positions: Vec<[f32; 3]>,
     normals: Vec<[f32; 3]>,
     influences: Vec<Influence<f32>>,
     indices: Vec<u32>,
+    /// Morph targets.
+    targets: usize,
+    /// Each target's deltas, target-major: `deltas[t · vertices + v]` is target `t`'s
+    /// position delta and normal delta of vertex `v` (zero where it moves nothing).
+    deltas: Vec<[f32; 6]>,
 }
 
 /// One draw call: the triangles `indices` (a range of the mesh's index list) drawn with
@@ -81,12 +87,37 @@ impl GpuMesh {
             normals,
             influences,
             indices,
+            targets: 0,
+            deltas: Vec::new(),
         })
     }
 
+    /// The mesh with `targets` morph targets whose deltas are `deltas` (target-major, one
+    /// position and normal delta a vertex a target; see [`GpuMesh::deltas`]), every one
+    /// finite.
+    fn with_deltas(mut self, targets: usize, deltas: Vec<[f32; 6]>) -> Result<Self, GpuError> {
+        let n = self.len();
+        if deltas.len() != targets * n {
+            return Err(GpuError::Length {
+                what: "morph-target deltas",
+                expected: targets * n,
+                actual: deltas.len(),
+            });
+        }
+        if let Some(i) = deltas.iter().position(|d| !d.iter().all(|c| c.is_finite())) {
+            return Err(GpuError::NotFinite {
+                what: format!("morph target {} delta of vertex {}", i / n, i % n),
+            });
+        }
+        self.targets = targets;
+        self.deltas = deltas;
+        Ok(self)
+    }
+
     /// A triangle primitive as it is skinned: its vertices in accessor order, its influences
-    /// (bones are the skin's joints), and its triangles (strips and fans unrolled). A
-    /// primitive without weights is rigid: every vertex follows palette entry 0.
+    /// (bones are the skin's joints), its triangles (strips and fans unrolled) and its
+    /// morph targets. A primitive without weights is rigid: every vertex follows palette
+    /// entry 0.
     pub fn from_primitive(prim: &Primitive) -> Result<Self, GpuError> {
         if !matches!(
             prim.mode,
@@ -103,7 +134,18 @@ impl GpuMesh {
             .clone()
             .unwrap_or_else(|| vec![[0.0; 3]; prim.positions.len()]);
         let indices = prim.elements().concat();
-        Self::new(prim.positions.clone(), normals, influences, indices)
+        let n = prim.positions.len();
+        let mut deltas = vec![[0.0f32; 6]; prim.targets.len() * n];
+        for (t, target) in prim.targets.iter().enumerate() {
+            let parts = [(0, &target.positions), (3, &target.normals)];
+            for (at, values) in parts {
+                for (v, d) in values.iter().flatten().enumerate().take(n) {
+                    deltas[t * n + v][at..at + 3].copy_from_slice(d);
+                }
+            }
+        }
+        Self::new(prim.positions.clone(), normals, influences, indices)?
+            .with_deltas(prim.targets.len(), deltas)
     }
 
     /// A palette-split primitive as one mesh: the parts' vertices one after the other
@@ -111,7 +153,7 @@ impl GpuMesh {
     pub fn from_split(prim: &Primitive, split: &Split) -> Result<SplitMesh, GpuError> {
         let whole = Self::from_primitive(prim)?;
         let (mut pos, mut nrm, mut inf, mut idx) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let (mut draws, mut origin) = (Vec::new(), Vec::new());
+        let (mut draws, mut origin): (_, Vec<u32>) = (Vec::new(), Vec::new());
         for part in &split.parts {
             let base = pos.len() as u32;
             let start = idx.len() as u32;
@@ -128,8 +170,13 @@ impl GpuMesh {
                 bones: part.bones.clone(),
             });
         }
+        let n = whole.len();
+        let deltas = (0..whole.targets)
+            .flat_map(|t| origin.iter().map(move |&v| t * n + v as usize))
+            .map(|i| whole.deltas[i])
+            .collect();
         Ok(SplitMesh {
-            mesh: Self::new(pos, nrm, inf, idx)?,
+            mesh: Self::new(pos, nrm, inf, idx)?.with_deltas(whole.targets, deltas)?,
             draws,
             origin,
         })
@@ -171,6 +218,17 @@ impl GpuMesh {
     /// The triangle list.
     pub fn indices(&self) -> &[u32] {
         &self.indices
+    }
+
+    /// Morph targets.
+    pub fn targets(&self) -> usize {
+        self.targets
+    }
+
+    /// The morph targets' deltas, target-major: `deltas()[t · len() + v]` holds target
+    /// `t`'s position delta (`[0..3]`) and normal delta (`[3..6]`) of vertex `v`.
+    pub fn deltas(&self) -> &[[f32; 6]] {
+        &self.deltas
     }
 
     /// Bones the influences use (largest index + 1).

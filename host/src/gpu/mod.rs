@@ -1,12 +1,13 @@
 //! The GPU reference: the same skinning as skin-core, done by a GPU through `wgpu` (Vulkan;
 //! Mesa's lavapipe on machines without a GPU), read back for comparison.
 //!
-//! Three paths, one WGSL blend ([`shader`]):
+//! Three paths, one WGSL blend per skinning method ([`shader`]: linear blend, or dual
+//! quaternion skinning when the palette is [`Bones::Duals`]):
 //!
 //! | path | function | palette | what comes back |
 //! |---|---|---|---|
 //! | compute shader ("software skinning on the GPU") | [`Reference::skin_compute`] | storage buffer, every joint | skinned positions and normals |
-//! | vertex shader, as the old hardware did it | [`Reference::skin_vertex`] | *uniform* `array<mat3x4<f32>, N>` (or `mat4x4`), `N` = the budget's capacity, one draw call per palette split | what the vertex stage produced, as points into `Rgba32Float` targets |
+//! | vertex shader, as the old hardware did it | [`Reference::skin_vertex`] | *uniform* `array<mat3x4<f32>, N>` (or `mat4x4`; `array<vec4<f32>, 2N>` of dual quaternions), `N` = the budget's capacity, one draw call per palette split | what the vertex stage produced, as points into `Rgba32Float` targets |
 //! | offscreen picture | [`Reference::render`] | the vertex path's uniform palette | an RGB565 [`Picture`](crate::picture::Picture): skin-core's camera, depth buffer, Lambert shading |
 //!
 //! A mesh ([`GpuMesh`]) is drawn through [`DrawCall`]s: an index range and a bone remap
@@ -34,18 +35,25 @@
 //! let out = gpu.skin_vertex(&mesh, &palette, &draws, Budget::VS_1_1, Layout::Affine3x4)?;
 //! assert_eq!(out.skinned.positions[1], [1.0, 0.0, 1.0]);
 //! assert_eq!(out.draw_calls, 1);
+//! // The same translation as a unit dual quaternion: dual quaternion skinning.
+//! let dual = [skin_core::dual::Dual::from_rigid(&palette[0]).unwrap()];
+//! let out = gpu.skin_compute(&mesh, &dual)?;
+//! assert_eq!(out.positions[1], [1.0, 0.0, 1.0]);
 //! # Ok::<(), skin_host::gpu::GpuError>(())
 //! ```
 
+mod bones;
 mod compute;
 mod context;
 mod draw;
 mod mesh;
 mod model;
+mod morph;
 mod offscreen;
 pub mod shader;
 mod vertex;
 
+pub use bones::{Bones, FramePalette};
 pub use context::{GpuError, Reference};
 pub use mesh::{DrawCall, GpuMesh, SplitMesh};
 pub use model::{GpuPrimitive, Model};

@@ -1,16 +1,17 @@
 //! A rig as the GPU reference draws it: each (mesh node, primitive) as one mesh for the
 //! compute path and as palette-split draw calls within a budget for the vertex paths, and
 //! the `f32` palettes of a frame — the very palettes skin-core skins with in
-//! [`crate::pose::palette`], so the GPU and the core differ only in the skinning itself.
+//! [`crate::pose::palette`] (joint matrices, or unit dual quaternions for dual quaternion
+//! skinning), so the GPU and the core differ only in the skinning itself.
 
-use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 use skin_core::raster::Bounds;
 
-use super::{DrawCall, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
+use super::{DrawCall, FramePalette, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
 use crate::pose::animate::frame;
-use crate::pose::palette::{node_world, skin_palette};
-use crate::pose::PoseError;
+use crate::pose::morph::{override_weights, weights};
+use crate::pose::palette::{node_world, skin_dual_palette, skin_palette};
+use crate::pose::{PoseError, Skinning};
 use crate::rig::Rig;
 use crate::split::split;
 
@@ -39,24 +40,43 @@ pub struct Model {
     pub primitives: Vec<GpuPrimitive>,
     /// The budget the draw calls fit.
     pub budget: Budget,
-    /// The palette layout of the vertex paths.
+    /// The matrix layout of the vertex paths (3×4 or 4×4; skinned primitives under dual
+    /// quaternion skinning are drawn with dual quaternions).
     pub layout: Layout,
+    /// The skinning method of skinned primitives (rigid ones are placed by a matrix).
+    pub skinning: Skinning,
     /// Whether every primitive has normals (else the picture is unlit, as the baked asset).
     pub normals: bool,
 }
 
 impl Model {
     /// Split every triangle primitive of `rig` into draw calls of at most
-    /// `budget.capacity(layout)` bones.
+    /// `budget.capacity(layout)` bones, for linear blend skinning.
     pub fn new(rig: &Rig, budget: Budget, layout: Layout) -> Result<Self, GpuError> {
+        Self::with_skinning(rig, budget, layout, Skinning::Lbs)
+    }
+
+    /// [`Model::new`] for the skinning method `skinning`: under dual quaternion skinning
+    /// the skinned primitives are split to `budget.capacity(Layout::DualQuat)` bones (two
+    /// registers a bone), and `layout` (3×4 or 4×4) only places rigid primitives.
+    pub fn with_skinning(
+        rig: &Rig,
+        budget: Budget,
+        layout: Layout,
+        skinning: Skinning,
+    ) -> Result<Self, GpuError> {
         if layout == Layout::DualQuat {
             return Err(GpuError::Layout { layout });
         }
-        let capacity = budget.capacity(layout);
+        let skinned = match skinning {
+            Skinning::Lbs => layout,
+            Skinning::Dqs => Layout::DualQuat,
+        };
+        let capacity = budget.capacity(skinned);
         if capacity == 0 {
             return Err(GpuError::EmptyBudget {
                 budget: budget.name,
-                layout,
+                layout: skinned,
             });
         }
         let mut primitives = Vec::new();
@@ -100,32 +120,66 @@ impl Model {
             primitives,
             budget,
             layout,
+            skinning,
             normals,
         })
     }
 
     /// The `f32` palette of each primitive at the rest pose (`anim` = `None`) or clip `c` at
     /// `t` seconds (`Some((c, t))`, sampled as [`crate::pose::pose()`] samples it): the skin's
-    /// `W · IBM` per joint, or the node's world matrix for a rigid primitive.
+    /// `W · IBM` per joint (as unit dual quaternions under dual quaternion skinning), or the
+    /// node's world matrix for a rigid primitive.
     pub fn palettes(
         &self,
         rig: &Rig,
         anim: Option<(usize, f32)>,
-    ) -> Result<Vec<Vec<Affine<f32>>>, PoseError> {
+    ) -> Result<Vec<FramePalette>, PoseError> {
         let locals = frame::<f32>(rig, anim, 0)?;
-        let mut skins: Vec<Option<Vec<Affine<f32>>>> = vec![None; rig.skins.len()];
+        let mut skins: Vec<Option<FramePalette>> = vec![None; rig.skins.len()];
         self.primitives
             .iter()
             .map(|b| match b.skin {
                 Some(s) => {
                     if skins[s].is_none() {
-                        skins[s] = Some(skin_palette::<f32>(rig, &locals, s, 0)?);
+                        skins[s] = Some(match self.skinning {
+                            Skinning::Lbs => {
+                                FramePalette::Matrices(skin_palette::<f32>(rig, &locals, s, 0)?)
+                            }
+                            Skinning::Dqs => {
+                                FramePalette::Duals(skin_dual_palette::<f32>(rig, &locals, s, 0)?)
+                            }
+                        });
                     }
-                    Ok(skins[s].clone().unwrap_or_default())
+                    Ok(skins[s]
+                        .clone()
+                        .unwrap_or(FramePalette::Matrices(Vec::new())))
                 }
-                None => Ok(vec![node_world::<f32>(rig, &locals, b.node)?]),
+                None => Ok(FramePalette::Matrices(vec![node_world::<f32>(
+                    rig, &locals, b.node,
+                )?])),
             })
             .collect()
+    }
+
+    /// The morph-target weights of each primitive at the rest pose (`anim` = `None`) or clip
+    /// `c` at `t` seconds (`Some((c, t))`): its node's, as [`crate::pose::pose()`] applies
+    /// them (empty for a mesh without targets), or `given` for every mesh with targets
+    /// (`--weights`; each must have that many).
+    pub fn morph_weights(
+        &self,
+        rig: &Rig,
+        anim: Option<(usize, f32)>,
+        given: Option<&[f32]>,
+    ) -> Result<Vec<Vec<f32>>, PoseError> {
+        let mut nodes = weights(rig, anim);
+        if let Some(given) = given {
+            override_weights(rig, &mut nodes, given)?;
+        }
+        Ok(self
+            .primitives
+            .iter()
+            .map(|b| nodes[b.node].clone())
+            .collect())
     }
 
     /// The box around every drawn vertex's bind position (what `skin_core::scene::Scene`
@@ -138,15 +192,21 @@ impl Model {
         )
     }
 
-    /// The primitives' split meshes with `palettes` (from [`Model::palettes`]), for
-    /// [`super::Reference::render`].
-    pub fn mesh_draws<'a>(&'a self, palettes: &'a [Vec<Affine<f32>>]) -> Vec<MeshDraws<'a>> {
+    /// The primitives' split meshes with `palettes` (from [`Model::palettes`]) and morph
+    /// `weights` (from [`Model::morph_weights`]), for [`super::Reference::render`].
+    pub fn mesh_draws<'a>(
+        &'a self,
+        palettes: &'a [FramePalette],
+        weights: &'a [Vec<f32>],
+    ) -> Vec<MeshDraws<'a>> {
         self.primitives
             .iter()
             .zip(palettes)
-            .map(|(b, p)| MeshDraws {
+            .zip(weights)
+            .map(|((b, p), w)| MeshDraws {
                 mesh: &b.split.mesh,
-                palette: p,
+                palette: p.bones(),
+                weights: w,
                 draws: &b.split.draws,
             })
             .collect()

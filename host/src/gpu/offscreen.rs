@@ -11,14 +11,13 @@
 //! interpolation (float, not the core's 16-bit plane), and the skinning's rounding.
 
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
-use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 use skin_core::raster::camera::{AMBIENT, LIGHT};
 use skin_core::raster::Camera;
 
 use super::context::Variant;
 use super::draw::vertex_stage;
-use super::{shader, DrawCall, GpuError, GpuMesh, Reference};
+use super::{shader, Bones, DrawCall, GpuError, GpuMesh, Reference};
 use crate::picture::{rgb565, Picture};
 
 /// How triangles are lit.
@@ -47,14 +46,17 @@ pub struct View {
     pub background: Rgb565,
 }
 
-/// One mesh of a picture: its vertices, its palette (one matrix per joint) and its draw
+/// One mesh of a picture: its vertices, its palette (one entry per joint: matrices, or
+/// dual quaternions for dual quaternion skinning), its morph-target weights and its draw
 /// calls (each within the budget).
 #[derive(Clone, Copy, Debug)]
 pub struct MeshDraws<'a> {
     /// The mesh.
     pub mesh: &'a GpuMesh,
     /// Its palette.
-    pub palette: &'a [Affine<f32>],
+    pub palette: Bones<'a>,
+    /// Its morph-target weights (one a target; empty: no target active).
+    pub weights: &'a [f32],
     /// Its draw calls.
     pub draws: &'a [DrawCall],
 }
@@ -74,7 +76,8 @@ const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 impl Reference {
     /// Draw `meshes` in order into a `view.width × view.height` picture, each skinned by a
-    /// vertex shader whose uniform palette holds `budget`'s capacity of `layout` matrices.
+    /// vertex shader whose uniform palette holds `budget`'s capacity of `layout` matrices
+    /// (of dual quaternions, for a mesh whose palette is dual quaternions).
     pub fn render(
         &self,
         meshes: &[MeshDraws<'_>],
@@ -93,10 +96,12 @@ impl Reference {
         }
         let prepared = meshes
             .iter()
-            .map(|b| self.prepare(b.mesh, b.palette, b.draws, budget, layout))
+            .map(|b| self.prepare(b.mesh, b.palette, b.draws, b.weights, (budget, layout)))
             .collect::<Result<Vec<_>, _>>()?;
-        let capacity = super::draw::capacity(self, budget, layout)?;
-        let pipeline = self.picture_pipeline(layout, capacity)?;
+        let pipelines = prepared
+            .iter()
+            .map(|p| self.picture_pipeline(p.layout, p.capacity))
+            .collect::<Result<Vec<_>, _>>()?;
         let uniform = view.uniform();
         let clear = view.clear();
         let (encoder, colour) = self.checked("rendering the picture", || {
@@ -109,7 +114,11 @@ impl Reference {
                 colour.create_view(&Default::default()),
                 depth.create_view(&Default::default()),
             );
-            let view_group = self.uniform_group("view", &pipeline, 1, bytemuck::bytes_of(&uniform));
+            let view_buffer = self.buffer(
+                "view",
+                bytemuck::bytes_of(&uniform),
+                wgpu::BufferUsages::UNIFORM,
+            );
             let mut encoder = self.device.create_command_encoder(&Default::default());
             {
                 let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -133,11 +142,12 @@ impl Reference {
                     }),
                     ..Default::default()
                 });
-                pass.set_pipeline(&pipeline);
-                pass.set_bind_group(1, &view_group, &[]);
-                for (mesh, prepared) in meshes.iter().zip(&prepared) {
+                for ((mesh, prepared), pipeline) in meshes.iter().zip(&prepared).zip(&pipelines) {
+                    let view_group = self.bind_uniform("view", pipeline, 1, &view_buffer);
+                    pass.set_pipeline(pipeline);
+                    pass.set_bind_group(1, &view_group, &[]);
                     prepared.bind_buffers(&mut pass);
-                    prepared.draw(self, &pipeline, mesh.draws, &mut pass);
+                    prepared.draw(self, pipeline, mesh.draws, &mut pass);
                 }
             }
             (encoder, colour)

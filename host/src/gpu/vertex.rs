@@ -3,12 +3,11 @@
 //! vertex stage computed written out through two `Rgba32Float` targets (each vertex a point
 //! on its own pixel).
 
-use skin_core::affine::Affine;
 use skin_core::budget::{Budget, Layout};
 
 use super::context::Variant;
 use super::draw::vertex_stage;
-use super::{shader, DrawCall, GpuError, GpuMesh, Reference, Skinned};
+use super::{shader, Bones, DrawCall, GpuError, GpuMesh, Reference, Skinned};
 
 /// What the vertex path produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,18 +24,33 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
 impl Reference {
     /// Skin `mesh` in a vertex shader whose uniform palette holds `budget`'s capacity of
-    /// `layout` matrices, drawing `draws` (each within the budget; see
-    /// [`GpuMesh::single_draw`] and [`GpuMesh::from_split`]) with `palette` (one matrix per
-    /// joint), and read back what the vertex stage computed.
-    pub fn skin_vertex(
+    /// `layout` matrices (or, for a dual quaternion palette, of dual quaternions),
+    /// drawing `draws` (each within the budget; see [`GpuMesh::single_draw`] and
+    /// [`GpuMesh::from_split`]) with `palette` (one entry per joint), and read back what
+    /// the vertex stage computed.
+    pub fn skin_vertex<'a>(
         &self,
         mesh: &GpuMesh,
-        palette: &[Affine<f32>],
+        palette: impl Into<Bones<'a>>,
         draws: &[DrawCall],
         budget: Budget,
         layout: Layout,
     ) -> Result<Drawn, GpuError> {
-        let prepared = self.prepare(mesh, palette, draws, budget, layout)?;
+        self.skin_vertex_morphed(mesh, palette, &[], draws, (budget, layout))
+    }
+
+    /// [`Reference::skin_vertex`] with the mesh first moved by its morph targets at
+    /// `weights` (one a target; none: no target active), at most
+    /// [`ACTIVE_TARGETS`](skin_core::morph::ACTIVE_TARGETS) of them non-zero.
+    pub fn skin_vertex_morphed<'a>(
+        &self,
+        mesh: &GpuMesh,
+        palette: impl Into<Bones<'a>>,
+        weights: &[f32],
+        draws: &[DrawCall],
+        (budget, layout): (Budget, Layout),
+    ) -> Result<Drawn, GpuError> {
+        let prepared = self.prepare(mesh, palette.into(), draws, weights, (budget, layout))?;
         let n = mesh.len();
         if n == 0 {
             return Ok(Drawn {
@@ -57,7 +71,7 @@ impl Reference {
                 max: (side as usize) * (side as usize),
             });
         }
-        let pipeline = self.readback_pipeline(layout, prepared.capacity)?;
+        let pipeline = self.readback_pipeline(prepared.layout, prepared.capacity)?;
         let (encoder, targets, draw_calls) = self.checked("vertex-shader skinning", || {
             let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
             let targets = [0, 1]

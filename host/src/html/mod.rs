@@ -9,7 +9,8 @@
 //! validated budget, the firmware's (`vs_1_1`) and the smallest preset, each part its own
 //! colour; the budget
 //! table with a bar chart of the bones each budget holds against the largest skin; and the
-//! CPU and GPU pictures of the frame where they differ most, with their difference.
+//! CPU and GPU pictures of the frame where they differ most, with their difference (and how
+//! dual quaternion skinning's pictures compare, when it was validated).
 //!
 //! ```no_run
 //! use skin_host::gpu::Reference;
@@ -463,7 +464,8 @@ fn budgets(rig: &Rig) -> Result<String, String> {
     Ok(s)
 }
 
-/// The CPU and GPU pictures of the frame where they differ most.
+/// The CPU and GPU pictures of the frame where they differ most (linear blend skinning's),
+/// and how dual quaternion skinning's compare.
 fn pictures(r: &Report) -> Result<String, String> {
     let mut s = String::from("<h2>Pictures</h2>\n");
     let Some((gpu, cpu)) = &r.worst else {
@@ -504,6 +506,28 @@ fn pictures(r: &Report) -> Result<String, String> {
             "<figure class=\"model\">{}<figcaption>{caption}</figcaption></figure>",
             png(&picture, &caption)?
         );
+    }
+    match &r.dual_pictures {
+        Some(Ok(d)) => {
+            let _ = writeln!(
+                s,
+                "<p>Dual quaternion skinning's pictures: over all {} frames at worst {:.3} % \
+                 equal ({}), mean {:.3} %, largest channel difference {} of 255.</p>",
+                d.frames,
+                100.0 * d.worst,
+                r.describe(d.worst_frame),
+                100.0 * d.mean,
+                d.largest
+            );
+        }
+        Some(Err(why)) => {
+            let _ = writeln!(
+                s,
+                "<p>Dual quaternion skinning's pictures: not compared: {}.</p>",
+                escape(why)
+            );
+        }
+        None => {}
     }
     Ok(s)
 }

@@ -21,23 +21,6 @@ impl LaneKind {
     }
 }
 
-/// The skinning method, chosen at run time (the `skin` tool's `--skinning` flag).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Skinning {
-    /// Linear blend skinning: the weighted sum of the joint matrices.
-    #[default]
-    Lbs,
-    /// Dual quaternion skinning ([`skin_core::dual`]): the normalised weighted sum of the
-    /// joints' unit dual quaternions; joints with scale or shear are refused.
-    Dqs,
-}
-
-impl Skinning {
-    /// `"lbs"` or `"dqs"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Skinning::Lbs => "lbs",
-            Skinning::Dqs => "dqs",
-        }
-    }
-}
+/// The skinning method, chosen at run time (the `skin` tool's `--skinning` flag): core's,
+/// which a baked asset records.
+pub use skin_core::skin::Skinning;

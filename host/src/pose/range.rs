@@ -1,15 +1,19 @@
-//! Whether the fixed lane holds a rig: skinned at rest and at the times where a clip's
-//! values peak, as the device would. Each clip's keys are checked and validated once and
+//! Whether the fixed lane holds a rig, and whether dual quaternion skinning can represent
+//! its joints: skinned at rest and at the times where a clip's values peak, as the device
+//! would. Each clip's keys are checked and validated once and
 //! then only sampled per frame, so the check is linear in the number of keys.
 
 use skin_core::clip::{Clip as CoreClip, Wrap};
-use skin_core::lane::Q14;
-use skin_core::num::{Fx, Real};
+use skin_core::lane::{Lane, Q14};
+use skin_core::num::Real;
+use skin_core::palette::DualPalette;
+use skin_core::transform::Transform;
 
 use super::animate::{channels, check_keys, clip_keys};
 use super::error::PoseError;
 use super::lane::Skinning;
 use super::morph::weights;
+use super::palette::node_world;
 use super::skin::pose_in;
 use super::values::transforms;
 use crate::rig::{Clip, Rig};
@@ -39,32 +43,78 @@ pub fn check_times(clip: &Clip) -> Vec<f32> {
 /// [`check_times`] time of each clip in `clips`, as the device would; `Ok(frames
 /// checked)` or the first frame that overflows (named in the error).
 pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseError> {
+    check_lane::<Q14>(rig, clips, k, Skinning::Lbs)
+}
+
+/// [`check_fixed`] for any lane and skinning method: skin the rig in lane `L` by
+/// `skinning` at rest and at every [`check_times`] time of each clip in `clips`. Under
+/// [`Skinning::Dqs`] every joint matrix and every rigidly drawn node's world matrix (a baked
+/// asset skins those parts with one dual quaternion too) must be a rotation and translation:
+/// the first that is not is named, with the frame.
+pub fn check_lane<L: Lane>(
+    rig: &Rig,
+    clips: &[usize],
+    k: i32,
+    skinning: Skinning,
+) -> Result<usize, PoseError> {
     let at = |what: String| {
         move |e: PoseError| PoseError::Frame {
             frame: what,
             source: Box::new(e),
         }
     };
-    let rest = transforms::<Fx>(rig, &rig.rest_locals(), k)?;
-    let rest_weights = weights(rig, None);
-    pose_in::<Q14>(rig, &rest, &rest_weights, k, Skinning::Lbs).map_err(at("rest pose".into()))?;
+    let check = |locals: &[Transform<L::Real>], weights: &[Vec<f32>]| {
+        pose_in::<L>(rig, locals, weights, k, skinning)?;
+        if skinning == Skinning::Dqs {
+            rigid_nodes::<L>(rig, locals)?;
+        }
+        Ok::<(), PoseError>(())
+    };
+    let rest = transforms::<L::Real>(rig, &rig.rest_locals(), k)?;
+    check(&rest, &weights(rig, None)).map_err(at("rest pose".into()))?;
     let mut frames = 1;
     for &c in clips {
         let keys = clip_keys(rig, c, k);
-        check_keys::<Fx>(rig, c, &keys, k)?;
+        check_keys::<L::Real>(rig, c, &keys, k)?;
         let channels = channels(&keys, c)?;
-        let clip = CoreClip::<Fx, _>::new(&channels, rig.nodes.len())
-            .map_err(PoseError::core(format!("animation {c} in {}", Fx::NAME)))?;
+        let context = format!("animation {c} in {}", L::Real::NAME);
+        let clip = CoreClip::<L::Real, _>::new(&channels, rig.nodes.len())
+            .map_err(PoseError::core(context.clone()))?;
         for t in check_times(&rig.clips[c]) {
             let what = format!("animation {c} at {t} s");
             let mut locals = rest.clone();
             clip.sample(t, Wrap::Clamp, &mut locals)
-                .map_err(PoseError::core(format!("animation {c} in {}", Fx::NAME)))
+                .map_err(PoseError::core(context.clone()))
                 .map_err(at(what.clone()))?;
-            pose_in::<Q14>(rig, &locals, &weights(rig, Some((c, t))), k, Skinning::Lbs)
-                .map_err(at(what))?;
+            check(&locals, &weights(rig, Some((c, t)))).map_err(at(what))?;
             frames += 1;
         }
     }
     Ok(frames)
+}
+
+/// Every mesh node drawn rigidly (no skin, or a primitive without weights) has a world
+/// matrix that a unit dual quaternion in lane `L` represents; the first that does not is
+/// named.
+fn rigid_nodes<L: Lane>(rig: &Rig, locals: &[Transform<L::Real>]) -> Result<(), PoseError> {
+    for (node, mesh, skin) in rig.mesh_nodes() {
+        let rigid = rig.meshes[mesh]
+            .primitives
+            .iter()
+            .any(|p| skin.is_none() || p.influences.is_none());
+        if !rigid {
+            continue;
+        }
+        let named = rig.nodes[node]
+            .name
+            .as_deref()
+            .map_or(String::new(), |n| format!(" {n:?}"));
+        let mut dual: DualPalette<L, 1> = DualPalette::new();
+        dual.push(&node_world::<L::Real>(rig, locals, node)?)
+            .map_err(PoseError::core(format!(
+                "world matrix of node {node}{named}, drawn rigidly, in {}",
+                L::NAME
+            )))?;
+    }
+    Ok(())
 }

@@ -10,8 +10,22 @@
 //! |---|---|
 //! | core `f32`, GPU compute, GPU vertex vs the oracle; GPU vs core `f32` | 10⁻⁵ of the extent |
 //! | core fixed vs the oracle | the lane's bound, 8.25·2⁻¹⁵ asset units plus 10⁻⁶ for the `I8F24` pose (`core/src/lane/mod.rs`), plus 10⁻⁵ of the extent |
+//! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run, plus the same |
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
-//! | GPU picture vs CPU picture (`f32`) | at least 99 % of the pixels equal, every frame |
+//! | GPU picture vs CPU picture (`f32`), each skinning method | at least 99 % of the pixels equal, every frame |
+//!
+//! Both skinning methods are compared by default ([`Options::skinning`]), each with its rows:
+//! linear blend skinning's as above, dual quaternion skinning's named `dqs …`, against the
+//! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. The pictures are linear
+//! blend skinning's, and with DQS validated its pictures too ([`Report::dual_pictures`]):
+//! the GPU's DQS against the CPU renderer playing the asset baked for DQS. A rig dual
+//! quaternion skinning cannot skin (a joint with scale) has its `dqs` rows "not available",
+//! the joint named, and its pictures "not compared", while LBS is compared beside it.
+//!
+//! Morph targets are applied on every path (the oracle, the host's pose in both lanes, both
+//! GPU paths); the pictures of a model whose targets move vertices are not compared
+//! ([`Report::pictures_unavailable`]), as the CPU renderer plays the baked asset, which has
+//! no targets yet.
 //!
 //! A model the fixed lane cannot hold (a value beyond its range at rest or at a checked time
 //! of a clip) is still validated on every other path: its core fixed row says "not
@@ -45,7 +59,8 @@ use crate::gpu::{Model, Reference};
 use crate::oracle;
 use crate::pose::animate::duration;
 use crate::pose::range::check_fixed;
-use crate::pose::{asset_unit, fixed_unit, PoseError};
+use crate::pose::{asset_unit, fixed_unit, PoseError, Skinning};
+use crate::render::RenderError;
 use crate::rig::Rig;
 use pictures::PictureCheck;
 use tally::Tally;
@@ -65,10 +80,14 @@ pub struct Options {
     pub layout: Layout,
     /// The pictures' size in pixels.
     pub size: (u16, u16),
+    /// The skinning methods compared, each with its own rows (the pictures are linear blend
+    /// skinning's, and dual quaternion skinning's too when it is one of them).
+    pub skinning: Vec<Skinning>,
 }
 
 impl Default for Options {
-    /// 8 frames of every clip, `vs_2_0` with 3×4 matrices, 240×240 pictures.
+    /// 8 frames of every clip, `vs_2_0` with 3×4 matrices, 240×240 pictures, both skinning
+    /// methods.
     fn default() -> Self {
         Self {
             frames: 8,
@@ -76,6 +95,7 @@ impl Default for Options {
             budget: Budget::VS_2_0,
             layout: Layout::Affine3x4,
             size: (240, 240),
+            skinning: vec![Skinning::Lbs, Skinning::Dqs],
         }
     }
 }
@@ -83,8 +103,9 @@ impl Default for Options {
 /// The most frames a clip may be validated at (`--frames`).
 pub const MAX_FRAMES: u32 = 10_000;
 
-/// The most frames one run validates, all clips together: each is skinned four ways and
-/// drawn twice, so this bounds a run's time and memory (about an hour of a large model).
+/// The most frames one run validates, all clips together: each is skinned four ways by
+/// each method and drawn twice, so this bounds a run's time and memory (about an hour of a
+/// large model).
 pub const MAX_TOTAL_FRAMES: usize = 100_000;
 
 /// How many frames `options` asks for (see [`frames`]), or why that is not a run: no
@@ -150,6 +171,56 @@ pub fn fixed_unavailable(rig: &Rig, options: &Options) -> Option<String> {
         .map(|e| e.to_string())
 }
 
+/// One skinning method being validated: its model (split for its palette layout), its
+/// tally, and why it cannot run on this rig once that is known.
+struct Method {
+    model: Option<Model>,
+    tally: Tally,
+    unavailable: Option<String>,
+}
+
+impl Method {
+    /// `skinning` on `rig` as `options` say. A rig or budget that dual quaternion skinning
+    /// cannot take (no room for one dual quaternion) makes it unavailable when linear blend
+    /// skinning is validated beside it, and is an error when it is validated alone.
+    fn new(rig: &Rig, options: &Options, skinning: Skinning) -> Result<Self, ValidateError> {
+        let model = Model::with_skinning(rig, options.budget, options.layout, skinning);
+        let (model, unavailable) = match model {
+            Ok(m) => (Some(m), None),
+            Err(e) if tolerated(options, skinning) => (None, Some(e.to_string())),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Self {
+            model,
+            tally: Tally::new(skinning),
+            unavailable,
+        })
+    }
+}
+
+/// Whether a failure of `skinning` on a rig leaves its rows "not available" rather than
+/// stopping the run: dual quaternion skinning (which refuses scaled joints) beside linear
+/// blend skinning.
+fn tolerated(options: &Options, skinning: Skinning) -> bool {
+    skinning == Skinning::Dqs && options.skinning.contains(&Skinning::Lbs)
+}
+
+/// `drawn` (the DQS picture check made, or a frame of it drawn) passed through `f`; a rig
+/// the asset cannot hold for DQS (a bake refusing a joint) as `Ok(Err(why))`, for its
+/// pictures to be "not compared" while its rows stand; any other error as itself.
+fn dual_check<T, U>(
+    drawn: Result<T, ValidateError>,
+    f: impl FnOnce(T) -> U,
+) -> Result<Result<U, String>, ValidateError> {
+    match drawn {
+        Ok(t) => Ok(Ok(f(t))),
+        Err(ValidateError::Render(e @ (RenderError::Bake(_) | RenderError::Pose(_)))) => {
+            Ok(Err(e.to_string()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Validate `rig` on `gpu` as `options` say; `on_frame` is called after each frame (for a
 /// progress bar), with the frames done and the total.
 pub fn validate(
@@ -159,35 +230,111 @@ pub fn validate(
     mut on_frame: impl FnMut(usize, usize),
 ) -> Result<Report, ValidateError> {
     check_frames(rig, options)?;
+    if options.skinning.is_empty() {
+        return Err(ValidateError::Nothing(
+            "no skinning method to validate".into(),
+        ));
+    }
     let model = Model::new(rig, options.budget, options.layout)?;
     if model.primitives.is_empty() {
         return Err(ValidateError::Nothing(
             "the model has no mesh to validate".into(),
         ));
     }
+    let mut methods = options
+        .skinning
+        .iter()
+        .map(|&m| Method::new(rig, options, m))
+        .collect::<Result<Vec<_>, _>>()?;
     let rest = oracle::pose(rig, None).unwrap_or_default();
     let extent = oracle::extent(&rest);
     let k = asset_unit(rig);
     let frames = frames(rig, options);
     let fixed = fixed_unavailable(rig, options);
     let fixed = fixed.as_deref();
-    let mut pictures = PictureCheck::new(rig, gpu, &model, options.budget, options.size)?;
-    let mut tally = Tally::default();
+    // The CPU renderer plays the baked asset, which does not carry morph targets yet: a rig
+    // whose targets move vertices has no CPU picture to compare with.
+    let pictures_unavailable = rig.morphs_in_use().map(|why| {
+        format!("{why}, and the CPU renderer plays the baked asset, which has no morph targets")
+    });
+    let mut pictures = match pictures_unavailable {
+        None => Some(PictureCheck::new(
+            rig,
+            gpu,
+            Skinning::Lbs,
+            options.budget,
+            options.size,
+        )?),
+        Some(_) => None,
+    };
+    let dqs = options.skinning.iter().position(|&s| s == Skinning::Dqs);
+    let mut dual = match (dqs, &pictures_unavailable) {
+        (Some(d), None) => Some(match &methods[d].unavailable {
+            Some(why) => Err(why.clone()),
+            None => dual_check(
+                PictureCheck::new(rig, gpu, Skinning::Dqs, options.budget, options.size),
+                |check| check,
+            )?,
+        }),
+        _ => None,
+    };
     let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
     for (i, frame) in frames.iter().enumerate() {
-        let mut now = Tally::default();
-        let want = now.frame(rig, gpu, &model, frame.anim, fixed.is_none())?;
-        let rows = now.rows(extent, k, fixed);
+        let mut rows = Vec::new();
+        for (m, &skinning) in methods.iter_mut().zip(&options.skinning) {
+            let mut now = Tally::new(skinning);
+            if let (Some(model), None) = (&m.model, &m.unavailable) {
+                match now.frame(rig, gpu, model, frame.anim, fixed.is_none()) {
+                    Ok(want) => {
+                        now.keep_worst(&mut heat, i, &want);
+                        m.tally.merge(&now);
+                    }
+                    Err(ValidateError::Pose(e)) if tolerated(options, skinning) => {
+                        m.unavailable = Some(e.to_string());
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            rows.extend(now.rows(extent, k, fixed));
+        }
         over_time.resize(rows.len(), Vec::with_capacity(frames.len()));
         for (series, row) in over_time.iter_mut().zip(&rows) {
             series.push(row.errors.max);
         }
-        now.keep_worst(&mut heat, i, &want);
-        tally.merge(&now);
-        pictures.frame(frame.anim)?;
+        if let Some(p) = &mut pictures {
+            p.frame(&model, frame.anim)?;
+        }
+        if let (Some(d), Some(Ok(check))) = (dqs, &mut dual) {
+            let m = &methods[d];
+            let drawn = match (&m.model, &m.unavailable) {
+                (Some(model), None) => dual_check(check.frame(model, frame.anim), |()| ())?,
+                (_, why) => Err(why.clone().unwrap_or_default()),
+            };
+            if let Err(why) = drawn {
+                dual = Some(Err(why));
+            }
+        }
         on_frame(i + 1, frames.len());
     }
-    let (pictures, worst) = pictures.finish();
+    let (pictures, worst) = pictures.map_or_else(PictureCheck::none, PictureCheck::finish);
+    let dual_pictures = dual.map(|d| d.map(|check| check.finish().0));
+    let mut rows = Vec::new();
+    let mut undrawn = 0;
+    for m in &methods {
+        let mut these = m.tally.rows(extent, k, fixed);
+        if let Some(why) = &m.unavailable {
+            for r in &mut these {
+                r.unavailable = Some(why.clone());
+            }
+        }
+        rows.extend(these);
+        undrawn += m.tally.undrawn;
+    }
+    let dual_draw_calls = methods
+        .iter()
+        .filter_map(|m| m.model.as_ref())
+        .find(|m| m.skinning == Skinning::Dqs)
+        .map(Model::draw_calls);
     Ok(Report {
         adapter: gpu.adapter(),
         extent,
@@ -196,12 +343,15 @@ pub fn validate(
         budget: options.budget,
         layout: options.layout,
         draw_calls: model.draw_calls(),
-        rows: tally.rows(extent, k, fixed),
+        dual_draw_calls,
+        rows,
         size: options.size,
         pictures,
+        pictures_unavailable,
+        dual_pictures,
         pixel_limit: LIMITS.pixels,
         worst,
-        undrawn: tally.undrawn,
+        undrawn,
         frames,
         over_time,
         heat,

@@ -1,5 +1,6 @@
 //! The picture comparison of `skin validate`: each frame drawn by the GPU's vertex shader
-//! and by the CPU rasteriser (the firmware's frame), pixel for pixel.
+//! and by the CPU rasteriser (the firmware's frame), pixel for pixel, both skinning by one
+//! method.
 
 use std::collections::hash_map::{Entry, HashMap};
 
@@ -8,18 +9,19 @@ use skin_core::raster::Bounds;
 
 use crate::gpu::{Model, Reference};
 use crate::picture::{Difference, Picture};
-use crate::pose::LaneKind;
+use crate::pose::{LaneKind, Skinning};
 use crate::render::{self, Cpu};
 use crate::rig::Rig;
 
 use super::error::ValidateError;
 use super::report::Pictures;
 
-/// The pictures of the frames so far.
+/// The pictures of the frames so far, of one skinning method.
 pub struct PictureCheck<'a> {
     rig: &'a Rig,
     gpu: &'a Reference,
-    model: &'a Model,
+    /// The method both renderers skin by.
+    skinning: Skinning,
     /// The CPU renderer's budget.
     budget: Budget,
     /// The pictures' size.
@@ -33,22 +35,25 @@ pub struct PictureCheck<'a> {
 }
 
 impl<'a> PictureCheck<'a> {
-    /// No frames yet; `size` pictures, the CPU's palettes split for `budget` and the camera
-    /// framed as the firmware's.
+    /// No frames yet; `size` pictures skinned by `skinning`, the CPU's palettes split for
+    /// `budget` and the camera framed as the firmware's. A rig the asset cannot hold for
+    /// `skinning` (a scaled joint under DQS) is a bake error
+    /// ([`crate::render::RenderError::Bake`]).
     pub fn new(
         rig: &'a Rig,
         gpu: &'a Reference,
-        model: &'a Model,
+        skinning: Skinning,
         budget: Budget,
         size: (u16, u16),
     ) -> Result<Self, ValidateError> {
         // The firmware's camera: the box of the f32 asset skinned at rest (every clip's
         // asset has the same rest pose).
-        let framed = Cpu::new(rig, None, LaneKind::F32, Some(budget))?.rest_bounds(size)?;
+        let framed = Cpu::with_skinning(rig, None, (LaneKind::F32, skinning), Some(budget))?
+            .rest_bounds(size)?;
         Ok(Self {
             rig,
             gpu,
-            model,
+            skinning,
             budget,
             size,
             framed,
@@ -58,17 +63,23 @@ impl<'a> PictureCheck<'a> {
         })
     }
 
-    /// Draw and compare the rest pose (`anim` = `None`) or clip `c` at `t` seconds.
-    pub fn frame(&mut self, anim: Option<(usize, f32)>) -> Result<(), ValidateError> {
+    /// Draw and compare the rest pose (`anim` = `None`) or clip `c` at `t` seconds, the
+    /// GPU's picture by `model` (split for this check's skinning method).
+    pub fn frame(
+        &mut self,
+        model: &Model,
+        anim: Option<(usize, f32)>,
+    ) -> Result<(), ValidateError> {
         let (rig, size, budget) = (self.rig, self.size, self.budget);
+        let played = (LaneKind::F32, self.skinning);
         let clip = anim.map(|(c, _)| c);
         let cpu = match self.cpus.entry(clip) {
             Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(Cpu::new(rig, clip, LaneKind::F32, Some(budget))?),
+            Entry::Vacant(e) => e.insert(Cpu::with_skinning(rig, clip, played, Some(budget))?),
         };
         let t = anim.map_or(0.0, |(_, t)| t);
         let cpu_picture = cpu.render(t, size)?;
-        let gpu_picture = render::gpu(self.gpu, rig, self.model, anim, &self.framed, size)?;
+        let gpu_picture = render::gpu(self.gpu, rig, model, anim, &self.framed, size)?;
         let diff = gpu_picture.difference(&cpu_picture).ok_or_else(|| {
             ValidateError::Nothing("the GPU and CPU pictures differ in size".into())
         })?;
@@ -84,6 +95,11 @@ impl<'a> PictureCheck<'a> {
     /// differ most.
     pub fn finish(self) -> (Pictures, Option<(Picture, Picture)>) {
         (summarise(&self.diffs), self.worst)
+    }
+
+    /// What [`Self::finish`] gives when no frame was drawn: no frames, no pictures.
+    pub fn none() -> (Pictures, Option<(Picture, Picture)>) {
+        (summarise(&[]), None)
     }
 }
 

@@ -159,12 +159,23 @@ pub struct Report {
     pub layout: Layout,
     /// Draw calls a frame takes on the vertex paths.
     pub draw_calls: usize,
+    /// Draw calls a frame takes on the vertex paths under dual quaternion skinning (whose
+    /// uniform holds `budget.capacity(Layout::DualQuat)` bones), when it was validated.
+    pub dual_draw_calls: Option<usize>,
     /// The comparisons.
     pub rows: Vec<Row>,
     /// The pictures' size.
     pub size: (u16, u16),
     /// The picture comparison.
     pub pictures: Pictures,
+    /// Why the pictures were not compared, if they were not (a model whose morph targets
+    /// move vertices: the CPU renderer cannot draw it yet); [`Self::pictures`] then holds
+    /// no frames and fails nothing.
+    pub pictures_unavailable: Option<String>,
+    /// The picture comparison under dual quaternion skinning (the GPU's DQS against the CPU
+    /// renderer playing the asset baked for DQS), or why it could not be made (a rig DQS
+    /// cannot skin); `None` when DQS was not validated or no pictures were compared.
+    pub dual_pictures: Option<Result<Pictures, String>>,
     /// The picture threshold.
     pub pixel_limit: f64,
     /// The GPU and CPU pictures of the frame where they differ most.
@@ -191,13 +202,27 @@ impl Report {
                 )
             })
             .collect();
-        if self.pictures.worst < self.pixel_limit {
-            out.push(format!(
-                "pictures: {:.2} % of pixels agree in {}, below {:.0} %",
-                100.0 * self.pictures.worst,
-                self.describe(self.pictures.worst_frame),
-                100.0 * self.pixel_limit
-            ));
+        let compared = [
+            (
+                "pictures",
+                self.pictures_unavailable
+                    .is_none()
+                    .then_some(&self.pictures),
+            ),
+            (
+                "dqs pictures",
+                self.dual_pictures.as_ref().and_then(|d| d.as_ref().ok()),
+            ),
+        ];
+        for (name, p) in compared {
+            if let Some(p) = p.filter(|p| p.worst < self.pixel_limit) {
+                out.push(format!(
+                    "{name}: {:.2} % of pixels agree in {}, below {:.0} %",
+                    100.0 * p.worst,
+                    self.describe(p.worst_frame),
+                    100.0 * self.pixel_limit
+                ));
+            }
         }
         if self.undrawn > 0 {
             out.push(format!("gpu vertex: {} vertices not drawn", self.undrawn));
@@ -226,21 +251,14 @@ impl Report {
         for r in &self.rows {
             let _ = writeln!(s, "{}", self.row(r));
         }
-        let p = &self.pictures;
-        let _ = writeln!(
-            s,
-            "\nPictures {}x{}, GPU vertex shader vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
-            self.size.0,
-            self.size.1,
-            p.frames,
-            p.worst_differing,
-            p.total,
-            100.0 * p.worst,
-            self.describe(p.worst_frame),
-            100.0 * p.mean,
-            p.largest,
-            100.0 * self.pixel_limit
-        );
+        let lbs = match &self.pictures_unavailable {
+            Some(why) => Err(why.clone()),
+            None => Ok(self.pictures),
+        };
+        self.pictures_line(&mut s, "", &lbs);
+        if let Some(dual) = &self.dual_pictures {
+            self.pictures_line(&mut s, " (dqs)", dual);
+        }
         let failures = self.failures();
         if failures.is_empty() {
             let _ = writeln!(s, "Result: **pass**.");
@@ -248,6 +266,32 @@ impl Report {
             let _ = writeln!(s, "Result: **FAIL**: {}.", failures.join("; "));
         }
         s
+    }
+
+    /// The line about one skinning method's pictures (`method`: how its name follows
+    /// "Pictures"), or why they were not compared.
+    fn pictures_line(&self, s: &mut String, method: &str, p: &Result<Pictures, String>) {
+        match p {
+            Err(why) => {
+                let _ = writeln!(s, "\nPictures{method}: not compared: {why}.\n");
+            }
+            Ok(p) => {
+                let _ = writeln!(
+                    s,
+                    "\nPictures{method} {}x{}, GPU vertex shader vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
+                    self.size.0,
+                    self.size.1,
+                    p.frames,
+                    p.worst_differing,
+                    p.total,
+                    100.0 * p.worst,
+                    self.describe(p.worst_frame),
+                    100.0 * p.mean,
+                    p.largest,
+                    100.0 * self.pixel_limit
+                );
+            }
+        }
     }
 
     /// The table's heading and the lines above the error table.
@@ -272,12 +316,20 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "- vertex-shader paths: budget {}, uniform palette of {} {} matrices, {} draw call(s) a frame\n",
+            "- vertex-shader paths: budget {}, uniform palette of {} {} matrices, {} draw call(s) a frame",
             self.budget.name,
             self.budget.capacity(self.layout),
             self.layout.name(),
             self.draw_calls
         );
+        if let Some(calls) = self.dual_draw_calls {
+            let _ = writeln!(
+                s,
+                "- dual quaternion skinning (rows `dqs …`): uniform palette of {} dual quaternions, {calls} draw call(s) a frame",
+                self.budget.capacity(Layout::DualQuat),
+            );
+        }
+        let _ = writeln!(s);
     }
 
     /// Row `r` of the error table, without its line break.

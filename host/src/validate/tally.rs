@@ -1,8 +1,10 @@
 //! The accumulators of every comparison `skin validate` makes, frame by frame.
 
+use skin_core::lane::fixed_dual_error_bound;
+
 use crate::gpu::{Drawn, Model, Reference, Skinned};
 use crate::oracle::{self, PosedPrimitive64};
-use crate::pose::{pose, LaneKind, PoseError, PosedPrimitive};
+use crate::pose::{pose_with, LaneKind, PoseError, PosedPrimitive, Skinning};
 use crate::rig::Rig;
 
 use super::error::ValidateError;
@@ -17,9 +19,15 @@ fn f64s(p: &[f32; 3]) -> [f64; 3] {
     p.map(f64::from)
 }
 
-/// The accumulators of every comparison.
-#[derive(Default)]
+/// The accumulators of every comparison of one skinning method.
 pub struct Tally {
+    /// The skinning method compared (its rows are named after it).
+    method: Skinning,
+    /// The smallest norm of a blended real part the oracle met (dual quaternion skinning;
+    /// the fixed lane's bound grows as it shrinks).
+    least_norm: f64,
+    /// Why the fixed lane could not skin a frame by this method, if it could not.
+    fixed_failed: Option<String>,
     core_f32: Errors,
     core_fixed: Errors,
     compute: Errors,
@@ -37,11 +45,32 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Nothing compared yet, for `method`.
+    pub fn new(method: Skinning) -> Self {
+        Self {
+            method,
+            least_norm: 1.0,
+            fixed_failed: None,
+            core_f32: Errors::default(),
+            core_fixed: Errors::default(),
+            compute: Errors::default(),
+            vertex: Errors::default(),
+            compute_core: Errors::default(),
+            vertex_core: Errors::default(),
+            compute_normals: Errors::default(),
+            vertex_normals: Errors::default(),
+            undrawn: 0,
+            fixed_vertices: Vec::new(),
+            compute_core_vertices: Vec::new(),
+        }
+    }
+
     /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
-    /// seconds: core `f32` and fixed, GPU compute and GPU vertex shader (through `model`'s
-    /// palette splits) against the oracle, and the GPU paths against core `f32`; returns
-    /// the oracle's pose. Without `fixed` (the fixed lane cannot hold the model), core
-    /// fixed is left out.
+    /// seconds, by `model`'s skinning method: core `f32` and fixed, GPU compute and GPU
+    /// vertex shader (through `model`'s palette splits) against the oracle, and the GPU
+    /// paths against core `f32`; returns the oracle's pose. Without `fixed` (the fixed lane
+    /// cannot hold the model), core fixed is left out; under dual quaternion skinning a
+    /// frame the fixed lane refuses leaves it out too, with the reason.
     pub fn frame(
         &mut self,
         rig: &Rig,
@@ -50,23 +79,34 @@ impl Tally {
         anim: Option<(usize, f32)>,
         fixed: bool,
     ) -> Result<Vec<PosedPrimitive64>, ValidateError> {
-        let want = oracle::pose(rig, anim.map(|(c, t)| (c, f64::from(t))))
-            .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
-        let core_f32 = pose(rig, anim, LaneKind::F32)?;
-        let core_fixed = match fixed {
-            true => Some(pose(rig, anim, LaneKind::Fixed)?),
-            false => None,
+        let at = anim.map(|(c, t)| (c, f64::from(t)));
+        let want = match self.method {
+            Skinning::Lbs => oracle::pose(rig, at),
+            Skinning::Dqs => oracle::pose_dqs(rig, at).map(|d| {
+                self.least_norm = self.least_norm.min(d.least_norm);
+                d.posed
+            }),
+        }
+        .ok_or_else(|| PoseError::NoAnimation(String::new(), rig.clips.len()))?;
+        let core_f32 = pose_with(rig, anim, LaneKind::F32, self.method)?;
+        let core_fixed = match (fixed && self.fixed_failed.is_none(), self.method) {
+            (false, _) => None,
+            (true, Skinning::Lbs) => Some(pose_with(rig, anim, LaneKind::Fixed, self.method)?),
+            (true, Skinning::Dqs) => pose_with(rig, anim, LaneKind::Fixed, self.method)
+                .map_err(|e| self.fixed_failed = Some(e.to_string()))
+                .ok(),
         };
         self.positions(&core_f32, core_fixed.as_deref(), &want);
         let palettes = model.palettes(rig, anim)?;
+        let weights = model.morph_weights(rig, anim, None)?;
         for (p, prim) in model.primitives.iter().enumerate() {
-            let compute = gpu.skin_compute(&prim.whole, &palettes[p])?;
-            let vertex = gpu.skin_vertex(
+            let compute = gpu.skin_compute_morphed(&prim.whole, &palettes[p], &weights[p])?;
+            let vertex = gpu.skin_vertex_morphed(
                 &prim.split.mesh,
                 &palettes[p],
+                &weights[p],
                 &prim.split.draws,
-                model.budget,
-                model.layout,
+                (model.budget, model.layout),
             )?;
             self.gpu(
                 &compute,
@@ -81,6 +121,10 @@ impl Tally {
 
     /// Add one frame's tally.
     pub fn merge(&mut self, frame: &Tally) {
+        self.least_norm = self.least_norm.min(frame.least_norm);
+        if self.fixed_failed.is_none() {
+            self.fixed_failed.clone_from(&frame.fixed_failed);
+        }
         self.core_f32.merge(frame.core_f32);
         self.core_fixed.merge(frame.core_fixed);
         self.compute.merge(frame.compute);
@@ -96,8 +140,12 @@ impl Tally {
     /// are the largest so far (ties go to the later frame, as the pictures' do).
     pub fn keep_worst(&self, heat: &mut Vec<Heat>, frame: usize, want: &[PosedPrimitive64]) {
         let now = [
-            ("core fixed", "f64", &self.fixed_vertices),
-            ("gpu compute", "core f32", &self.compute_core_vertices),
+            (self.name(Path::CoreFixed), "f64", &self.fixed_vertices),
+            (
+                self.name(Path::Compute),
+                "core f32",
+                &self.compute_core_vertices,
+            ),
         ];
         let max = |e: &[f64]| e.iter().copied().fold(0.0, f64::max);
         for (path, against, errors) in now {
@@ -179,44 +227,69 @@ impl Tally {
         }
     }
 
+    /// A path's row name under this tally's method: `core f32`, … for linear blend
+    /// skinning, `dqs core f32`, … for dual quaternion skinning.
+    fn name(&self, path: Path) -> &'static str {
+        let names = match path {
+            Path::CoreF32 => ("core f32", "dqs core f32"),
+            Path::CoreFixed => ("core fixed", "dqs core fixed"),
+            Path::Compute => ("gpu compute", "dqs gpu compute"),
+            Path::Vertex => ("gpu vertex", "dqs gpu vertex"),
+        };
+        match self.method {
+            Skinning::Lbs => names.0,
+            Skinning::Dqs => names.1,
+        }
+    }
+
     /// The table's rows with their limits (model units; `extent` and asset unit `2^k`);
-    /// `fixed_unavailable`: why the fixed lane could not run, if it could not.
+    /// `fixed_unavailable`: why the fixed lane could not run, if it could not. The fixed
+    /// lane's limit is its derived bound: LBS's constant one, or DQS's at the smallest
+    /// blended norm `ν` met ([`fixed_dual_error_bound`]), in asset units, plus the `f32`
+    /// limit.
     pub fn rows(&self, extent: f64, k: i32, fixed_unavailable: Option<&str>) -> Vec<Row> {
         let f32_limit = LIMITS.f32_extent * extent;
-        let fixed_limit = LIMITS.fixed_asset_units * 2f64.powi(k) + f32_limit;
+        let fixed_bound = match self.method {
+            Skinning::Lbs => LIMITS.fixed_asset_units,
+            Skinning::Dqs => fixed_dual_error_bound(self.least_norm) + 1e-6,
+        };
+        let fixed_limit = fixed_bound * 2f64.powi(k) + f32_limit;
         let row = |path, against, normals, errors: Errors, limit| Row {
-            path,
+            path: self.name(path),
             against,
             normals,
             errors,
             limit,
             unavailable: None,
         };
+        let fixed_unavailable = fixed_unavailable
+            .map(str::to_owned)
+            .or_else(|| self.fixed_failed.clone());
         vec![
-            row("core f32", "f64", false, self.core_f32, f32_limit),
+            row(Path::CoreF32, "f64", false, self.core_f32, f32_limit),
             Row {
-                unavailable: fixed_unavailable.map(str::to_owned),
-                ..row("core fixed", "f64", false, self.core_fixed, fixed_limit)
+                unavailable: fixed_unavailable,
+                ..row(Path::CoreFixed, "f64", false, self.core_fixed, fixed_limit)
             },
-            row("gpu compute", "f64", false, self.compute, f32_limit),
-            row("gpu vertex", "f64", false, self.vertex, f32_limit),
+            row(Path::Compute, "f64", false, self.compute, f32_limit),
+            row(Path::Vertex, "f64", false, self.vertex, f32_limit),
             row(
-                "gpu compute",
+                Path::Compute,
                 "core f32",
                 false,
                 self.compute_core,
                 f32_limit,
             ),
-            row("gpu vertex", "core f32", false, self.vertex_core, f32_limit),
+            row(Path::Vertex, "core f32", false, self.vertex_core, f32_limit),
             row(
-                "gpu compute",
+                Path::Compute,
                 "f64 normals",
                 true,
                 self.compute_normals,
                 LIMITS.normal,
             ),
             row(
-                "gpu vertex",
+                Path::Vertex,
                 "f64 normals",
                 true,
                 self.vertex_normals,
@@ -224,4 +297,13 @@ impl Tally {
             ),
         ]
     }
+}
+
+/// The paths a tally compares.
+#[derive(Clone, Copy)]
+enum Path {
+    CoreF32,
+    CoreFixed,
+    Compute,
+    Vertex,
 }

@@ -8,6 +8,7 @@
 use skin_core::affine::Affine;
 use skin_core::asset::{AssetLane, AssetParts, ClipParts, Part};
 use skin_core::clip::{Channel, Interpolation, Path};
+use skin_core::skin::Skinning;
 use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 
@@ -170,6 +171,7 @@ pub fn parts<'a, L: AssetLane>(
         indices: &f.indices,
         parts,
         clips,
+        skinning: Skinning::Lbs,
     }
 }
 

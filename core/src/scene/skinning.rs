@@ -1,0 +1,118 @@
+//! The palette a scene skins its parts with, one trait over the skinning methods
+//! ([`Skinning`]): matrices ([`Palette`], LBS) or unit dual quaternions ([`DualPalette`],
+//! DQS). The caller owns it (its capacity is RAM it sizes), and the scene refuses a palette
+//! of another method than the asset was baked for ([`RasterError::Skinning`]).
+
+use crate::affine::Affine;
+use crate::asset::{AssetLane, PartView};
+use crate::bind::BindPose;
+use crate::error::Error;
+use crate::palette::{DualPalette, Palette};
+use crate::raster::{Project, RasterError};
+use crate::skin::batch::{Batch, Normals};
+use crate::skin::dispatch;
+use crate::skin::Skinning;
+use crate::vertex::Influence;
+
+/// A run of one part's vertices ready to skin: every bone byte of its influences is below
+/// `bones`, which the asset's reader checked against the part's palette. Only the scene
+/// makes one, so that [`PartPalette::skin`] hands it to the loops without another check.
+pub struct Chunk<'a, L: Project> {
+    bones: usize,
+    positions: &'a [[L; 3]],
+    influences: &'a [Influence<L>],
+    out: &'a mut [[L::Out; 3]],
+    normals: Normals<'a, L>,
+}
+
+impl<'a, L: Project> Chunk<'a, L> {
+    /// The vertices of a part with `bones` palette entries (validated by the caller: see the
+    /// type's docs).
+    pub(super) fn new(
+        bones: usize,
+        positions: &'a [[L; 3]],
+        influences: &'a [Influence<L>],
+        out: &'a mut [[L::Out; 3]],
+        normals: Normals<'a, L>,
+    ) -> Self {
+        Self {
+            bones,
+            positions,
+            influences,
+            out,
+            normals,
+        }
+    }
+
+    /// The validated view over `palette`, or [`RasterError::Capacity`] when it holds fewer
+    /// entries than the part's bones.
+    fn view<M>(&self, palette: &'a [M]) -> Result<Batch<'a, L, 4, M>, RasterError> {
+        let view = Batch::for_bones(palette, self.bones).ok_or(RasterError::Capacity {
+            what: "part palette",
+            needed: self.bones,
+            capacity: palette.len(),
+        })?;
+        Ok(view.over(self.positions, self.influences))
+    }
+}
+
+/// A part's palette as [`crate::scene::Scene::project`] fills it each frame and skins the
+/// part's vertices with: [`Palette`] for an asset baked for LBS, [`DualPalette`] for one
+/// baked for DQS.
+pub trait PartPalette<L: AssetLane + Project> {
+    /// The method this palette's entries serve.
+    const SKINNING: Skinning;
+
+    /// Fill the palette with `part`'s entries for the world matrices `world`.
+    fn fill<const J: usize>(
+        &mut self,
+        part: &PartView<'_, L>,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+    ) -> Result<(), Error>;
+
+    /// Skin `chunk` with the palette's entries.
+    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError>;
+}
+
+impl<L: AssetLane + Project, const P: usize> PartPalette<L> for Palette<L, P> {
+    const SKINNING: Skinning = Skinning::Lbs;
+
+    fn fill<const J: usize>(
+        &mut self,
+        part: &PartView<'_, L>,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+    ) -> Result<(), Error> {
+        part.palette(bind, world, self)
+    }
+
+    // `inline(always)`: one call of the dispatch point in the scene's skin step, so that
+    // the loops are compiled into the firmware once.
+    #[inline(always)]
+    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
+        let view = chunk.view(self.as_slice())?;
+        dispatch::lbs(view, chunk.out, chunk.normals);
+        Ok(())
+    }
+}
+
+impl<L: AssetLane + Project, const P: usize> PartPalette<L> for DualPalette<L, P> {
+    const SKINNING: Skinning = Skinning::Dqs;
+
+    fn fill<const J: usize>(
+        &mut self,
+        part: &PartView<'_, L>,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+    ) -> Result<(), Error> {
+        part.dual_palette(bind, world, self)
+    }
+
+    #[inline(always)]
+    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
+        let view = chunk.view(self.as_slice())?;
+        dispatch::dqs(view, chunk.out, chunk.normals);
+        Ok(())
+    }
+}
