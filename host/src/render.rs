@@ -294,6 +294,7 @@ fn rest_box<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
 ) -> Result<Bounds, RenderError> {
+    b.scratch.set_time(None);
     scene
         .rest(&mut b.pose, &mut b.world)
         .and_then(|()| scene.skinned_bounds(&b.world, &mut b.palette, &mut b.scratch))
@@ -313,6 +314,7 @@ fn draw<L: AssetLane + Project>(
     scene
         .pose(t, &mut b.pose, &mut b.world, &mut ())
         .map_err(RenderError::Raster)?;
+    b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     scene
         .project(

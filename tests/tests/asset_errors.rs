@@ -54,21 +54,21 @@ fn header_errors() {
     assert!(e.to_string().contains("not a skin asset"));
 
     let mut b = good.clone();
-    b[4] = 2;
+    b[4] = 3;
     assert_eq!(
         f32_err(&b),
         AssetError::Version {
-            found: 2,
-            supported: 1
+            found: 3,
+            supported: 2
         }
     );
 
     let mut b = good.clone();
-    b[6] |= 2;
+    b[6] |= 4;
     assert_eq!(
         f32_err(&b),
         AssetError::Flags {
-            flags: 3,
+            flags: 5,
             reserved: 0
         }
     );

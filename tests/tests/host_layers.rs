@@ -28,7 +28,10 @@ const STAGES: &[(&str, &[&str])] = &[
             "error", "lane", "units", "values", "animate", "morph", "palette", "skin", "range",
         ],
     ),
-    ("bake", &["error", "bones", "draws", "vertices", "clips"]),
+    (
+        "bake",
+        &["error", "bones", "draws", "vertices", "clips", "morphs"],
+    ),
     ("validate", &["report", "error", "tally", "pictures"]),
     ("cli", &["error", "args", "commands", "frames"]),
 ];

@@ -2,17 +2,20 @@
 //! (see `docs/FORMAT.md`).
 
 use super::AssetError;
+use crate::clip::Interpolation;
 
 /// The first four bytes of every asset.
 pub const MAGIC: [u8; 4] = *b"SKIN";
 /// The format version this crate reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 52;
 /// Offset of the CRC-32 field; the checksum covers every byte of the asset but these four.
 pub(crate) const CRC_AT: usize = 48;
 /// Flag bit: the asset stores vertex normals.
 pub const FLAG_NORMALS: u16 = 1;
+/// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
+pub const FLAG_MORPHS: u16 = 2;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -102,7 +105,7 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        if flags & !FLAG_NORMALS != 0 || reserved != 0 {
+        if flags & !(FLAG_NORMALS | FLAG_MORPHS) != 0 || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
         }
         let counts = Self {
@@ -126,6 +129,11 @@ impl Counts {
     /// Whether the asset stores normals.
     pub fn normals(&self) -> bool {
         self.flags & FLAG_NORMALS != 0
+    }
+
+    /// Whether the asset has a morph section.
+    pub fn morphs(&self) -> bool {
+        self.flags & FLAG_MORPHS != 0
     }
 }
 
@@ -174,18 +182,26 @@ pub(crate) struct Sections {
     pub total: usize,
 }
 
+/// The byte range of a section of `count` records of `size` bytes starting at `at`, and
+/// `at` moved to the next 4-byte boundary after it; [`AssetError::TooLarge`] on overflow.
+pub(crate) fn section(
+    at: &mut usize,
+    count: usize,
+    size: usize,
+) -> Result<(usize, usize), AssetError> {
+    let len = count.checked_mul(size).ok_or(AssetError::TooLarge)?;
+    let start = *at;
+    let end = start.checked_add(len).ok_or(AssetError::TooLarge)?;
+    *at = end.checked_add(3).ok_or(AssetError::TooLarge)? & !3;
+    Ok((start, end))
+}
+
 impl Sections {
     /// The layout for `c`, with `value` bytes per vertex value and `weight` bytes per weight;
     /// [`AssetError::TooLarge`] when the sizes overflow `usize`/`u32`.
     pub fn new(c: &Counts, value: usize, weight: usize) -> Result<Self, AssetError> {
         let mut at = HEADER_LEN;
-        let mut next = |count: usize, size: usize| -> Result<(usize, usize), AssetError> {
-            let len = count.checked_mul(size).ok_or(AssetError::TooLarge)?;
-            let start = at;
-            let end = start.checked_add(len).ok_or(AssetError::TooLarge)?;
-            at = end.checked_add(3).ok_or(AssetError::TooLarge)? & !3;
-            Ok((start, end))
-        };
+        let mut next = |count: usize, size: usize| section(&mut at, count, size);
         let n = |v: u32| usize::try_from(v).map_err(|_| AssetError::TooLarge);
         let vertices = n(c.vertices)?;
         let normals = if c.normals() { vertices } else { 0 };
@@ -211,5 +227,14 @@ impl Sections {
             return Err(AssetError::TooLarge);
         }
         Ok(Self { total: at, ..s })
+    }
+}
+
+/// The stored code of an interpolation: 0 step, 1 linear, 2 cubic spline.
+pub(crate) fn interpolation_code(i: Interpolation) -> u8 {
+    match i {
+        Interpolation::Step => 0,
+        Interpolation::Linear => 1,
+        Interpolation::CubicSpline => 2,
     }
 }
