@@ -7,14 +7,19 @@
 //! CALIBRATION board=… core=… instructions=… ticks=…
 //! OVERHEAD board=… instructions=… calls=…
 //! RESULT board=… core=… lane=… kernel=… vertices=… instructions=… per_vertex=… checksum=…
+//! MORPH board=… core=… lane=… vertices=… none=… one=… two=… per_target_vertex=…
 //! ```
+//!
+//! (`MORPH`: the deform step's cost, [`crate::morph_bench`].)
 //!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
 //! over the mesh (the host computes the same, see [`crate::synthetic::Checksum`]).
 
+use skin_core::asset::AssetLane;
 use skin_core::error::Error;
 use skin_core::lane::Lane;
+use skin_core::raster::Project;
 
 use crate::board::{self, Clock};
 use crate::synthetic::{self, Chunk, Kernel, VERTICES};
@@ -26,7 +31,7 @@ pub const REPS: u32 = 4;
 const EMPTY_CALLS: u32 = 1000;
 
 /// Runs the self-check and every kernel; `Ok(false)` when a check failed.
-pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
+pub fn run<L: AssetLane + Project>(clock: &mut Clock) -> Result<bool, Error> {
     let (cal_instructions, cal_ticks) = clock.calibrate();
     defmt::info!(
         "CALIBRATION board={=str} core={=str} instructions={=u64} ticks={=u64}",
@@ -56,6 +61,10 @@ pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error> {
     );
 
     let same = lane_loop_matches_generic_loop::<L>()?;
+    if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
+        defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
+        return Ok(false);
+    }
     Ok(kernels::<L>(clock, to_instructions, empty)? && same)
 }
 
