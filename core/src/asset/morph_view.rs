@@ -340,7 +340,9 @@ impl WeightsAt<'_> {
 impl<'a, L: AssetLane> Asset<'a, L> {
     /// The morph section, when the asset has morph targets.
     pub fn morphs(&self) -> Option<Morphs<'a, L>> {
-        self.m.map(|m| Morphs::new(*self, m))
+        let at = usize::try_from(self.m?).ok()?;
+        let m = MorphSections::read(self.bytes, at, self.counts.normals()).ok()?;
+        Some(Morphs::new(*self, m))
     }
 
     /// The morph section is consistent with the parts and clips, every value usable.

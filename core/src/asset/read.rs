@@ -24,8 +24,10 @@ pub struct Asset<'a, L> {
     pub(crate) bytes: &'a [u8],
     pub(crate) counts: Counts,
     pub(crate) s: Sections,
-    /// The morph section's layout, when the header has [`super::FLAG_MORPHS`].
-    pub(crate) m: Option<MorphSections>,
+    /// Where the morph section starts, when the header has [`super::FLAG_MORPHS`] (its
+    /// layout is read from there when asked for: an asset is copied into every view, so it
+    /// stays small).
+    pub(crate) m: Option<u32>,
     lane: PhantomData<L>,
 }
 
@@ -74,7 +76,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             bytes,
             counts,
             s,
-            m,
+            m: m.map(|_| s.total as u32),
             lane: PhantomData,
         };
         asset.check_skeleton()?;

@@ -92,9 +92,8 @@ impl MorphLane for f32 {
     }
     type Step = f32;
     fn step(w: f32, e: i8) -> f32 {
-        // 2⁻ᵉ is exact for every exponent in `EXPONENTS`, so `w·2⁻ᵉ·q` rounds once, as
-        // `w·(q·2⁻ᵉ)` does.
-        w * f32::from_bits(((127 - i32::from(e)) as u32) << 23)
+        // 2⁻ᵉ is exact, so `w·2⁻ᵉ·q` rounds once, as `w·(q·2⁻ᵉ)` does.
+        w * quantised::scale(e)
     }
     #[inline(always)]
     fn nudge_quantised(v: f32, s: f32, q: i16) -> f32 {
@@ -120,17 +119,16 @@ impl MorphLane for Q14 {
         let step = (product + (1 << 13)) >> 14;
         Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
     }
-    /// The weight's bits, the shift `e` and the rounding half of `2ᵉ`.
-    type Step = (i32, u32, i32);
-    fn step(w: Q14, e: i8) -> (i32, u32, i32) {
-        let e = e.clamp(0, 30) as u32;
-        (i32::from(w.to_bits()), e, (1 << e) >> 1)
+    /// The weight's bits and the shift `e`.
+    type Step = (i32, u32);
+    fn step(w: Q14, e: i8) -> (i32, u32) {
+        (i32::from(w.to_bits()), e.clamp(0, 30) as u32)
     }
     #[inline(always)]
-    fn nudge_quantised(v: Q14, (w, e, half): (i32, u32, i32), q: i16) -> Q14 {
+    fn nudge_quantised(v: Q14, (w, e): (i32, u32), q: i16) -> Q14 {
         // `w·q` has 14 + e fractional bits; rounded to 14. 16 × 16 → 32 bits, and in range:
         // checked per frame before the loop (the player's reach check).
-        let step = (w * i32::from(q) + half) >> e;
+        let step = (w * i32::from(q) + ((1 << e) >> 1)) >> e;
         Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
     }
 }

@@ -44,9 +44,15 @@ pub fn quantise(d: f32, e: i8) -> i16 {
     q.clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
 }
 
-/// The delta `q·2⁻ᵉ` a stored coordinate stands for.
+/// The delta `q·2⁻ᵉ` a stored coordinate stands for (exact: `q` has 16 bits).
 pub fn dequantise(q: i16, e: i8) -> f32 {
-    (f64::from(q) * libm::exp2(-f64::from(e))) as f32
+    f32::from(q) * scale(e)
+}
+
+/// `2⁻ᵉ`, exactly, for `e` in [`EXPONENTS`] (clamped to it).
+pub fn scale(e: i8) -> f32 {
+    let e = e.clamp(*EXPONENTS.start(), *EXPONENTS.end());
+    f32::from_bits(((127 - i32::from(e)) as u32) << 23)
 }
 
 /// The largest error of a coordinate quantised with exponent `e`: `2⁻⁽ᵉ⁺¹⁾`.

@@ -17,6 +17,14 @@ use crate::clip::Wrap;
 use crate::error::Error;
 use crate::morph::{quantised, Active, MorphLane, ACTIVE_TARGETS};
 use crate::raster::{Project, RasterError};
+#[cfg(skin_asm_fixed)]
+use crate::{lane::Q14, skin::records};
+
+/// What the reach check adds for the rounding of its own `f32` sum. Only a sum near the
+/// fixed lane's limit of 2 matters, and then every term and partial sum (all non-negative)
+/// is below 2, so each of its at most 40 roundings (8 targets) is within 2⁻²⁴: under 2⁻¹⁸
+/// in all, well within this margin.
+const REACH_MARGIN: f32 = 1.0 / 16384.0;
 
 /// One active target's entries in a part, walked chunk by chunk.
 #[derive(Clone, Copy, Debug)]
@@ -94,30 +102,31 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
 /// The coordinates the active targets could reach in part `part`, within the lane's range:
 /// for positions and for normals, the largest base |coordinate| among the vertices they
 /// move plus, per target, `(|w| + r)·|delta|max + r` (`r` the lane's rounding of a weight
-/// and of a product).
+/// and of a product). In `f32` (no double-precision unit on the Cortex-M4F), with
+/// [`REACH_MARGIN`] added for the sum's own rounding.
 fn check_reach<L: AssetLane>(
     morphs: &Morphs<'_, L>,
     set: &MorphSetView,
     part: usize,
     active: &Active<L, ACTIVE_TARGETS>,
 ) -> Result<(), Error> {
-    let r = f64::from(L::ROUNDING);
-    let (mut base, mut moved) = ((0.0f64, 0.0f64), (0.0f64, 0.0f64));
+    let r = L::ROUNDING;
+    let (mut base, mut moved) = ((0.0f32, 0.0f32), (0.0f32, 0.0f32));
     for (t, w) in active.targets() {
         let target = set.targets.start + t;
         let span = morphs.span(set, part, target);
         let scale = morphs.scale(target);
-        base.0 = base.0.max(f64::from(span.position_reach));
-        base.1 = base.1.max(f64::from(span.normal_reach));
-        let w = f64::from(w.abs()) + r;
-        let most = |q: u16, e: i8| f64::from(quantised::dequantise(q as i16, e));
+        base.0 = base.0.max(span.position_reach);
+        base.1 = base.1.max(span.normal_reach);
+        let w = w.abs() + r;
+        let most = |q: u16, e: i8| f32::from(q) * quantised::scale(e);
         moved.0 += w * most(span.position_most, scale.position_exponent) + r;
         moved.1 += w * most(span.normal_most, scale.normal_exponent) + r;
     }
-    let reach = (base.0 + moved.0).max(base.1 + moved.1);
-    if reach > f64::from(L::LIMIT) {
+    let reach = (base.0 + moved.0).max(base.1 + moved.1) + REACH_MARGIN;
+    if reach > L::LIMIT {
         return Err(Error::MorphReach {
-            reach: reach as f32,
+            reach,
             limit: L::LIMIT,
             format: L::NAME,
         });
@@ -137,39 +146,104 @@ impl<L: MorphLane> PartMorph<'_, L> {
     ) {
         let end = start + positions.len();
         for cursor in self.cursors.iter_mut().flatten() {
-            let mut k = 0;
-            for v in cursor.vertices.chunks_exact(2) {
-                let v = usize::from(u16::from_le_bytes([v[0], v[1]]));
-                // Entries are sorted (checked on reading): the rest are in later chunks.
-                if v >= end {
-                    break;
+            let s = (cursor.position, cursor.normal);
+            let normals = normals.as_deref_mut();
+            // Entries are sorted (checked on reading): those of this chunk come first.
+            #[cfg(skin_asm_fixed)]
+            if let (Some(v), Some(p), Some(n)) = (
+                records::<u16>(cursor.vertices),
+                records::<[Q14; 3]>(cursor.positions),
+                records::<[Q14; 3]>(cursor.normals),
+            ) {
+                // In place (2-byte aligned little-endian records, as the firmware embeds).
+                let k = v.partition_point(|&v| usize::from(v) < end);
+                let bits = |d: &[Q14; 3]| d.map(Q14::to_bits);
+                let (v, p) = (&v[..k], &p[..k]);
+                match n.get(..k) {
+                    Some(n) => {
+                        let entries = v.iter().zip(p).zip(n);
+                        let entries = entries.map(|((&v, p), n)| (v, bits(p), bits(n)));
+                        nudge_run(positions, normals, start, entries, s);
+                    }
+                    None => {
+                        let entries = v.iter().zip(p).map(|(&v, p)| (v, bits(p), [0; 3]));
+                        nudge_run(positions, None, start, entries, s);
+                    }
                 }
-                let (Some(p), Some(q)) = (
-                    positions.get_mut(v - start),
-                    cursor.positions.get(6 * k..6 * k + 6),
-                ) else {
-                    break;
-                };
-                nudge(p, cursor.position, q);
-                if let (Some(n), Some(q)) = (
-                    normals.as_deref_mut().and_then(|n| n.get_mut(v - start)),
-                    cursor.normals.get(6 * k..6 * k + 6),
-                ) {
-                    nudge(n, cursor.normal, q);
-                }
-                k += 1;
+                cursor.advance(k);
+                continue;
             }
-            cursor.vertices = cursor.vertices.get(2 * k..).unwrap_or(&[]);
-            cursor.positions = cursor.positions.get(6 * k..).unwrap_or(&[]);
-            cursor.normals = cursor.normals.get(6 * k..).unwrap_or(&[]);
+            let k = cursor
+                .vertices
+                .chunks_exact(2)
+                .take_while(|v| usize::from(u16::from_le_bytes([v[0], v[1]])) < end)
+                .count();
+            let n = cursor.normals;
+            let entries = (cursor
+                .vertices
+                .chunks_exact(2)
+                .zip(cursor.positions.chunks_exact(6)))
+            .take(k)
+            .enumerate()
+            .map(|(i, (v, p))| {
+                let n = n.get(6 * i..6 * i + 6).map_or([0; 3], i16s);
+                (u16::from_le_bytes([v[0], v[1]]), i16s(p), n)
+            });
+            nudge_run(positions, normals, start, entries, s);
+            cursor.advance(k);
         }
     }
 }
 
-/// `v += s·q` for a stored quantised delta `q` (three little-endian `i16`).
+impl<L: MorphLane> Cursor<'_, L> {
+    /// Past its next `k` entries.
+    fn advance(&mut self, k: usize) {
+        self.vertices = self.vertices.get(2 * k..).unwrap_or(&[]);
+        self.positions = self.positions.get(6 * k..).unwrap_or(&[]);
+        self.normals = self.normals.get(6 * k..).unwrap_or(&[]);
+    }
+}
+
+/// Three little-endian `i16`.
+fn i16s(b: &[u8]) -> [i16; 3] {
+    core::array::from_fn(|i| i16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
+}
+
+/// `positions[v − start] += s.0·q` (and `normals[v − start] += s.1·n`) for each entry
+/// `(v, q, n)`: its vertex, in `start..start + positions.len()`, and quantised deltas.
+/// Not inlined: the loop keeps its registers to itself.
+#[inline(never)]
+fn nudge_run<L: MorphLane>(
+    positions: &mut [[L; 3]],
+    normals: Option<&mut [[L; 3]]>,
+    start: usize,
+    entries: impl Iterator<Item = (u16, [i16; 3], [i16; 3])>,
+    s: (L::Step, L::Step),
+) {
+    match normals {
+        Some(normals) => {
+            for (v, q, n) in entries {
+                let v = usize::from(v) - start;
+                if let (Some(o), Some(m)) = (positions.get_mut(v), normals.get_mut(v)) {
+                    nudge(o, s.0, q);
+                    nudge(m, s.1, n);
+                }
+            }
+        }
+        None => {
+            for (v, q, _) in entries {
+                if let Some(o) = positions.get_mut(usize::from(v) - start) {
+                    nudge(o, s.0, q);
+                }
+            }
+        }
+    }
+}
+
+/// `v += s·q` for a quantised delta `q`.
 #[inline(always)]
-fn nudge<L: MorphLane>(v: &mut [L; 3], s: L::Step, q: &[u8]) {
-    for (i, c) in v.iter_mut().enumerate() {
-        *c = L::nudge_quantised(*c, s, i16::from_le_bytes([q[2 * i], q[2 * i + 1]]));
+fn nudge<L: MorphLane>(v: &mut [L; 3], s: L::Step, q: [i16; 3]) {
+    for (c, q) in v.iter_mut().zip(q) {
+        *c = L::nudge_quantised(*c, s, q);
     }
 }
