@@ -139,7 +139,9 @@ impl<'a, L: AssetLane> Stored<'a, L> {
 }
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
-    /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it.
+    /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it in a frame
+    /// where none of its morph targets is active (with one active, its chunks are copied
+    /// into the [`Scratch`] and moved there first, whatever the route).
     pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
         let stored = Stored::of(part, self.vertices())?;
         Ok(Route {
