@@ -249,7 +249,7 @@ kernels() {
 # The kernel benchmark's summary lines for BOARD LANE [--vmla], then the ELF's size.
 bench_one() {
   kernels_build "$@"
-  qemu "$1" "$target_dir" | grep -E 'RESULT|CALIBRATION|CHECK|MEMORY|DONE'
+  qemu "$1" "$target_dir" | grep -E 'RESULT|MORPH|CALIBRATION|CHECK|MEMORY|DONE'
   echo "SIZE board=$1 lane=$2${3:+ $3} $(elf_size)"
 }
 

@@ -8,6 +8,7 @@
 //! OVERHEAD board=… instructions=… calls=…
 //! RESULT board=… core=… lane=… kernel=… vertices=… instructions=… per_vertex=… checksum=…
 //! LATTICE board=… core=… lane=… degree=… vertices=… instructions=… per_vertex=…
+//! MORPH board=… core=… lane=… vertices=… plain=… none=… one=… two=… per_target_vertex=…
 //! ```
 //!
 //! `LATTICE` is the lattice free-form deformation (`skin_core::lattice`) of one chunk of
@@ -15,13 +16,17 @@
 //! control points moved; each timed call copies the chunk's skinned positions (three words a
 //! vertex) and deforms the copy.
 //!
+//! `MORPH` is the deform step's cost ([`crate::morph_bench`]).
+//!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
 //! over the mesh (the host computes the same, see [`crate::synthetic::Checksum`]).
 
+use skin_core::asset::AssetLane;
 use skin_core::error::Error;
 use skin_core::lane::Lane;
 use skin_core::lattice::{Coord, Lattice};
+use skin_core::raster::Project;
 
 use crate::board::{self, Clock};
 use crate::synthetic::{self, Chunk, Kernel, VERTICES};
@@ -33,7 +38,7 @@ pub const REPS: u32 = 4;
 const EMPTY_CALLS: u32 = 1000;
 
 /// Runs the self-check and every kernel; `Ok(false)` when a check failed.
-pub fn run<L: Lane>(clock: &mut Clock) -> Result<bool, Error>
+pub fn run<L: AssetLane + Project>(clock: &mut Clock) -> Result<bool, Error>
 where
     L::Out: Coord,
 {
@@ -66,6 +71,10 @@ where
     );
 
     let same = lane_loop_matches_generic_loop::<L>()?;
+    if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
+        defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
+        return Ok(false);
+    }
     let measured = kernels::<L>(clock, &to_instructions, empty)?;
     let lattices = lattices::<L>(clock, &to_instructions, empty)?;
     Ok(measured && same && lattices)

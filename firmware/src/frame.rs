@@ -282,6 +282,7 @@ where
     while let Some(t) = time(scene, k) {
         timed.tally = Tally::default();
         scene.pose(t, &mut p.pose, &mut p.world, &mut timed)?;
+        p.scratch.set_time(Some(t));
         scene.project(
             &p.world,
             &mut p.palette,

@@ -19,6 +19,8 @@
 mod bench;
 #[cfg(feature = "qemu")]
 mod board;
+#[cfg(feature = "bench")]
+mod morph_bench;
 mod clock;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;

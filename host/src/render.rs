@@ -435,6 +435,7 @@ fn rest_box<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
 ) -> Result<Bounds, RenderError> {
+    b.scratch.set_time(None);
     scene
         .rest(&mut b.pose, &mut b.world)
         .and_then(|()| b.skinned_bounds(scene))
@@ -468,6 +469,7 @@ fn draw_with<L: AssetLane + Project>(
     scene
         .pose(t, &mut b.pose, &mut b.world, &mut ())
         .map_err(RenderError::Raster)?;
+    b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);

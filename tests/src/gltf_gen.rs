@@ -795,3 +795,102 @@ pub fn candy_wrapper(rings: usize) -> Gen {
     );
     g
 }
+
+/// [`morph_worm`]'s default weights: non-zero, so the rest pose is morphed.
+pub const WORM_MORPH_DEFAULTS: [f32; 3] = [0.5, 0.0, 0.25];
+
+/// The default [`Worm`] (skinned, ten bones, split into several parts by small budgets)
+/// with radial normals and three morph targets on its mesh: `bulge` (rings 8 to 12 pushed
+/// out, normals tilted), `tip` (a sparse accessor moving only the top ring) and `lean`
+/// (every vertex along X by its height, dense); mesh weights [`WORM_MORPH_DEFAULTS`], and
+/// in its clip a channel animating the worm node's weights at [`KEY_TIMES`] in `interp`.
+pub fn morph_worm(interp: Interp) -> Gen {
+    let w = Worm {
+        interp,
+        ..Worm::default()
+    };
+    let mut g = w.build();
+    let levels = 2 * w.bones + 1;
+    let n = levels * 3;
+    let ring = |v: usize| (v / 3, (v % 3) as f32 * 2.0943951);
+    let normals: Vec<f32> = (0..n)
+        .flat_map(|v| {
+            let a = ring(v).1;
+            [a.cos(), 0.0, a.sin()]
+        })
+        .collect();
+    let (mut bulge, mut tilt, mut lean) = (vec![0.0f32; 3 * n], vec![0.0f32; 3 * n], vec![]);
+    for v in 0..n {
+        let (l, a) = ring(v);
+        if (8..=12).contains(&l) {
+            bulge[3 * v] = 0.1 * a.cos();
+            bulge[3 * v + 2] = 0.1 * a.sin();
+            tilt[3 * v + 1] = 0.2;
+        }
+        lean.extend_from_slice(&[0.02 * l as f32, 0.0, 0.0]);
+    }
+    let nrm = g.floats(&normals, "VEC3", 3);
+    let bulge = g.floats(&bulge, "VEC3", 3);
+    let tilt = g.floats(&tilt, "VEC3", 3);
+    let lean = g.floats(&lean, "VEC3", 3);
+    let top: Vec<u8> = (n as u16 - 3..n as u16)
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let idx = g.view(&top);
+    let vals: Vec<u8> = [0.0f32, 0.3, 0.0]
+        .repeat(3)
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let vals = g.view(&vals);
+    let tip = g.push(
+        "accessors",
+        json!({"componentType": FLOAT, "type": "VEC3", "count": n,
+            "min": [0.0, 0.0, 0.0], "max": [0.0, 0.3, 0.0],
+            "sparse": {"count": 3,
+                "indices": {"bufferView": idx, "componentType": UNSIGNED_SHORT},
+                "values": {"bufferView": vals}}}),
+    );
+    let prim = &mut g.json["meshes"][0]["primitives"][0];
+    prim["attributes"]["NORMAL"] = json!(nrm);
+    prim["targets"] =
+        json!([{"POSITION": bulge, "NORMAL": tilt}, {"POSITION": tip}, {"POSITION": lean}]);
+    let mesh = &mut g.json["meshes"][0];
+    mesh["weights"] = json!(WORM_MORPH_DEFAULTS);
+    mesh["extras"] = json!({"targetNames": ["bulge", "tip", "lean"]});
+    let keys: [[f32; 3]; 4] = [
+        [0.0, 1.0, 0.5],
+        [1.0, 0.25, -0.5],
+        [0.5, 0.0, 1.0],
+        [0.2, 0.8, 0.0],
+    ];
+    let mut values = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        if interp == Interp::CubicSpline {
+            values.extend(k.iter().map(|&x| 0.5 * x - 0.1 * i as f32));
+            values.extend_from_slice(k);
+            values.extend(k.iter().map(|&x| 0.2 - 0.3 * x));
+        } else {
+            values.extend_from_slice(k);
+        }
+    }
+    let input = g.json["animations"][0]["samplers"][0]["input"].clone();
+    let output = g.floats(&values, "SCALAR", 1);
+    let name = match interp {
+        Interp::Step => "STEP",
+        Interp::Linear => "LINEAR",
+        Interp::CubicSpline => "CUBICSPLINE",
+    };
+    let node = w.bones + 1;
+    let anim = &mut g.json["animations"][0];
+    anim["samplers"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"input": input, "output": output, "interpolation": name}));
+    let sampler = anim["samplers"].as_array().unwrap().len() - 1;
+    anim["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"sampler": sampler, "target": {"node": node, "path": "weights"}}));
+    g
+}

@@ -66,11 +66,11 @@ fn header_errors() {
     );
 
     let mut b = good.clone();
-    b[6] |= 2;
+    b[6] |= 4;
     assert_eq!(
         f32_err(&b),
         AssetError::Flags {
-            flags: 3,
+            flags: 5,
             reserved: 0
         }
     );

@@ -160,6 +160,20 @@ fn check_run(
     assert!(pv(Kernel::Stitch) < pv(Kernel::Lbs4), "{ctx}");
     assert!(pv(Kernel::StitchNormals) < pv(Kernel::Lbs4Normals), "{ctx}");
     assert!(pv(Kernel::Dqs4) < pv(Kernel::Dqs4Normals), "{ctx}");
+
+    // The morph benchmark: each active target costs more, and a part with targets but none
+    // active costs no more than per-part work over the same part without targets.
+    let morph = log
+        .lines()
+        .find(|l| l.contains("MORPH"))
+        .map(fields)
+        .unwrap_or_else(|| panic!("no MORPH line: {ctx}"));
+    let count = |k: &str| morph[k].parse::<u64>().unwrap();
+    let (plain, none, one, two) = (count("plain"), count("none"), count("one"), count("two"));
+    assert!(plain <= none && none < one && one < two, "{ctx}");
+    let per: f64 = morph["per_target_vertex"].parse().unwrap();
+    // At least the 6 multiplies of a moved position and normal; at most soft float's cost.
+    assert!((6.0..10_000.0).contains(&per), "morph: {per}: {ctx}");
     per_vertex
 }
 

@@ -29,7 +29,10 @@ const STAGES: &[(&str, &[&str])] = &[
             "range", "joints", "layers",
         ],
     ),
-    ("bake", &["error", "bones", "draws", "vertices", "clips"]),
+    (
+        "bake",
+        &["error", "bones", "draws", "vertices", "clips", "morphs"],
+    ),
     (
         "envelope",
         &["error", "radii", "capsules", "weigh", "study", "gltf"],

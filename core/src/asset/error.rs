@@ -42,6 +42,20 @@ pub enum Field {
     Interpolation,
     /// Key times and values.
     Keys,
+    /// A morph set (the targets of one mesh node over its parts).
+    MorphSet,
+    /// A morph target's record.
+    MorphTarget,
+    /// A morph target's entries in one part.
+    MorphSpan,
+    /// A morph entry (a moved vertex and its deltas).
+    MorphEntry,
+    /// A morph target's default weight.
+    MorphWeight,
+    /// A channel of morph-target weights.
+    WeightChannel,
+    /// The morph section's key floats.
+    MorphFloats,
 }
 
 impl Field {
@@ -65,6 +79,13 @@ impl Field {
             Field::Path => "path code of channel",
             Field::Interpolation => "interpolation code of channel",
             Field::Keys => "key floats",
+            Field::MorphSet => "morph set",
+            Field::MorphTarget => "morph target",
+            Field::MorphSpan => "morph span",
+            Field::MorphEntry => "morph entry",
+            Field::MorphWeight => "default weight of morph target",
+            Field::WeightChannel => "morph-weight channel",
+            Field::MorphFloats => "morph-weight key floats",
         }
     }
 }

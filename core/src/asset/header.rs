@@ -2,6 +2,7 @@
 //! (see `docs/FORMAT.md`).
 
 use super::AssetError;
+use crate::clip::Interpolation;
 use crate::skin::Skinning;
 
 /// The first four bytes of every asset.
@@ -18,6 +19,8 @@ pub const FLAG_NORMALS: u16 = 1;
 /// palette is built as unit dual quaternions. Clear: linear blend skinning. (Bit 8, so that
 /// the low bits stay for what vertices carry.)
 pub const FLAG_DQS: u16 = 1 << 8;
+/// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
+pub const FLAG_MORPHS: u16 = 2;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -107,7 +110,7 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        if flags & !(FLAG_NORMALS | FLAG_DQS) != 0 || reserved != 0 {
+        if flags & !(FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS) != 0 || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
         }
         let counts = Self {
@@ -140,6 +143,11 @@ impl Counts {
         } else {
             Skinning::Lbs
         }
+    }
+
+    /// Whether the asset has a morph section.
+    pub fn morphs(&self) -> bool {
+        self.flags & FLAG_MORPHS != 0
     }
 }
 
@@ -188,18 +196,26 @@ pub(crate) struct Sections {
     pub total: usize,
 }
 
+/// The byte range of a section of `count` records of `size` bytes starting at `at`, and
+/// `at` moved to the next 4-byte boundary after it; [`AssetError::TooLarge`] on overflow.
+pub(crate) fn section(
+    at: &mut usize,
+    count: usize,
+    size: usize,
+) -> Result<(usize, usize), AssetError> {
+    let len = count.checked_mul(size).ok_or(AssetError::TooLarge)?;
+    let start = *at;
+    let end = start.checked_add(len).ok_or(AssetError::TooLarge)?;
+    *at = end.checked_add(3).ok_or(AssetError::TooLarge)? & !3;
+    Ok((start, end))
+}
+
 impl Sections {
     /// The layout for `c`, with `value` bytes per vertex value and `weight` bytes per weight;
     /// [`AssetError::TooLarge`] when the sizes overflow `usize`/`u32`.
     pub fn new(c: &Counts, value: usize, weight: usize) -> Result<Self, AssetError> {
         let mut at = HEADER_LEN;
-        let mut next = |count: usize, size: usize| -> Result<(usize, usize), AssetError> {
-            let len = count.checked_mul(size).ok_or(AssetError::TooLarge)?;
-            let start = at;
-            let end = start.checked_add(len).ok_or(AssetError::TooLarge)?;
-            at = end.checked_add(3).ok_or(AssetError::TooLarge)? & !3;
-            Ok((start, end))
-        };
+        let mut next = |count: usize, size: usize| section(&mut at, count, size);
         let n = |v: u32| usize::try_from(v).map_err(|_| AssetError::TooLarge);
         let vertices = n(c.vertices)?;
         let normals = if c.normals() { vertices } else { 0 };
@@ -225,5 +241,14 @@ impl Sections {
             return Err(AssetError::TooLarge);
         }
         Ok(Self { total: at, ..s })
+    }
+}
+
+/// The stored code of an interpolation: 0 step, 1 linear, 2 cubic spline.
+pub(crate) fn interpolation_code(i: Interpolation) -> u8 {
+    match i {
+        Interpolation::Step => 0,
+        Interpolation::Linear => 1,
+        Interpolation::CubicSpline => 2,
     }
 }

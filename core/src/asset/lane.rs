@@ -1,11 +1,12 @@
 //! How each lane's vertex values and weights are stored: little-endian, no padding.
 
 use crate::lane::{Lane, Weight15, Q14};
+use crate::morph::MorphLane;
 use crate::vertex::Influence;
 
 /// A [`Lane`] that a baked asset can store: its code in the header and the byte encoding
-/// of its values and weights.
-pub trait AssetLane: Lane {
+/// of its values and weights (and, as every stored lane can be morphed, a [`MorphLane`]).
+pub trait AssetLane: MorphLane {
     /// The header's lane code: 0 for `f32`, 1 for `Q14`.
     const CODE: u8;
     /// Bytes per stored value (position or normal component).

@@ -6,6 +6,7 @@ use heapless::Vec;
 
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
+use super::morphs::MorphSections;
 use super::views::{Influences, U16s, Vectors};
 use super::{AssetError, AssetLane, ClipView, Field, PartView};
 use crate::affine::Affine;
@@ -24,6 +25,10 @@ pub struct Asset<'a, L> {
     pub(crate) bytes: &'a [u8],
     pub(crate) counts: Counts,
     pub(crate) s: Sections,
+    /// Where the morph section starts, when the header has [`super::FLAG_MORPHS`] (its
+    /// layout is read from there when asked for: an asset is copied into every view, so it
+    /// stays small).
+    pub(crate) m: Option<u32>,
     lane: PhantomData<L>,
 }
 
@@ -46,19 +51,24 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             });
         }
         let s = Sections::new(&counts, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
-        if usize::try_from(declared).ok() != Some(s.total) {
+        let m = match counts.morphs() {
+            true => Some(MorphSections::read(bytes, s.total, counts.normals())?),
+            false => None,
+        };
+        let total = m.map_or(s.total, |m| m.total);
+        if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
                 declared,
-                computed: s.total,
+                computed: total,
             });
         }
-        if bytes.len() < s.total {
+        if bytes.len() < total {
             return Err(AssetError::Truncated {
-                needed: s.total,
+                needed: total,
                 len: bytes.len(),
             });
         }
-        let bytes = &bytes[..s.total];
+        let bytes = &bytes[..total];
         let computed = checksum(bytes);
         if computed != stored {
             return Err(AssetError::Checksum { stored, computed });
@@ -67,12 +77,14 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             bytes,
             counts,
             s,
+            m: m.map(|_| s.total as u32),
             lane: PhantomData,
         };
         asset.check_skeleton()?;
         asset.check_vertices()?;
         asset.check_parts()?;
         asset.check_clips()?;
+        asset.check_morphs()?;
         Ok(asset)
     }
 

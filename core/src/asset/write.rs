@@ -1,12 +1,13 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
 use super::header::{
-    checksum, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT, FLAG_DQS,
-    FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
+    checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
+    FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
-use super::{Asset, AssetError, AssetLane, AssetParts, Field};
+use super::morphs::{flag, MorphSections};
+use super::{Asset, AssetError, AssetLane, AssetParts, Field, MorphParts};
 use crate::affine::Affine;
-use crate::clip::{Interpolation, Path};
+use crate::clip::Path;
 use crate::skin::Skinning;
 
 impl<L: AssetLane> AssetParts<'_, L> {
@@ -15,8 +16,28 @@ impl<L: AssetLane> AssetParts<'_, L> {
     /// [`AssetError::TooLarge`] when a count does not fit its header field,
     /// [`AssetError::Mismatch`] when slices that must match in length do not.
     pub fn size(&self) -> Result<usize, AssetError> {
-        let counts = self.counts()?;
-        Ok(Sections::new(&counts, L::VALUE_BYTES, L::WEIGHT_BYTES)?.total)
+        self.size_with_morphs(None)
+    }
+
+    /// The exact length [`AssetParts::write_with_morphs`] needs.
+    pub fn size_with_morphs(&self, morphs: Option<&MorphParts<'_>>) -> Result<usize, AssetError> {
+        Ok(self.layout(morphs)?.2)
+    }
+
+    /// The header counts, the sections and the total length, with the morph section's
+    /// layout when there are morphs.
+    fn layout(
+        &self,
+        morphs: Option<&MorphParts<'_>>,
+    ) -> Result<(Counts, Sections, usize, Option<MorphSections>), AssetError> {
+        let mut c = self.counts()?;
+        c.flags |= flag(morphs.is_some());
+        let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
+        let m = match morphs {
+            Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
+            None => None,
+        };
+        Ok((c, s, m.map_or(s.total, |m| m.total), m))
     }
 
     /// Serialise into `out` and return the number of bytes written (the rest of `out` is
@@ -54,15 +75,24 @@ impl<L: AssetLane> AssetParts<'_, L> {
     /// assert_eq!(asset.positions().get(2), Some([0.0, 0.5, 0.0]));
     /// ```
     pub fn write(&self, out: &mut [u8]) -> Result<usize, AssetError> {
-        let c = self.counts()?;
-        let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
-        if out.len() < s.total {
+        self.write_with_morphs(None, out)
+    }
+
+    /// [`AssetParts::write`] with a morph section for `morphs` (`None`: none, the same bytes
+    /// as [`AssetParts::write`]).
+    pub fn write_with_morphs(
+        &self,
+        morphs: Option<&MorphParts<'_>>,
+        out: &mut [u8],
+    ) -> Result<usize, AssetError> {
+        let (c, s, total_len, m) = self.layout(morphs)?;
+        if out.len() < total_len {
             return Err(AssetError::Buffer {
-                needed: s.total,
+                needed: total_len,
                 len: out.len(),
             });
         }
-        let out = &mut out[..s.total];
+        let out = &mut out[..total_len];
         out.fill(0);
         for (i, p) in self.parents.iter().enumerate() {
             let v = p.unwrap_or(NO_PARENT);
@@ -134,12 +164,15 @@ impl<L: AssetLane> AssetParts<'_, L> {
                 float += ch.times.len() + ch.values.len();
             }
         }
-        let total = u32::try_from(s.total).map_err(|_| AssetError::TooLarge)?;
+        if let (Some(parts), Some(m)) = (morphs, m) {
+            parts.put(self, &m, out)?;
+        }
+        let total = u32::try_from(total_len).map_err(|_| AssetError::TooLarge)?;
         c.put(total, 0, &mut out[..HEADER_LEN]);
         let crc = checksum(out);
         out[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
         Asset::<L>::read(out)?;
-        Ok(s.total)
+        Ok(total_len)
     }
 
     /// The header counts, checking what the byte layout cannot express.
@@ -233,14 +266,5 @@ pub(crate) fn path_code(p: Path) -> u8 {
         Path::Translation => 0,
         Path::Rotation => 1,
         Path::Scale => 2,
-    }
-}
-
-/// The stored code of an interpolation: 0 step, 1 linear, 2 cubic spline.
-pub(crate) fn interpolation_code(i: Interpolation) -> u8 {
-    match i {
-        Interpolation::Step => 0,
-        Interpolation::Linear => 1,
-        Interpolation::CubicSpline => 2,
     }
 }

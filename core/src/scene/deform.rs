@@ -6,6 +6,7 @@
 //! This is where a deformer that changes vertices before skinning (morph targets) plugs in:
 //! between reading a chunk's vertices and skinning them.
 
+use super::morph::PartMorph;
 use super::skinning::{Chunk, PartPalette};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
@@ -25,6 +26,40 @@ pub struct Scratch<L: Project, const C: usize> {
     influences: [Influence<L>; C],
     out: [[L::Out; 3]; C],
     out_normals: [[L; 3]; C],
+    /// The clip time whose morph-target weights [`Scene::project`] applies (`None`: the
+    /// stored defaults, as at rest).
+    pub(super) time: Option<f32>,
+    /// The largest |weight| the active-target budget dropped from a part in the last frame.
+    dropped: f32,
+}
+
+impl<L: Project, const C: usize> Scratch<L, C> {
+    /// Set the clip time whose morph-target weights the next [`Scene::project`] applies:
+    /// the time given to [`Scene::pose`] (`None`, the default: the asset's default weights,
+    /// as at rest). Without morph targets in the asset it changes nothing.
+    ///
+    /// ```
+    /// use skin_core::scene::Scratch;
+    /// let mut scratch = Scratch::<f32, 8>::default();
+    /// scratch.set_time(Some(0.5));
+    /// assert_eq!(scratch.time(), Some(0.5));
+    /// assert_eq!(scratch.dropped_weight(), 0.0);
+    /// ```
+    pub fn set_time(&mut self, t: Option<f32>) {
+        self.time = t;
+    }
+
+    /// The clip time whose morph-target weights the next projection applies.
+    pub fn time(&self) -> Option<f32> {
+        self.time
+    }
+
+    /// The largest sum of |weights| the active-target budget
+    /// ([`crate::morph::ACTIVE_TARGETS`]) left out of a part in the last projection: 0
+    /// when every non-zero weight was applied.
+    pub fn dropped_weight(&self) -> f32 {
+        self.dropped
+    }
 }
 
 impl<L: Project, const C: usize> Default for Scratch<L, C> {
@@ -35,6 +70,8 @@ impl<L: Project, const C: usize> Default for Scratch<L, C> {
             influences: [Influence::default(); C],
             out: [[L::Out::default(); 3]; C],
             out_normals: [[L::default(); 3]; C],
+            time: None,
+            dropped: 0.0,
         }
     }
 }
@@ -102,7 +139,9 @@ impl<'a, L: AssetLane> Stored<'a, L> {
 }
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
-    /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it.
+    /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it in a frame
+    /// where none of its morph targets is active (with one active, its chunks are copied
+    /// into the [`Scratch`] and moved there first, whatever the route).
     pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
         let stored = Stored::of(part, self.vertices())?;
         Ok(Route {
@@ -111,6 +150,24 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 Skinning::Dqs => Loop::dqs::<L>(),
             },
             in_place: stored.in_place().is_some(),
+        })
+    }
+
+    /// Skins every part for the world matrices `world` (morph targets at the scratch's
+    /// [time](Scratch::set_time)), `C` vertices at a time, and hands each chunk to `each`:
+    /// the asset index of its first vertex, its skinned positions (asset units, as the
+    /// lane's loop writes them) and, when the asset has normals, its skinned normals. What
+    /// [`Self::project`] projects, for tools and checks.
+    pub fn skinned<const C: usize>(
+        &self,
+        world: &[Affine<L::Real>],
+        palette: &mut impl PartPalette<L>,
+        scratch: &mut Scratch<L, C>,
+        mut each: impl FnMut(usize, &[[L::Out; 3]], Option<&[[L; 3]]>),
+    ) -> Result<(), RasterError> {
+        self.skin(world, palette, scratch, &mut (), |first, p, n| {
+            each(first, p, n);
+            Ok(())
         })
     }
 
@@ -132,10 +189,14 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 palette: Pal::SKINNING,
             });
         }
-        for part in self.asset.parts() {
+        scratch.dropped = 0.0;
+        for (index, part) in self.asset.parts().enumerate() {
             stages.time(Stage::Palette, || palette.fill(&part, &self.bind, world))?;
             let stored = Stored::of(&part, self.vertices())?;
-            let in_place = stored.in_place();
+            let (mut morph, dropped) = self.part_morph(index, scratch)?;
+            scratch.dropped = scratch.dropped.max(dropped);
+            // A morphed chunk is moved in the scratch: it takes the copied route.
+            let in_place = stored.in_place().filter(|_| morph.is_none());
             // `Asset::read` checked every bone byte of the part's vertices against its
             // palette's length: its chunks are valid for `bones`.
             let bones = part.bones().len();
@@ -146,8 +207,9 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             while start < range.len() {
                 let n = C.min(range.len() - start);
                 let s = &mut *scratch;
+                let m = morph.as_mut();
                 stages.time(Stage::Skin, || {
-                    skin(palette, bones, in_place.as_ref(), &stored, start, n, s)
+                    skin(palette, bones, in_place.as_ref(), &stored, m, start, n, s)
                 })?;
                 let normals = lit.then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {
@@ -161,7 +223,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
 }
 
 /// Skins `n` vertices of a part from its `start` into the scratch's outputs: read in place
-/// where the lane reads the stored arrays so, else copied into the scratch first. One call
+/// where the lane reads the stored arrays so, else copied into the scratch first (and moved
+/// there by the part's active morph targets, if any: `morph`, never with `in_place`). One call
 /// of the dispatch point for both, so that the loops are compiled into the firmware once.
 #[inline(always)]
 fn skin<L: AssetLane + Project, const C: usize>(
@@ -169,6 +232,7 @@ fn skin<L: AssetLane + Project, const C: usize>(
     bones: usize,
     in_place: Option<&InPlace<'_, L>>,
     stored: &Stored<'_, L>,
+    morph: Option<&mut PartMorph<'_, L>>,
     start: usize,
     n: usize,
     s: &mut Scratch<L, C>,
@@ -188,12 +252,18 @@ fn skin<L: AssetLane + Project, const C: usize>(
             if let Some(i) = stored.influences.slice(start, n) {
                 i.copy_to(&mut s.influences[..n]);
             }
-            let normals = stored.normals.map(|v| {
-                if let Some(v) = v.slice(start, n) {
-                    v.copy_to(&mut s.normals[..n]);
-                }
-                &s.normals[..n]
-            });
+            let lit = stored.normals.is_some();
+            if let Some(v) = stored.normals.and_then(|v| v.slice(start, n)) {
+                v.copy_to(&mut s.normals[..n]);
+            }
+            if let Some(m) = morph {
+                m.apply(
+                    start,
+                    &mut s.positions[..n],
+                    lit.then_some(&mut s.normals[..n]),
+                );
+            }
+            let normals = lit.then_some(&s.normals[..n]);
             (&s.positions[..n], &s.influences[..n], normals)
         }
     };

@@ -7,7 +7,7 @@
 //! | sample | the clip at time `t` into the pose (local TRS per bone) | [`crate::clip`] | [`Scene::pose`] (`pose.rs`) |
 //! | pose | forward kinematics: world matrices | [`crate::skeleton`] | [`Scene::pose`] |
 //! | palette | each part's skinning matrices `W·B⁻¹` narrowed to the lane, or their unit dual quaternions for an asset baked for DQS ([`PartPalette`]) | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs`, `skinning.rs` |
-//! | deform | (none yet: morph targets will change the vertices here, before skinning) | | `deform.rs` |
+//! | deform | each part's active morph targets at the frame's weights ([`Scratch::set_time`]) move its copied vertices, before skinning | [`crate::morph`], [`crate::asset::Morphs`] | `morph.rs` |
 //! | skin | LBS or DQS (the asset's [`crate::skin::Skinning`]) of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
 //! | project | screen position, depth and Lambert shade per vertex | [`crate::raster::camera`] | [`Scene::project`] (`project.rs`) |
 //! | raster | triangles into bands of pixels, bands to the display | [`crate::raster`] | [`Scene::render_binned`] (`draw.rs`) |
@@ -24,6 +24,7 @@
 mod deform;
 mod draw;
 mod lattice;
+mod morph;
 mod pose;
 mod project;
 mod skinning;

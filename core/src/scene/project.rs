@@ -63,7 +63,11 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         scratch: &mut Scratch<L, C>,
     ) -> Result<(), RasterError> {
         self.rest(pose, world)?;
-        let bounds = self.skinned_bounds(world, palette, scratch)?;
+        // At rest, morph targets take their default weights.
+        let time = scratch.time.take();
+        let bounds = self.skinned_bounds(world, palette, scratch);
+        scratch.time = time;
+        let bounds = bounds?;
         self.camera = Camera::frame(&bounds, self.width, self.height).ok_or(RasterError::Screen)?;
         Ok(())
     }

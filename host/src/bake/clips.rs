@@ -4,7 +4,7 @@
 use skin_core::asset::ClipParts;
 use skin_core::clip::Channel;
 
-use crate::pose::animate::{clip_keys, last_key, ChannelKeys};
+use crate::pose::animate::{clip_keys, duration, ChannelKeys};
 use crate::rig::Rig;
 
 /// The name a clip gets in the asset: its glTF name, or its index when it has none.
@@ -19,6 +19,7 @@ pub fn clip_name(rig: &Rig, clip: usize) -> String {
 pub struct Clips {
     keys: Vec<Vec<ChannelKeys>>,
     names: Vec<String>,
+    durations: Vec<f32>,
 }
 
 impl Clips {
@@ -27,6 +28,7 @@ impl Clips {
         Self {
             keys: clips.iter().map(|&c| clip_keys(rig, c, k)).collect(),
             names: clips.iter().map(|&c| clip_name(rig, c)).collect(),
+            durations: clips.iter().map(|&c| duration(rig, c)).collect(),
         }
     }
 
@@ -40,13 +42,13 @@ impl Clips {
 
     /// The clips as the writer takes them, with `channels` from [`Clips::channels`].
     pub fn parts<'a>(&'a self, channels: &'a [Vec<Channel<&'a [f32]>>]) -> Vec<ClipParts<'a>> {
-        self.keys
+        self.durations
             .iter()
             .zip(channels)
             .zip(&self.names)
-            .map(|((ks, chans), name)| ClipParts {
+            .map(|((&duration, chans), name)| ClipParts {
                 name,
-                duration: last_key(ks),
+                duration,
                 channels: chans,
             })
             .collect()

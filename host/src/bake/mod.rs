@@ -14,7 +14,9 @@
 //!   palettes fit the budget (at most [`MAX_PART_BONES`] bones), vertices duplicated where
 //!   parts meet, triangle indices 16-bit and local to the part;
 //! - **clips**: the chosen animations' channels on posed nodes, keys as in the file,
-//!   translations in asset units.
+//!   translations in asset units;
+//! - **morph targets**: per mesh node with targets, its parts' sparse quantised deltas,
+//!   default weights and the chosen clips' weight channels ([`morphs`]).
 //!
 //! Every length is in asset units `2^k` ([`crate::pose::fixed_unit`] in fixed point,
 //! `k = 0` in `f32`). The values handed to the writer are exactly those [`crate::pose`]
@@ -33,7 +35,8 @@
 //! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
 //! imports only from those before it): `bones` (the skeleton and the joint entries),
 //! `draws` (the parts, split for the budget), `vertices` (the parts' arrays in the lane),
-//! `clips` (the channels, renumbered to bones); then skin-core's writer lays them out.
+//! `clips` (the channels, renumbered to bones), `morphs` (the targets of the parts); then
+//! skin-core's writer lays them out.
 //!
 //! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
 
@@ -41,6 +44,7 @@ mod bones;
 mod clips;
 mod draws;
 mod error;
+mod morphs;
 mod vertices;
 
 use skin_core::affine::Affine;
@@ -55,6 +59,7 @@ use crate::rig::Rig;
 use bones::{Bones, Joints};
 use clips::Clips;
 use draws::{draws, PaletteLimit};
+use morphs::Morphs;
 use vertices::Vertices;
 
 pub use clips::clip_name;
@@ -95,6 +100,9 @@ pub struct Baked {
     pub normals: bool,
     /// Vertices added by splitting.
     pub duplicated: usize,
+    /// Bytes of the morph section (0 without morph targets): targets' quantised sparse
+    /// deltas, default weights and weight channels.
+    pub morph_bytes: usize,
 }
 
 /// Bake `rig` as `options` say.
@@ -162,9 +170,14 @@ pub fn bake_in<L: AssetLane>(
         clips: &clip_parts,
         skinning,
     };
-    let mut bytes = vec![0u8; asset.size()?];
-    let n = asset.write(&mut bytes)?;
-    bytes.truncate(n);
+    let morphs = Morphs::new(rig, &draws, clips, k, vertices.normals.is_some())?;
+    let (bytes, morph_bytes) = morphs.with_parts(|m| -> Result<_, BakeError> {
+        let size = asset.size_with_morphs(m)?;
+        let mut bytes = vec![0u8; size];
+        let n = asset.write_with_morphs(m, &mut bytes)?;
+        bytes.truncate(n);
+        Ok((bytes, size - asset.size()?))
+    })?;
     Ok(Baked {
         bytes,
         unit_exponent: k,
@@ -174,5 +187,6 @@ pub fn bake_in<L: AssetLane>(
         parts: draws.into_iter().map(|d| d.source).collect(),
         clips: clips.to_vec(),
         duplicated,
+        morph_bytes,
     })
 }

@@ -220,7 +220,7 @@ pub struct BakeCommand {
 impl BakeCommand {
     /// Write the asset and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load_unmorphed(warn, "bake")?;
+        let rig = self.model.load(warn)?;
         let budget = self.budget.as_deref().map(preset).transpose()?;
         let clips = self
             .clips
@@ -243,7 +243,7 @@ impl BakeCommand {
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
@@ -256,6 +256,10 @@ impl BakeCommand {
             baked.duplicated,
             baked.clips.len(),
             if baked.normals { ", normals" } else { "" },
+            match baked.morph_bytes {
+                0 => String::new(),
+                n => format!(", {n} bytes of morph targets"),
+            },
         )?;
         Ok(())
     }

@@ -76,9 +76,12 @@ pub fn last_key(keys: &[ChannelKeys]) -> f32 {
 }
 
 /// The duration of clip `c` as the baked asset stores it: the last key time of the channels
-/// that move what is drawn.
+/// that move what is drawn (transforms of posed nodes, and morph-target weights).
 pub fn duration(rig: &Rig, c: usize) -> f32 {
-    last_key(&clip_keys(rig, c, 0))
+    let weights = rig.clips[c].weights.iter();
+    weights
+        .filter_map(|w| w.times.last().copied())
+        .fold(last_key(&clip_keys(rig, c, 0)), f32::max)
 }
 
 /// Node local transforms (indexed by node, scalar `R`, asset units `2^k`) with animation

@@ -184,7 +184,7 @@ pub(crate) fn records<T: Record>(bytes: &[u8]) -> Option<&[T]> {
 }
 
 /// The stored types [`records`] reads in place: the fixed lane's positions and normals
-/// (`[Q14; 3]`, six bytes) and influences (`Influence<Q14>`, ten: four bone bytes, then three
+/// (`[Q14; 3]`, six bytes; also morph deltas), morph entries' vertices (`u16`) and influences (`Influence<Q14>`, ten: four bone bytes, then three
 /// `U1F15` weights; layouts asserted above and in `crate::vertex`), types of which every bit
 /// pattern is a value. The weights' sum is not a bit-pattern property: the asset reader
 /// validated it.
@@ -194,6 +194,10 @@ pub(crate) trait Record: Sized {}
 impl Record for [Q14; 3] {}
 #[cfg(skin_asm_fixed)]
 impl Record for Influence<Q14> {}
+/// Morph entries' moved vertices (quantised deltas are read as `[Q14; 3]`, whose bits are
+/// the stored `i16`s).
+#[cfg(skin_asm_fixed)]
+impl Record for u16 {}
 
 /// The `f32` lane's LBS loop for four influences, in assembly (Cortex-M with a
 /// single-precision FPU and the hard-float ABI).

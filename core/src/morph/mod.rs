@@ -36,6 +36,10 @@
 
 use core::fmt::Debug;
 
+pub mod quantised;
+
+pub use quantised::EXPONENTS;
+
 use crate::error::{num_error, Error, Quantity};
 use crate::lane::{Lane, Q14};
 use crate::num::NumError;
@@ -59,6 +63,13 @@ pub trait MorphLane: Lane {
     fn magnitude(v: Self) -> f32;
     /// `v + w·d`.
     fn nudge(v: Self, w: Self::MorphWeight, d: Self) -> Self;
+    /// A weight made ready for deltas stored quantised with exponent `e`
+    /// ([`quantised`]): `w·2⁻ᵉ` in `f32`; in the fixed lane the weight and the shift.
+    type Step: Copy + Debug;
+    /// The [`MorphLane::Step`] of weight `w` for exponent `e` (in [`EXPONENTS`]).
+    fn step(w: Self::MorphWeight, e: i8) -> Self::Step;
+    /// `v + w·q·2⁻ᵉ` for a quantised delta `q` ([`quantised`]).
+    fn nudge_quantised(v: Self, s: Self::Step, q: i16) -> Self;
 }
 
 impl MorphLane for f32 {
@@ -79,6 +90,15 @@ impl MorphLane for f32 {
     fn nudge(v: f32, w: f32, d: f32) -> f32 {
         v + w * d
     }
+    type Step = f32;
+    fn step(w: f32, e: i8) -> f32 {
+        // 2⁻ᵉ is exact, so `w·2⁻ᵉ·q` rounds once, as `w·(q·2⁻ᵉ)` does.
+        w * quantised::scale(e)
+    }
+    #[inline(always)]
+    fn nudge_quantised(v: f32, s: f32, q: i16) -> f32 {
+        v + s * f32::from(q)
+    }
 }
 
 impl MorphLane for Q14 {
@@ -97,6 +117,18 @@ impl MorphLane for Q14 {
         // frame by `Morph::apply` before the loop.
         let product = i32::from(w.to_bits()) * i32::from(d.to_bits());
         let step = (product + (1 << 13)) >> 14;
+        Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
+    }
+    /// The weight's bits and the shift `e`.
+    type Step = (i32, u32);
+    fn step(w: Q14, e: i8) -> (i32, u32) {
+        (i32::from(w.to_bits()), e.clamp(0, 30) as u32)
+    }
+    #[inline(always)]
+    fn nudge_quantised(v: Q14, (w, e): (i32, u32), q: i16) -> Q14 {
+        // `w·q` has 14 + e fractional bits; rounded to 14. 16 × 16 → 32 bits, and in range:
+        // checked per frame before the loop (the player's reach check).
+        let step = (w * i32::from(q) + ((1 << e) >> 1)) >> e;
         Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
     }
 }
@@ -169,16 +201,22 @@ impl<L: MorphLane, const A: usize> Active<L, A> {
     /// `A` (ties keep the lower target). A weight that is not finite, or that the lane
     /// cannot hold, is an error naming its target.
     pub fn select(weights: &[f32]) -> Result<Self, Error> {
-        if weights.len() > usize::from(u16::MAX) + 1 {
-            return Err(Error::Capacity {
-                len: weights.len(),
-                capacity: usize::from(u16::MAX) + 1,
-            });
-        }
+        Self::select_from(weights.iter().copied())
+    }
+
+    /// [`Active::select`] from weights computed one at a time (e.g. sampled from a clip),
+    /// without a buffer for them.
+    pub fn select_from(weights: impl IntoIterator<Item = f32>) -> Result<Self, Error> {
         let mut kept = [(0u16, L::MorphWeight::default(), 0.0f32); A];
         let mut len = 0;
         let mut dropped = 0.0f32;
-        for (t, &w) in weights.iter().enumerate() {
+        for (t, w) in weights.into_iter().enumerate() {
+            if t > usize::from(u16::MAX) {
+                return Err(Error::Capacity {
+                    len: t + 1,
+                    capacity: usize::from(u16::MAX) + 1,
+                });
+            }
             if !w.is_finite() {
                 return Err(Error::NotFinite {
                     what: Quantity::MorphWeight,
@@ -238,6 +276,13 @@ impl<L: MorphLane, const A: usize> Active<L, A> {
     /// The sum of the |weights| left out by the budget (0 when every non-zero weight fit).
     pub fn dropped(&self) -> f32 {
         self.dropped
+    }
+
+    /// The active targets with their weights in the lane, in target order.
+    pub fn lane_weights(&self) -> impl Iterator<Item = (usize, L::MorphWeight)> + '_ {
+        self.kept[..self.len]
+            .iter()
+            .map(|e| (usize::from(e.0), e.1))
     }
 }
 
