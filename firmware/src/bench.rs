@@ -128,7 +128,7 @@ where
     let mut rng = synthetic::Rng::new(synthetic::MESH_SEED);
     chunk.fill(&mut rng, 0)?;
     let palette = synthetic::palette::<L>(&mut synthetic::Rng::new(synthetic::POSE_SEED))?;
-    chunk.skin(Kernel::Lbs4, palette.as_slice(), 1, &mut ())?;
+    chunk.skin(Kernel::Lbs4, &palette, 1, &mut ())?;
     // The box around the skinned chunk, a little larger.
     let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
     for p in &chunk.out {
