@@ -70,11 +70,12 @@ use crate::dual::Dual;
 use crate::num::{NumError, Real};
 
 mod fixed_point;
+mod fixed_rigid;
 mod float;
 
-pub use fixed_point::FixedRigid;
 #[cfg(skin_asm_fixed)]
 pub(crate) use fixed_point::SEED;
+pub use fixed_rigid::FixedRigid;
 
 /// Fixed-point lane value: `I2F14`.
 pub type Q14 = I2F14;
@@ -168,11 +169,13 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// `f32`; a Q14 rotation and an `I16F16` translation in fixed point.
     type Rigid: Copy;
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
-    /// point: every component within (−2, 2), so that its negation fits too).
+    /// point: every component within (−2, 2), so that its negation fits too, and a dual
+    /// part shorter than √3, a translation shorter than 2√3).
     fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
-    /// within 2⁻¹⁰ and no component at −2). [`Lane::narrow_dual`] only returns ones that
+    /// within 2⁻¹⁰, a dual part shorter than √3 and no component at −2).
+    /// [`Lane::narrow_dual`] only returns ones that
     /// fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
     fn fits_dual(d: &Dual<Self>) -> bool;
     /// `−x` (in range for every value [`Lane::narrow_dual`] returns).
