@@ -131,24 +131,27 @@ impl Lane for Q14 {
         Self::fits_dual(&out).then_some(out)
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
+        let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };
         // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
         // moves it by at most 4·2⁻¹⁴.
-        let n2: i32 = d.real.iter().map(|&c| bits(c) * bits(c)).sum();
-        let unit = (n2 - (1 << 28)).abs() <= 1 << 18;
+        let unit = (norm2(&d.real) - (1 << 28)).abs() <= 1 << 18;
         // |d|² < 3 (Q28): a translation shorter than 2√3, which every translation with
         // coordinates in (−2, 2) is; it keeps `Lane::rigid`'s products in 32 bits.
-        let d2: i64 = d.dual.iter().map(|&c| i64::from(bits(c)).pow(2)).sum();
-        let short = d2 < 3 << 28;
-        let negatable = d
-            .real
-            .iter()
-            .chain(&d.dual)
-            .all(|c| c.to_bits() != i16::MIN);
-        unit && short && negatable
+        unit && norm2(&d.dual) < 3 << 28
     }
     #[inline(always)]
-    fn negate(self) -> Q14 {
-        Q14::from_bits(self.to_bits().wrapping_neg())
+    fn signed_weight(w: Weight15, flip: bool) -> i32 {
+        let w = i32::from(w.to_bits());
+        if flip {
+            -w
+        } else {
+            w
+        }
+    }
+    #[inline(always)]
+    fn weigh_signed(acc: i32, w: i32, e: Q14) -> i32 {
+        // |w| ≤ 2¹⁵ and |e| ≤ 2¹⁵: as `term`, and −(w·e) = (−w)·e exactly.
+        acc.wrapping_add(w.wrapping_mul(bits(e)))
     }
     #[inline(always)]
     fn antipodal(a: &[Q14; 4], b: &[Q14; 4]) -> bool {

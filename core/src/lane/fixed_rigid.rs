@@ -40,14 +40,37 @@ pub struct FixedRigid {
     pub(super) translation: [i32; 3],
 }
 
-/// `⌊v · r / 2¹⁶⌋` for `0 < r ≤ 2¹⁶ + 1` and `|v · r / 2¹⁶| < 2³¹`, in 32-bit products: the
-/// high half of `v` times `r` (below 2³¹ in magnitude) plus the low half's product (below
-/// 2³² unsigned) shifted down.
+/// `⌊v · r / 2¹⁶⌋` for `0 < r ≤ 2¹⁶ + 1` and `|v · r / 2¹⁶| < 2³¹ − 2¹⁵` (room for
+/// [`mul_round`]'s rounding). On ARMv6-M, in 32-bit products: the high half of `v` times `r` (below 2³¹ in magnitude) plus the low half's
+/// product (below 2³² unsigned) shifted down; elsewhere one 32 × 32 → 64 multiply (`SMULL`).
+/// Both are exact, so every core gives the same bits.
 #[inline(always)]
 fn mul_hi(v: i32, r: i32) -> i32 {
+    if cfg!(skin_v6m) {
+        split_mul_hi(v, r)
+    } else {
+        ((i64::from(v) * i64::from(r)) >> 16) as i32
+    }
+}
+
+/// [`mul_hi`] in 32-bit products (ARMv6-M).
+#[inline(always)]
+fn split_mul_hi(v: i32, r: i32) -> i32 {
     let hi = (v >> 16).wrapping_mul(r);
     let lo = ((v & 0xFFFF) as u32).wrapping_mul(r as u32) >> 16;
     hi.wrapping_add(lo as i32)
+}
+
+/// `v · r / 2^(16 + shift)` rounded (half up), `1 ≤ shift ≤ 16`: [`mul_hi`] then a rounding
+/// shift, which is exactly `⌊(v·r + 2^(15 + shift)) / 2^(16 + shift)⌋` (one `SMULL`, an add
+/// and a shift where the core has the 64-bit product).
+#[inline(always)]
+fn mul_round(v: i32, r: i32, shift: u32) -> i32 {
+    if cfg!(skin_v6m) {
+        split_mul_hi(v, r).wrapping_add(1 << (shift - 1)) >> shift
+    } else {
+        ((i64::from(v) * i64::from(r) + (1 << (15 + shift))) >> (16 + shift)) as i32
+    }
 }
 
 /// `(r, s)` with `n << s = N·2³⁰`, `N` in [1, 2), and `r ≈ 2¹⁶ / N` (so `2³⁰/n ≈ r·2^(s−16)`),
@@ -104,13 +127,13 @@ pub(super) fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
     let (r, s) = reciprocal(n);
     // 2¹⁴·P/n = (P << s)·(r/2¹⁶)/2¹⁶; `|P| ≤ n`, so `P << s` fits. An off-diagonal entry is
     // twice a difference of products: one more shift.
-    let entry = |p: i32, shift: u32| mul_hi(p.wrapping_shl(shift), r).wrapping_add(1 << 15) >> 16;
+    let entry = |p: i32, shift: u32| mul_round(p.wrapping_shl(shift), r, 16);
     let diagonal = |p: i32| entry(p, s);
     let off = |a: i32, b: i32| entry(a.wrapping_sub(b), s + 1);
     let sum = |a: i32, b: i32| entry(a.wrapping_add(b), s + 1);
     // 2¹⁶·2U/n = U·2^s·(r/2¹⁶)/2¹³ for the Q30 numerator U.
     let t_shift = 13 - s;
-    let translation = |u: i32| mul_hi(u, r).wrapping_add((1 << t_shift) >> 1) >> t_shift;
+    let translation = |u: i32| mul_round(u, r, t_shift);
     let (xy, xz, yz) = (m(x, y), m(x, z), m(y, z));
     let (wx, wy, wz) = (m(w, x), m(w, y), m(w, z));
     // w·d − dw·v + v × d, each product below 2³¹ and the sum below 2³¹ in magnitude (the
@@ -171,8 +194,8 @@ mod tests {
     }
 
     #[test]
-    fn mul_hi_is_the_floor_of_the_product() {
-        for v in [
+    fn both_products_are_the_rounded_product() {
+        let values = [
             0,
             1,
             -1,
@@ -182,10 +205,22 @@ mod tests {
             -(1 << 30),
             i32::MAX,
             i32::MIN + 1,
-        ] {
-            for r in [1, 2, 255, 32768, 40000, 65535, 65536] {
-                let want = (i64::from(v) * i64::from(r)) >> 16;
-                assert_eq!(i64::from(mul_hi(v, r)), want, "{v} · {r}");
+        ];
+        for v in values {
+            for r in [1, 2, 255, 32768, 40000, 65535, 65536, 65537] {
+                let product = i64::from(v) * i64::from(r);
+                if (product >> 16).abs() >= (1 << 31) - (1 << 15) {
+                    continue;
+                }
+                // The ARMv6-M form as well, whichever form this target compiles.
+                assert_eq!(i64::from(mul_hi(v, r)), product >> 16, "{v} · {r}");
+                assert_eq!(i64::from(split_mul_hi(v, r)), product >> 16, "{v} · {r}");
+                for shift in [1, 7, 13, 16] {
+                    let want = (product + (1 << (15 + shift))) >> (16 + shift);
+                    let halves = (split_mul_hi(v, r) + (1 << (shift - 1))) >> shift;
+                    assert_eq!(i64::from(mul_round(v, r, shift)), want, "{v}·{r} ≫ {shift}");
+                    assert_eq!(i64::from(halves), want, "{v}·{r} ≫ {shift}");
+                }
             }
         }
     }

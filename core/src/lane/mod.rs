@@ -169,17 +169,21 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// `f32`; a Q14 rotation and an `I16F16` translation in fixed point.
     type Rigid: Copy;
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
-    /// point: every component within (−2, 2), so that its negation fits too, and a dual
-    /// part shorter than √3, a translation shorter than 2√3).
+    /// point: every component within (−2, 2), and a dual part shorter than √3, a
+    /// translation shorter than 2√3).
     fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
-    /// within 2⁻¹⁰, a dual part shorter than √3 and no component at −2).
-    /// [`Lane::narrow_dual`] only returns ones that
-    /// fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
+    /// within 2⁻¹⁰ and a dual part shorter than √3). [`Lane::narrow_dual`] only returns
+    /// ones that fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
     fn fits_dual(d: &Dual<Self>) -> bool;
-    /// `−x` (in range for every value [`Lane::narrow_dual`] returns).
-    fn negate(self) -> Self;
+    /// The weight `w` as a signed factor for [`Lane::weigh_signed`], negated when `flip`:
+    /// a quaternion from the other hemisphere is blended as `(−w)·e`, one negation a bone
+    /// rather than one a component.
+    fn signed_weight(w: Self::Weight, flip: bool) -> Self::Acc;
+    /// `acc + w · e` for a signed weight from [`Lane::signed_weight`]; `(−w)·e` equals
+    /// `w·(−e)` exactly in both lanes.
+    fn weigh_signed(acc: Self::Acc, w: Self::Acc, e: Self) -> Self::Acc;
     /// Whether the quaternions `a` and `b` lie in opposite hemispheres (`a · b < 0`).
     fn antipodal(a: &[Self; 4], b: &[Self; 4]) -> bool;
     /// The rigid transform of a blended dual quaternion, its real and dual parts as sums of
