@@ -140,17 +140,11 @@ impl Lane for Q14 {
         unit && norm2(&d.dual) < 3 << 28
     }
     #[inline(always)]
-    fn signed_weight(w: Weight15, flip: bool) -> i32 {
+    fn weigh_flipped(acc: i32, w: Weight15, e: Q14, flip: bool) -> i32 {
+        // The weight is negated, not the component: −(w·e) = (−w)·e exactly, and the
+        // negation, the same for the bone's eight components, is made once.
         let w = i32::from(w.to_bits());
-        if flip {
-            -w
-        } else {
-            w
-        }
-    }
-    #[inline(always)]
-    fn weigh_signed(acc: i32, w: i32, e: Q14) -> i32 {
-        // |w| ≤ 2¹⁵ and |e| ≤ 2¹⁵: as `term`, and −(w·e) = (−w)·e exactly.
+        let w = if flip { -w } else { w };
         acc.wrapping_add(w.wrapping_mul(bits(e)))
     }
     #[inline(always)]

@@ -50,10 +50,10 @@ fn blend<L: Lane, const K: usize>(palette: &[Dual<L>], inf: &Influence<L>) -> L:
     let mut dual = lead.dual.map(|e| L::term(w0, e));
     for k in 1..K {
         let d = &palette[usize::from(b[k])];
-        let w = L::signed_weight(s[k - 1], L::antipodal(&lead.real, &d.real));
+        let flip = L::antipodal(&lead.real, &d.real);
         for c in 0..4 {
-            real[c] = L::weigh_signed(real[c], w, d.real[c]);
-            dual[c] = L::weigh_signed(dual[c], w, d.dual[c]);
+            real[c] = L::weigh_flipped(real[c], s[k - 1], d.real[c], flip);
+            dual[c] = L::weigh_flipped(dual[c], s[k - 1], d.dual[c], flip);
         }
     }
     L::rigid(real, dual)
