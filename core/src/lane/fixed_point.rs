@@ -380,6 +380,22 @@ mod tests {
     }
 
     #[test]
+    fn dual_parts_of_length_root_three_or_more_are_refused() {
+        let q = |v: f32| Q14::from_num(v);
+        let real = [q(0.0), q(0.0), q(0.0), q(1.0)];
+        // Every component within (−2, 2), but |d|² = 4·0.99² ≈ 3.9: a translation of 4.
+        let long = Dual {
+            real,
+            dual: [q(0.99); 4],
+        };
+        assert!(!<Q14 as Lane>::fits_dual(&long));
+        // The longest translation with every coordinate in (−2, 2) is accepted.
+        let m = Affine::<Fx>::translation([1.99, -1.99, 1.99].map(Fx::from_num));
+        let d = <Q14 as Lane>::narrow_dual(&Dual::from_rigid(&m).unwrap()).unwrap();
+        assert!(<Q14 as Lane>::fits_dual(&d));
+    }
+
+    #[test]
     fn implicit_weights_are_exact() {
         let w = [0.25f32, 0.125, 0.0].map(|w| <Q14 as Lane>::weight_from_f32(w).unwrap());
         assert_eq!(
