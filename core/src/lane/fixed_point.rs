@@ -1,5 +1,6 @@
 //! The fixed-point lane: `I2F14` values, `U1F15` weights, `I16F16` output, `i32` accumulators.
 
+use super::fixed_rigid::{rigid, FixedRigid};
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
 use crate::dual::Dual;
@@ -130,20 +131,21 @@ impl Lane for Q14 {
         Self::fits_dual(&out).then_some(out)
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
+        let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };
         // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
         // moves it by at most 4·2⁻¹⁴.
-        let n2: i32 = d.real.iter().map(|&c| bits(c) * bits(c)).sum();
-        let unit = (n2 - (1 << 28)).abs() <= 1 << 18;
-        let negatable = d
-            .real
-            .iter()
-            .chain(&d.dual)
-            .all(|c| c.to_bits() != i16::MIN);
-        unit && negatable
+        let unit = (norm2(&d.real) - (1 << 28)).abs() <= 1 << 18;
+        // |d|² < 3 (Q28): a translation shorter than 2√3, which every translation with
+        // coordinates in (−2, 2) is; it keeps `Lane::rigid`'s products in 32 bits.
+        unit && norm2(&d.dual) < 3 << 28
     }
     #[inline(always)]
-    fn negate(self) -> Q14 {
-        Q14::from_bits(self.to_bits().wrapping_neg())
+    fn weigh_flipped(acc: i32, w: Weight15, e: Q14, flip: bool) -> i32 {
+        // The weight is negated, not the component: −(w·e) = (−w)·e exactly, and the
+        // negation, the same for the bone's eight components, is made once.
+        let w = i32::from(w.to_bits());
+        let w = if flip { -w } else { w };
+        acc.wrapping_add(w.wrapping_mul(bits(e)))
     }
     #[inline(always)]
     fn antipodal(a: &[Q14; 4], b: &[Q14; 4]) -> bool {
@@ -283,47 +285,6 @@ fn normalise_even(x: u32) -> (u32, u32) {
     }
 }
 
-/// A blended dual quaternion as the fixed lane applies it ([`Lane::rigid`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FixedRigid {
-    /// The rotation, rows of Q14 values (each entry within ±1).
-    rotation: [[i32; 3]; 3],
-    /// The translation in `I16F16` bits.
-    translation: [i32; 3],
-}
-
-/// [`Lane::rigid`] for the fixed lane. The sums (Q29, exact) are rounded to Q15; with
-/// `n = |q|²` (Q30) the rotation is `R(q)/n` and the translation `2·vec(d·q*)/n`, both
-/// scaled by one reciprocal `2⁵⁴/n` (Q24 of `1/n`, from one 64-bit division: `n` is at
-/// least 2²⁶ for a blend whose real part has norm ≥ ¼, so the reciprocal has 28 bits and
-/// every product below fits `i64`).
-fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
-    let q15 = |a: i32| i64::from(a.wrapping_add(1 << 13) >> 14);
-    let [x, y, z, w] = real.map(q15);
-    let [dx, dy, dz, dw] = dual.map(q15);
-    let n = x * x + y * y + z * z + w * w;
-    let inv = (1i64 << 54) / n.max(1);
-    // Q30 · Q24 = Q54 → Q14 and → Q16, rounded.
-    let q14 = |p: i64| (p.wrapping_mul(inv).wrapping_add(1 << 39) >> 40) as i32;
-    let q16 = |p: i64| (p.wrapping_mul(inv).wrapping_add(1 << 37) >> 38) as i32;
-    let (ww, xx, yy, zz) = (w * w, x * x, y * y, z * z);
-    let (xy, xz, yz) = (2 * x * y, 2 * x * z, 2 * y * z);
-    let (wx, wy, wz) = (2 * w * x, 2 * w * y, 2 * w * z);
-    let t = [
-        w * dx - dw * x + (y * dz - z * dy),
-        w * dy - dw * y + (z * dx - x * dz),
-        w * dz - dw * z + (x * dy - y * dx),
-    ];
-    FixedRigid {
-        rotation: [
-            [ww + xx - yy - zz, xy - wz, xz + wy].map(q14),
-            [xy + wz, ww - xx + yy - zz, yz - wx].map(q14),
-            [xz - wy, yz + wx, ww - xx - yy + zz].map(q14),
-        ],
-        translation: t.map(|v| q16(2 * v)),
-    }
-}
-
 /// `Fx` (24 fractional bits) to `Q14` (14), rounding to nearest; `None` when out of range.
 fn fx_to_q14(v: Fx) -> Option<Q14> {
     let bits = v.to_bits().checked_add(1 << 9)? >> 10;
@@ -416,6 +377,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn dual_parts_of_length_root_three_or_more_are_refused() {
+        let q = |v: f32| Q14::from_num(v);
+        let real = [q(0.0), q(0.0), q(0.0), q(1.0)];
+        // Every component within (−2, 2), but |d|² = 4·0.99² ≈ 3.9: a translation of 4.
+        let long = Dual {
+            real,
+            dual: [q(0.99); 4],
+        };
+        assert!(!<Q14 as Lane>::fits_dual(&long));
+        // The longest translation with every coordinate in (−2, 2) is accepted.
+        let m = Affine::<Fx>::translation([1.99, -1.99, 1.99].map(Fx::from_num));
+        let d = <Q14 as Lane>::narrow_dual(&Dual::from_rigid(&m).unwrap()).unwrap();
+        assert!(<Q14 as Lane>::fits_dual(&d));
     }
 
     #[test]

@@ -39,10 +39,16 @@
 //! **The dual quaternion palette** ([`crate::palette::DualPalette`]) in the fixed lane: each
 //! bone's unit dual quaternion `q + ε·d`, both parts `[x, y, z, w]` in `I2F14`: the rotation
 //! quaternion's components lie in [−1, 1]; the dual part `d = ½·(0, t)·q` has length
-//! `|t|/2`, in asset units, accepted while every component lies within (−2, 2) (a palette
-//! translation of length below 4 always is). The blend sums `wₖ·eₖ` exactly in `i32` (Q29),
-//! then [`Lane::rigid`] rounds the sums to Q15 and forms a Q14 rotation and an `I16F16`
-//! translation from one 64-bit reciprocal of `|q|²`.
+//! `|t|/2`, in asset units, accepted while every component lies within (−2, 2) and `|d| < √3`
+//! (`|t| < 2√3`, which a palette translation with every coordinate in (−2, 2) always has).
+//! The blend sums `wₖ·eₖ` exactly in `i32` (Q29), then [`Lane::rigid`] rounds the sums to
+//! Q15 and forms a Q14 rotation and an `I16F16` translation in 32-bit arithmetic: with
+//! `n = |q|²` (Q30), each rotation entry is a quadratic form `P` of `q` (`|P| ≤ n`, exact
+//! in `i32`) times `1/n`, the translation `2·vec(d·q*)` (below 2 in Q30: `|d| < √3`) times
+//! `1/n`. The reciprocal is one seed from a 256-entry table and one Newton step, to 16 bits
+//! (`n` shifted to `N·2³⁰`, `N` in [1, 2), and `2¹⁶/N` within 0.85, a relative error `ρ`
+//! below 0.85·2⁻¹⁵); each product is rounded once. No 64-bit division, and on a core
+//! without a 64-bit multiply (Cortex-M0) every product is 32 × 32 → 32 bits.
 //!
 //! **Error bound of the fixed lane's dual quaternion skinning**, per skinned coordinate, in
 //! asset units, for bind positions |p|∞ < 1 and palette translations |t|∞ < 2, as a function
@@ -52,14 +58,17 @@
 //! components) of the exact ones. Normalising divides that by `ν`; a rotation whose unit
 //! quaternion moves by `δ` moves a point at distance `|p| < √3` by at most `2δ|p|`:
 //! `2√3·ε/ν`. The translation `t = 2·d̂·q̂*` moves by at most `2ε/ν + |t|·ε/ν` with
-//! `|t| ≤ max|tₖ|/ν < 2√3/ν`. Forming the transform rounds each rotation entry by ≤ 2⁻¹⁵
-//! (≤ 3·2⁻¹⁵ on a coordinate, |p|₁ < 3), the translation by 2⁻¹⁷, the output by 2⁻¹⁷. In
-//! all, with a margin for second-order terms, [`fixed_dual_error_bound`]:
-//! `(17/ν + 11/ν² + 4)·2⁻¹⁵`, 9.8·10⁻⁴ asset units for `ν = 1`. It is worst-case: the
-//! rounding errors rarely align. Measured: worst 4.4·10⁻⁴ asset units (24% of the bound)
-//! over 25 000 vertices of random 48-bone rigs that blend unrelated rotations
-//! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.3·10⁻⁴ asset
-//! units, 1.5·10⁻⁴ of the extent (CesiumMan; 14% of the bound; `tests/tests/dqs_models.rs`).
+//! `|t| ≤ max|tₖ|/ν < 2√3/ν`. The reciprocal's error `ρ` scales the rotation (a coordinate
+//! of `Rp` by at most `ρ|p| < √3ρ`) and the translation (`ρ|t| < 2√3ρ/ν`): with
+//! `ρ < 0.85·2⁻¹⁵`, `(1.5 + 3/ν)·2⁻¹⁵`. Forming the transform rounds each rotation entry by
+//! ≤ 2⁻¹⁵ (≤ 3·2⁻¹⁵ on a coordinate, |p|₁ < 3), the translation by 2⁻¹⁷, the output by
+//! 2⁻¹⁷. In all, with a margin for second-order terms, [`fixed_dual_error_bound`]:
+//! `(20/ν + 11/ν² + 5)·2⁻¹⁵`, 1.1·10⁻³ asset units for `ν = 1` (the 64-bit division this
+//! replaced had no `ρ`: `(17/ν + 11/ν² + 4)·2⁻¹⁵`). It is worst-case: the rounding errors
+//! rarely align. Measured: worst 4.6·10⁻⁴ asset units (22% of the bound) over 25 000
+//! vertices of random 48-bone rigs that blend unrelated rotations
+//! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.4·10⁻⁴ asset
+//! units, 1.6·10⁻⁴ of the extent (CesiumMan; 13% of the bound; `tests/tests/dqs_models.rs`).
 
 use core::fmt::Debug;
 
@@ -70,11 +79,12 @@ use crate::dual::Dual;
 use crate::num::{NumError, Real};
 
 mod fixed_point;
+mod fixed_rigid;
 mod float;
 
-pub use fixed_point::FixedRigid;
 #[cfg(skin_asm_fixed)]
 pub(crate) use fixed_point::SEED;
+pub use fixed_rigid::FixedRigid;
 
 /// Fixed-point lane value: `I2F14`.
 pub type Q14 = I2F14;
@@ -99,11 +109,11 @@ pub const FIXED_ERROR_BOUND: f64 = 8.25 / 32768.0;
 ///
 /// ```
 /// use skin_core::lane::fixed_dual_error_bound;
-/// assert!(fixed_dual_error_bound(1.0) < 1e-3);
+/// assert!(fixed_dual_error_bound(1.0) < 1.1e-3);
 /// assert!(fixed_dual_error_bound(0.5) > fixed_dual_error_bound(1.0));
 /// ```
 pub fn fixed_dual_error_bound(nu: f64) -> f64 {
-    (17.0 / nu + 11.0 / (nu * nu) + 4.0) / 32768.0
+    (20.0 / nu + 11.0 / (nu * nu) + 5.0) / 32768.0
 }
 
 /// A number format for the skinning loop. See the [module docs](self).
@@ -168,19 +178,22 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// `f32`; a Q14 rotation and an `I16F16` translation in fixed point.
     type Rigid: Copy;
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
-    /// point: every component within (−2, 2), so that its negation fits too).
+    /// point: every component within (−2, 2), and a dual part shorter than √3, a
+    /// translation shorter than 2√3).
     fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
-    /// within 2⁻¹⁰ and no component at −2). [`Lane::narrow_dual`] only returns ones that
-    /// fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
+    /// within 2⁻¹⁰ and a dual part shorter than √3). [`Lane::narrow_dual`] only returns
+    /// ones that fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
     fn fits_dual(d: &Dual<Self>) -> bool;
-    /// `−x` (in range for every value [`Lane::narrow_dual`] returns).
-    fn negate(self) -> Self;
+    /// `acc + w · e`, or `acc − w · e` when `flip` (a quaternion from the other hemisphere):
+    /// one more term of a blended dual quaternion. The same bits whether the lane negates
+    /// the weight or the component.
+    fn weigh_flipped(acc: Self::Acc, w: Self::Weight, e: Self, flip: bool) -> Self::Acc;
     /// Whether the quaternions `a` and `b` lie in opposite hemispheres (`a · b < 0`).
     fn antipodal(a: &[Self; 4], b: &[Self; 4]) -> bool;
     /// The rigid transform of a blended dual quaternion, its real and dual parts as sums of
-    /// weighted terms ([`Lane::term`], [`Lane::weigh`]), normalised by the real part's norm.
+    /// weighted terms ([`Lane::term`], [`Lane::weigh_flipped`]), normalised by the real part's norm.
     /// The real part's norm must be at least ¼ (true of a blend whose first weight is the
     /// largest, every quaternion flipped into the first one's hemisphere).
     fn rigid(real: [Self::Acc; 4], dual: [Self::Acc; 4]) -> Self::Rigid;

@@ -8,13 +8,13 @@ use crate::lane::Lane;
 use crate::vertex::Influence;
 
 /// Slots of the bone table of `with_bones!`.
-const BONE_SLOTS: usize = 64;
+pub(super) const BONE_SLOTS: usize = 64;
 
 /// Whether `with_bones!` uses its table: on ARM, where it measured faster (an LBS-4 vertex
 /// saves four compare-and-branch bounds checks and four `× 24`/`× 48` address computations),
 /// and in this crate's tests (so that the host tests run it too); elsewhere (x86-64: up to
 /// 6% slower on the fixed lane) the palette is indexed directly (`docs/BENCHMARKS.md`).
-const BONE_TABLE: bool = cfg!(any(target_arch = "arm", test));
+pub(super) const BONE_TABLE: bool = cfg!(any(target_arch = "arm", test));
 
 /// `with_bones!(palette, |get| body)`: runs `body` with `get`, a function from a bone index
 /// (already checked against the palette) to its matrix. Where [`BONE_TABLE`] is set, for
@@ -27,17 +27,16 @@ const BONE_TABLE: bool = cfg!(any(target_arch = "arm", test));
 macro_rules! with_bones {
     ($palette:expr, |$get:ident| $body:expr) => {{
         let palette = $palette;
-        match palette
-            .first()
-            .filter(|_| BONE_TABLE && palette.len() <= BONE_SLOTS)
-        {
+        match palette.first().filter(|_| {
+            $crate::skin::generic::BONE_TABLE && palette.len() <= $crate::skin::generic::BONE_SLOTS
+        }) {
             Some(first) => {
-                let mut slots = [first; BONE_SLOTS];
+                let mut slots = [first; $crate::skin::generic::BONE_SLOTS];
                 for (s, m) in slots.iter_mut().zip(palette) {
                     *s = m;
                 }
                 let slots = &slots;
-                let $get = move |b: u8| slots[usize::from(b) % BONE_SLOTS];
+                let $get = move |b: u8| slots[usize::from(b) % $crate::skin::generic::BONE_SLOTS];
                 $body
             }
             None => {
@@ -47,6 +46,7 @@ macro_rules! with_bones {
         }
     }};
 }
+pub(super) use with_bones;
 
 /// The generic LBS loop over [`Lane`]'s primitives. Each row of the
 /// blended matrix is used as soon as it is made (for a coordinate of the position and of
