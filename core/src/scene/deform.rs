@@ -209,7 +209,15 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 let s = &mut *scratch;
                 let m = morph.as_mut();
                 stages.time(Stage::Skin, || {
-                    skin(palette, bones, in_place.as_ref(), &stored, m, start, n, s)
+                    skin(
+                        palette,
+                        bones,
+                        in_place.as_ref(),
+                        &stored,
+                        m,
+                        start..start + n,
+                        s,
+                    )
                 })?;
                 let normals = lit.then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {
@@ -233,12 +241,11 @@ fn skin<L: AssetLane + Project, const C: usize>(
     in_place: Option<&InPlace<'_, L>>,
     stored: &Stored<'_, L>,
     morph: Option<&mut PartMorph<'_, L>>,
-    start: usize,
-    n: usize,
+    run: core::ops::Range<usize>,
     s: &mut Scratch<L, C>,
 ) -> Result<(), RasterError> {
     // `Stored::of` checked that every array holds the part's vertices, which these are.
-    let run = start..start + n;
+    let (start, n) = (run.start, run.len());
     let (positions, influences, normals) = match in_place {
         Some(v) => (
             &v.positions[run.clone()],
