@@ -72,7 +72,7 @@ fn face([a, b, c]: [[f64; 3]; 3]) -> [f64; 3] {
 /// # use skin_host::rig::{Mode, Primitive};
 /// # use skin_host::import::flat_normals;
 /// // A quad folded along its diagonal: two triangles sharing vertices 0 and 2.
-/// let prim = Primitive { mode: Mode::Triangles, normals: None, influences: None,
+/// let prim = Primitive { mode: Mode::Triangles, normals: None, tangents: None, influences: None,
 ///     max_influences: 0, largest_dropped: 0.0,
 ///     positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 1.0]],
 ///     indices: Some(vec![0, 1, 2, 0, 2, 3]), targets: Vec::new() };
