@@ -255,12 +255,12 @@ pub(crate) fn vertices<L: Project>(
     match n {
         Some(n) => {
             for ((k, (o, p)), n) in out.zip(n) {
-                *o = vertex::<L>(cam, p, Some(n), base + k)?;
+                put(o, L::project(cam, p, base + k)?, L::shade(n));
             }
         }
         None => {
             for (k, (o, p)) in out {
-                *o = vertex::<L>(cam, p, None, base + k)?;
+                put(o, L::project(cam, p, base + k)?, 255);
             }
         }
     }
@@ -275,14 +275,20 @@ pub(crate) fn vertex<L: Project>(
     n: Option<&[L; 3]>,
     index: usize,
 ) -> Result<ScreenVertex, RasterError> {
-    let [x, y, z] = L::project(cam, p, index)?;
-    // The guard band keeps x and y within i16, the depth check z within u16.
-    Ok(ScreenVertex {
-        x: x as i16,
-        y: y as i16,
-        z: z as u16,
-        shade: n.map_or(255, L::shade),
-    })
+    let mut v = ScreenVertex::default();
+    put(&mut v, L::project(cam, p, index)?, n.map_or(255, L::shade));
+    Ok(v)
+}
+
+/// Writes a projected vertex's fields in place (a vertex built whole and copied goes
+/// through the stack on a Cortex-M0). The guard band keeps x and y within i16, the depth
+/// check z within u16.
+#[inline(always)]
+fn put(o: &mut ScreenVertex, [x, y, z]: [i32; 3], shade: u8) {
+    o.x = x as i16;
+    o.y = y as i16;
+    o.z = z as u16;
+    o.shade = shade;
 }
 
 #[cfg(test)]
