@@ -5,9 +5,10 @@
 //! entries scaled by a power of two, [`Row::new`]), Q16 positions `pₖ`, and the
 //! translation plus a half in `round`. With entries that short, an entry splits into a
 //! signed high part and an 11-bit low part whose products with a position of at most 20
-//! bits each fit `i32`: a row is two 32-bit products a term and a few additions and shifts
-//! ([`Narrow`]), with no 64-bit arithmetic, which ARMv6-M (Cortex-M0/M0+) lacks (an `i64`
-//! product there is a call to `__aeabi_lmul`). Positions further out, or rows with scales
+//! bits each fit `i32`: on ARMv6-M (Cortex-M0/M0+), which has no 32 × 32 → 64-bit multiply
+//! (an `i64` product there is a call to `__aeabi_lmul`), a row is two 32-bit products a
+//! term and a few additions and shifts ([`Narrow`]); elsewhere one `i64` product a term.
+//! Its target is the `cfg` flag `skin_v6m` (`core/build.rs`). Positions further out, or rows with scales
 //! beyond [`Narrow`]'s bounds, take the definition in `i128` ([`Row::exact`]); both give the
 //! same bits.
 
@@ -122,19 +123,63 @@ impl<const N: usize> Part<N> {
         })
     }
 
-    /// `⌊(Σ e·p + round) / 2^shift⌋` for positions in `−NEAR..NEAR`: with `Σ e·p =
-    /// 2^LOW·a + b`, `a = Σ hi·p` (within `±2^29`) and `b = Σ lo·p` (within `±(2^31 −
-    /// 2^20)`), the sum is `2^LOW·(a + rest + c + whole·2^(shift−LOW)) + ((b + low) mod
-    /// 2^LOW)` with `c = ⌊(b + low) / 2^LOW⌋`, and the last term is below `2^LOW`.
+    /// `⌊(Σ e·p + round) / 2^shift⌋` for positions in `−NEAR..NEAR`, in 32-bit
+    /// arithmetic: with `Σ e·p = 2^LOW·a + b`, `a = Σ hi·p`
+    /// (within `±2^29`) and `b = Σ lo·p` (within `±(2^31 − 2^20)`), the sum is
+    /// `2^LOW·(a + rest + c + whole·2^(shift−LOW)) + ((b + low) mod 2^LOW)` with
+    /// `c = ⌊(b + low) / 2^LOW⌋`, and the last term is below `2^LOW`.
     #[inline(always)]
-    fn project(&self, p: [i32; N]) -> i32 {
+    fn parts(&self, p: [i32; N]) -> i32 {
         let (mut a, mut b) = (0i32, 0i32);
-        for k in 0..N {
-            a += self.m[k].hi * p[k];
-            b += self.m[k].lo * p[k];
+        for (m, &p) in self.m.iter().zip(&p) {
+            a += m.hi * p;
+            b += m.lo * p;
         }
         let c = (b + self.low) >> LOW;
         self.whole + ((a + self.rest + c) >> self.shift)
+    }
+}
+
+/// A row with `i64` products, for cores with a 32 × 32 → 64-bit multiply (one `SMULL` a
+/// term on ARMv7-M): `⌊(Σ e·p + round) / 2^32⌋`, its entries and `round` those of the
+/// [`Row`] times `2^(32 − shift)`, so the quotient is the sum's high word.
+#[cfg(any(test, not(skin_v6m)))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Long<const N: usize> {
+    e: [i32; N],
+    round: i64,
+}
+
+#[cfg(any(test, not(skin_v6m)))]
+impl<const N: usize> Long<N> {
+    /// `None` unless the row's shift is in `21 ..= 32` and its entries times `2^(32 −
+    /// shift)` fit `i32`, and its translation times that is within `±2^62`.
+    fn new(row: &Row, k: [usize; N]) -> Option<Self> {
+        if !(21..=32).contains(&row.shift) {
+            return None;
+        }
+        let up = 32 - row.shift;
+        let round = row.round << up;
+        if round.unsigned_abs() >= 1 << 62 {
+            return None;
+        }
+        let e = k.map(|k| i32::try_from(i64::from(row.e[k]) << up).ok());
+        if e.contains(&None) {
+            return None;
+        }
+        Some(Self {
+            e: e.map(|v| v.unwrap_or(0)),
+            round: round as i64,
+        })
+    }
+
+    #[inline(always)]
+    fn project(&self, p: [i32; N]) -> i32 {
+        let mut s = self.round;
+        for (&e, &p) in self.e.iter().zip(&p) {
+            s += i64::from(e) * i64::from(p);
+        }
+        (s >> 32) as i32
     }
 }
 
@@ -146,6 +191,9 @@ pub(crate) struct Narrow {
     x: Part<2>,
     y: Part<1>,
     z: Part<2>,
+    /// The rows with `i64` products, where the core has the multiply and the shifts allow.
+    #[cfg(any(test, not(skin_v6m)))]
+    long: Option<(Long<2>, Long<1>, Long<2>)>,
 }
 
 impl Narrow {
@@ -160,16 +208,27 @@ impl Narrow {
             x: Part::new(&rows[0], [0, 2])?,
             y: Part::new(&rows[1], [1])?,
             z: Part::new(&rows[2], [0, 2])?,
+            #[cfg(any(test, not(skin_v6m)))]
+            long: Long::new(&rows[0], [0, 2])
+                .and_then(|x| Some((x, Long::new(&rows[1], [1])?, Long::new(&rows[2], [0, 2])?))),
         })
     }
 
     /// Each row's coordinate, for positions in `−NEAR..NEAR` ([`near`]).
     #[inline(always)]
     pub(crate) fn project(&self, p: [i32; 3]) -> [i32; 3] {
+        #[cfg(not(skin_v6m))]
+        if let Some((x, y, z)) = &self.long {
+            return [
+                x.project([p[0], p[2]]),
+                y.project([p[1]]),
+                z.project([p[0], p[2]]),
+            ];
+        }
         [
-            self.x.project([p[0], p[2]]),
-            self.y.project([p[1]]),
-            self.z.project([p[0], p[2]]),
+            self.x.parts([p[0], p[2]]),
+            self.y.parts([p[1]]),
+            self.z.parts([p[0], p[2]]),
         ]
     }
 }
@@ -178,6 +237,18 @@ impl Narrow {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The 32-bit projection, and the 64-bit one where the rows allow it.
+    fn both(n: &Narrow, p: [i32; 3]) -> ([Option<i32>; 3], Option<[Option<i32>; 3]>) {
+        let xz = [p[0], p[2]];
+        let long = n
+            .long
+            .map(|(x, y, z)| [x.project(xz), y.project([p[1]]), z.project(xz)].map(Some));
+        (
+            [n.x.parts(xz), n.y.parts([p[1]]), n.z.parts(xz)].map(Some),
+            long,
+        )
+    }
 
     /// A row set turning about the vertical.
     fn yaw(m: [f32; 5], t: [f32; 3]) -> [Row; 3] {
@@ -200,6 +271,9 @@ mod tests {
             let want = rows.map(|r| r.exact(p));
             if let Some(n) = Narrow::new(&rows) {
                 prop_assert_eq!(n.project(p).map(Some), want);
+                let (parts, long) = both(&n, p);
+                prop_assert_eq!(parts, want);
+                prop_assert!(long.is_none_or(|l| l == want));
             }
         }
 
@@ -228,9 +302,16 @@ mod tests {
             for p in [lim, -lim, 0x7FF, -0x800, 0] {
                 let rows = yaw([m; 5], [-3e4, 0.0, 3e4]);
                 let n = Narrow::new(&rows).unwrap();
-                assert_eq!(n.project([p; 3]).map(Some), rows.map(|r| r.exact([p; 3])));
+                let want = rows.map(|r| r.exact([p; 3]));
+                let (parts, long) = both(&n, [p; 3]);
+                assert_eq!(parts, want, "{m} {p}");
+                assert!(long.is_none_or(|l| l == want), "{m} {p}");
             }
         }
+        assert!(Narrow::new(&yaw([2047.0; 5], [0.0; 3]))
+            .unwrap()
+            .long
+            .is_some());
         // Entries too large for 2^-5 steps, or a translation beyond i32: no 32-bit parts.
         assert!(Narrow::new(&yaw([1e8; 5], [0.0; 3])).is_none());
         assert!(Narrow::new(&yaw([1.0; 5], [3e9, 0.0, 0.0])).is_none());
