@@ -80,8 +80,8 @@ pub struct Camera {
     m: [[f32; 4]; 3],
     fixed: [Row; 3],
     /// `fixed` in 32-bit parts when its scales allow (always, for models framed on a
-    /// screen: pixels per asset unit from 2^-4 to 2^21): the fixed lane then projects with
-    /// 32-bit products alone (see [`Narrow`]).
+    /// screen: entries from 2^-5 to 2^25 subpixels or depth units per asset unit): the
+    /// fixed lane then projects without 128-bit products (see [`Narrow`]).
     narrow: Option<Narrow>,
     /// `GUARD` minus the screen centre's x and y (subpixels): a coordinate `v` is inside
     /// the guard band when `v + guard` is in `0 ..= 2·GUARD`.

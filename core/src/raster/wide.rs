@@ -46,9 +46,9 @@ impl Row {
     /// `±2^20` and rounded to nearest, the translation rounded to `2^-(16+f)`. Rounding the
     /// entries moves a coordinate by at most `2^-(f+1)` output units per asset unit of the
     /// position's coordinates' absolute sum, and `2^-f` is at most 2^-19 of the largest
-    /// entry: for CesiumMan on a 240-pixel screen (`f` = 9 for screen x and y, 7 for
-    /// depth), at most 1/64 subpixel and 1/16 depth unit anywhere within the skinned
-    /// positions' bound.
+    /// entry: for a model about 2 units across on a 240-pixel screen (`f` = 9 for screen x
+    /// and y, 6 for depth), under 1/80 subpixel and 1/10 depth unit within the skinned
+    /// positions' bound (6 units a coordinate).
     pub(crate) fn new(r: [f32; 4]) -> Self {
         let big = r[0].abs().max(r[1].abs()).max(r[2].abs());
         let mut f = 60i32;
