@@ -3,7 +3,7 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
-use super::wide::{self, Narrow};
+use super::wide::{self, Narrow, Row};
 
 use super::{RasterError, ScreenVertex, SUBPIXEL};
 
@@ -65,7 +65,8 @@ impl Bounds {
 /// (1/[`SUBPIXEL`] pixel, y down, pixel `(i, j)` covers `[i, i+1) × [j, j+1)`), and depth
 /// (0 near, 65535 far; the box's centre at 32768, the box's circumscribed sphere times
 /// twice the margin mapped inside the range). The `f32` lane projects with this matrix in
-/// `f32`; the fixed lane with the same matrix rounded to 16 fractional bits, in integers.
+/// `f32`; the fixed lane with the same matrix, each row scaled by a power of two to 21-bit
+/// integers, in integers (`wide.rs`).
 ///
 /// ```
 /// use skin_core::raster::{Bounds, Camera};
@@ -77,10 +78,10 @@ impl Bounds {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     m: [[f32; 4]; 3],
-    fixed: [[i64; 4]; 3],
-    /// `fixed` when every linear entry fits 32 bits (always, for assets in the fixed
-    /// format, whose asset units keep models within a few units): the fixed lane then
-    /// projects with 32 × 32-bit products (see [`Narrow`]).
+    fixed: [Row; 3],
+    /// `fixed` in 32-bit parts when its scales allow (always, for models framed on a
+    /// screen: entries from 2^-5 to 2^25 subpixels or depth units per asset unit): the
+    /// fixed lane then projects without 128-bit products (see [`Narrow`]).
     narrow: Option<Narrow>,
     /// `GUARD` minus the screen centre's x and y (subpixels): a coordinate `v` is inside
     /// the guard band when `v + guard` is in `0 ..= 2·GUARD`.
@@ -123,9 +124,7 @@ impl Camera {
         if !m.iter().flatten().all(|v| v.is_finite() && v.abs() < 1e9) {
             return None;
         }
-        // Linear entries to Q16, translations to Q32 (positions are Q16: products are Q32).
-        let q16 = |v: f32| libm::roundf(v * 65536.0) as i64;
-        let fixed = m.map(|r| [q16(r[0]), q16(r[1]), q16(r[2]), q16(r[3]) << 16]);
+        let fixed = m.map(Row::new);
         let narrow = Narrow::new(&fixed);
         let guard = [width, height].map(|side| GUARD - i32::from(side) * SUBPIXEL / 2);
         Some(Self {
@@ -213,18 +212,14 @@ impl Project for f32 {
 impl Project for Q14 {
     #[inline(always)]
     fn project(cam: &Camera, p: &[Out16; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-        // Q16 entries × Q16 positions = Q32. Entries below 2^31 and positions below 2^19
-        // (8 asset units: skinned positions stay within 6) take 32 × 32-bit products
-        // ([`Narrow`]); anything wider (a model far smaller than its asset unit, or a vertex
-        // thrown far away) takes 128 bits.
+        // Positions below 2^19 (8 asset units: skinned positions stay within 6) take
+        // 32-bit products ([`Narrow`]); anything wider (a model far smaller than its asset
+        // unit, or a vertex thrown far away) takes 128 bits, to the same bits.
         let bits = p.map(|v| v.to_bits());
         if let (Some(n), true) = (&cam.narrow, wide::near(bits)) {
             return check(cam, n.project(bits), vertex);
         }
-        let s = cam.fixed.map(|r| {
-            let q32: i128 = (0..3).map(|k| i128::from(r[k]) * i128::from(bits[k])).sum();
-            i32::try_from((q32 + i128::from(r[3]) + (1 << 31)) >> 32).ok()
-        });
+        let s = cam.fixed.map(|r| r.exact(bits));
         match s {
             [Some(x), Some(y), Some(z)] => check(cam, [x, y, z], vertex),
             _ => Err(RasterError::OutOfView { vertex }),
@@ -260,12 +255,12 @@ pub(crate) fn vertices<L: Project>(
     match n {
         Some(n) => {
             for ((k, (o, p)), n) in out.zip(n) {
-                *o = vertex::<L>(cam, p, Some(n), base + k)?;
+                put(o, L::project(cam, p, base + k)?, L::shade(n));
             }
         }
         None => {
             for (k, (o, p)) in out {
-                *o = vertex::<L>(cam, p, None, base + k)?;
+                put(o, L::project(cam, p, base + k)?, 255);
             }
         }
     }
@@ -280,14 +275,20 @@ pub(crate) fn vertex<L: Project>(
     n: Option<&[L; 3]>,
     index: usize,
 ) -> Result<ScreenVertex, RasterError> {
-    let [x, y, z] = L::project(cam, p, index)?;
-    // The guard band keeps x and y within i16, the depth check z within u16.
-    Ok(ScreenVertex {
-        x: x as i16,
-        y: y as i16,
-        z: z as u16,
-        shade: n.map_or(255, L::shade),
-    })
+    let mut v = ScreenVertex::default();
+    put(&mut v, L::project(cam, p, index)?, n.map_or(255, L::shade));
+    Ok(v)
+}
+
+/// Writes a projected vertex's fields in place (a vertex built whole and copied goes
+/// through the stack on a Cortex-M0). The guard band keeps x and y within i16, the depth
+/// check z within u16.
+#[inline(always)]
+fn put(o: &mut ScreenVertex, [x, y, z]: [i32; 3], shade: u8) {
+    o.x = x as i16;
+    o.y = y as i16;
+    o.z = z as u16;
+    o.shade = shade;
 }
 
 #[cfg(test)]
@@ -333,21 +334,23 @@ mod tests {
     }
 
     #[test]
-    fn tiny_models_project_without_overflow() {
-        // Entries beyond 2^30 in Q16: 128-bit products, exact.
+    fn huge_models_project_in_128_bits() {
+        // A hundredth of a subpixel per asset unit: entries scaled by 2^26, beyond the
+        // 32-bit parts' shifts; 128-bit products, as exact.
         let b = Bounds {
-            min: [-1e-4; 3],
-            max: [1e-4; 3],
+            min: [-1e5; 3],
+            max: [1e5; 3],
         };
         let cam = Camera::frame(&b, 240, 240).unwrap();
         assert!(cam.narrow.is_none());
         let centre = <Q14 as Project>::project(&cam, &[Out16::ZERO; 3], 0).unwrap();
         assert_eq!(centre, [120 * 16, 120 * 16, 32768]);
-        let far = [Out16::from_num(1000); 3];
-        assert_eq!(
-            <Q14 as Project>::project(&cam, &far, 3),
-            Err(RasterError::OutOfView { vertex: 3 })
-        );
+        let p = [1000.0f32, -2000.0, 500.0];
+        let q = <Q14 as Project>::project(&cam, &p.map(Out16::from_num), 3).unwrap();
+        let f = <f32 as Project>::project(&cam, &p, 3).unwrap();
+        for (a, b) in f.iter().zip(&q) {
+            assert!((a - b).abs() <= 1, "{f:?} vs {q:?}");
+        }
     }
 
     #[test]
