@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Builds, runs and sizes the Cortex-M firmware (firmware/).
 #
-#   scripts/firmware.sh build BOARD LANE [MODEL] [--vmla] [--skinning lbs|dqs]  bake, build; prints
-#                                                 the ELF's path
-#   scripts/firmware.sh run BOARD LANE [MODEL] [--vmla] [--skinning lbs|dqs]  build, run in QEMU (-icount
+#   scripts/firmware.sh build BOARD LANE [MODEL] [OPTIONS]  bake, build; prints the ELF's path
+#   scripts/firmware.sh run BOARD LANE [MODEL] [OPTIONS]    build, run in QEMU (-icount
 #                                                 shift=0), decode defmt; exits with the
 #                                                 firmware's status
-#   scripts/firmware.sh size BOARD LANE [MODEL] [--vmla]   build; flash and RAM (text data bss)
+#   scripts/firmware.sh size BOARD LANE [MODEL] [OPTIONS]   build; flash and RAM (text data bss)
 #   scripts/firmware.sh uf2 LANE [MODEL]          build for the Pico; write a .uf2 to flash
 #   scripts/firmware.sh kernels BOARD LANE [--vmla]  run the kernel benchmark (no model)
 #   scripts/firmware.sh bench                     the kernel benchmark on every QEMU BOARD ×
@@ -19,6 +18,7 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
+# OPTIONS: --rows N, --vmla, --skinning lbs|dqs (below).
 # --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
 #        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12).
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
