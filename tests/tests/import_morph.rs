@@ -378,7 +378,7 @@ fn the_khronos_morph_samples_import_as_their_readme_describes() {
 }
 
 #[test]
-fn inspect_lists_morphs_pose_applies_them_and_the_cpu_commands_refuse() {
+fn inspect_lists_morphs_and_every_command_applies_them() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("face.glb");
     std::fs::write(&model, morph_triangle("CUBICSPLINE").glb()).unwrap();
@@ -419,40 +419,43 @@ fn inspect_lists_morphs_pose_applies_them_and_the_cpu_commands_refuse() {
     );
     assert!(text.contains(" bytes of morph targets"), "{text}");
     assert!(asset.exists());
-    // The CPU renderer does not apply them yet.
-    for (args, command) in [
-        (
-            vec!["render", m, "--backend", "cpu", "-o", png.to_str().unwrap()],
-            "render --backend cpu",
-        ),
-        (
-            vec![
-                "render",
-                m,
-                "--backend",
-                "compare",
-                "-o",
-                png.to_str().unwrap(),
-            ],
-            "render --backend compare",
-        ),
-    ] {
-        let out = run(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains("morph target 0 at weight 0.25"), "{err}");
-        assert!(
-            err.contains(&format!("`skin {command}` does not apply morph targets")),
-            "{err}"
-        );
-        assert!(out.stdout.is_empty());
-    }
-    assert!(!png.exists());
-    // The GPU reference applies them: its picture, and validate's rows.
-    let test = "inspect_lists_morphs_pose_applies_them_and_the_cpu_commands_refuse";
+    // The CPU renderer plays the baked asset, morph targets and all.
+    let cpu_png = dir.path().join("face-cpu.png");
+    let out = run(&[
+        "render",
+        m,
+        "--backend",
+        "cpu",
+        "-o",
+        cpu_png.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The GPU reference applies them too: its picture equals the CPU's, and differs from
+    // the one drawn at weight 0 (so the targets show).
+    let test = "inspect_lists_morphs_and_every_command_applies_them";
     if skin_tests::gpu(test).is_none() {
         return;
     }
+    let zero_png = dir.path().join("face-zero.png");
+    let out = run(&[
+        "render",
+        m,
+        "--backend",
+        "gpu",
+        "--weights",
+        "0,0",
+        "-o",
+        zero_png.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = run(&["render", m, "--backend", "gpu", "-o", png.to_str().unwrap()]);
     assert!(
         out.status.success(),
@@ -460,6 +463,18 @@ fn inspect_lists_morphs_pose_applies_them_and_the_cpu_commands_refuse() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(png.exists());
+    let (cpu, gpu, zero) = (rgb(&cpu_png), rgb(&png), rgb(&zero_png));
+    let equal = |a: &[u8], b: &[u8]| {
+        assert_eq!(a.len(), b.len());
+        let same = a.chunks(3).zip(b.chunks(3)).filter(|(x, y)| x == y).count();
+        same as f64 / (a.len() / 3) as f64
+    };
+    assert!(
+        equal(&cpu, &gpu) >= 0.99,
+        "CPU vs GPU {}",
+        equal(&cpu, &gpu)
+    );
+    assert!(equal(&gpu, &zero) < 0.999, "the targets do not show");
     let out = run(&["validate", m, "--frames", "2"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
@@ -467,4 +482,15 @@ fn inspect_lists_morphs_pose_applies_them_and_the_cpu_commands_refuse() {
         text.contains("Pictures: not compared: ") && text.contains("**pass**"),
         "{text}"
     );
+}
+
+/// A PNG's pixels as 8-bit RGB.
+fn rgb(path: &std::path::Path) -> Vec<u8> {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb, "{}", path.display());
+    buf.truncate(info.buffer_size());
+    buf
 }

@@ -77,25 +77,6 @@ impl ModelArg {
         Ok(rig)
     }
 
-    /// [`Self::load`] for a command that does not apply morph targets yet: a model whose
-    /// targets would move a vertex ([`Rig::morphs_in_use`]) is refused rather than drawn
-    /// wrong.
-    pub fn load_unmorphed(
-        &self,
-        warn: &mut dyn Write,
-        command: &'static str,
-    ) -> Result<Rig, CliError> {
-        let rig = self.load(warn)?;
-        match rig.morphs_in_use() {
-            Some(reason) => Err(CliError::Morphs {
-                path: self.path(),
-                command,
-                reason,
-            }),
-            None => Ok(rig),
-        }
-    }
-
     /// The path as the user gave it, for messages.
     pub fn path(&self) -> String {
         self.model.display().to_string()

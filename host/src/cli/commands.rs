@@ -319,14 +319,7 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        // The CPU renderer plays the baked asset, which does not carry morph targets yet.
-        let rig = match self.backend {
-            BackendArg::Cpu => self.model.load_unmorphed(warn, "render --backend cpu")?,
-            BackendArg::Compare => self
-                .model
-                .load_unmorphed(warn, "render --backend compare")?,
-            BackendArg::Gpu | BackendArg::LbsDqs => self.model.load(warn)?,
-        };
+        let rig = self.model.load(warn)?;
         let budget = preset(&self.budget)?;
         let frame = self
             .clip

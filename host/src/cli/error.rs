@@ -89,20 +89,6 @@ pub enum CliError {
     /// Anything else the user asked for that cannot be done.
     #[error("{0}")]
     Usage(String),
-    /// The model's morph targets move vertices, and the command does not apply them yet.
-    #[error(
-        "{path}: {reason}, but `skin {command}` does not apply morph targets yet (it would \
-         draw every target at weight 0); the GPU reference does: `skin render --backend gpu`, \
-         `skin validate`"
-    )]
-    Morphs {
-        /// The model as the user named it.
-        path: String,
-        /// The subcommand.
-        command: &'static str,
-        /// Which node, target and weight (or which animation) moves vertices.
-        reason: String,
-    },
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),

@@ -23,9 +23,11 @@
 //! the joint named, and its pictures "not compared", while LBS is compared beside it.
 //!
 //! Morph targets are applied on every path (the oracle, the host's pose in both lanes, both
-//! GPU paths); the pictures of a model whose targets move vertices are not compared
-//! ([`Report::pictures_unavailable`]), as the CPU renderer plays the baked asset, which has
-//! no targets yet.
+//! GPU paths, and the CPU renderer through the baked asset's quantised targets); the
+//! pictures of a model whose targets move vertices are not compared here yet
+//! ([`Report::pictures_unavailable`]): the GPU draws the glTF's exact deltas and the CPU the
+//! asset's quantised ones under an 8-target budget, and no picture limit is derived for that
+//! difference (`skin render --backend compare` shows both).
 //!
 //! A model the fixed lane cannot hold (a value beyond its range at rest or at a checked time
 //! of a clip) is still validated on every other path: its core fixed row says "not
@@ -252,10 +254,13 @@ pub fn validate(
     let frames = frames(rig, options);
     let fixed = fixed_unavailable(rig, options);
     let fixed = fixed.as_deref();
-    // The CPU renderer plays the baked asset, which does not carry morph targets yet: a rig
-    // whose targets move vertices has no CPU picture to compare with.
+    // The CPU renderer's morph targets are the asset's quantised deltas: no picture limit is
+    // derived for them against the GPU's exact ones yet (see the module docs).
     let pictures_unavailable = rig.morphs_in_use().map(|why| {
-        format!("{why}, and the CPU renderer plays the baked asset, which has no morph targets")
+        format!(
+            "{why}, and the CPU picture (the asset's quantised morph targets) is not compared \
+             with the GPU's yet"
+        )
     });
     let mut pictures = match pictures_unavailable {
         None => Some(PictureCheck::new(
