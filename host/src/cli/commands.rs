@@ -362,7 +362,7 @@ impl RenderCommand {
             if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) {
                 return Err(CliError::Usage(
                     "--weights needs --backend gpu (or lbs-dqs): the CPU renderer plays the \
-                     baked asset, which has no morph targets"
+                     baked asset, whose morph weights are its defaults and weight channels"
                         .into(),
                 ));
             }
