@@ -113,21 +113,16 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
 /// the axis stays exact even where `from` and `to` are nearly opposite (there a shortest arc's
 /// axis, `from × to` scaled up, is not). A half turn when they are opposite.
 pub(super) fn roll<R: Real>(from: Vec3<R>, to: Vec3<R>, axis: Vec3<R>) -> Quat<R> {
-    let [x, y, z] = scale(axis, dot(axis, cross(from, to)));
-    let q = Quat {
-        x,
-        y,
-        z,
-        w: one_plus_dot(from, to),
+    // The half angle's sine and cosine from `(sin φ, 1 + cos φ)`, normalised before they
+    // scale the axis: near a half turn both are tiny, and scaling the axis by a tiny sine
+    // first would round its direction away in the fixed lane.
+    let (s, c) = (dot(axis, cross(from, to)), one_plus_dot(from, to));
+    let n = (s * s + c * c).sqrt();
+    let (s, c) = if n < R::EPSILON {
+        (R::ONE, R::ZERO)
+    } else {
+        (s / n, c / n)
     };
-    if q.dot(q).sqrt() < R::EPSILON {
-        let [x, y, z] = axis;
-        return Quat {
-            x,
-            y,
-            z,
-            w: R::ZERO,
-        };
-    }
-    q.normalize()
+    let [x, y, z] = scale(axis, s);
+    Quat { x, y, z, w: c }
 }
