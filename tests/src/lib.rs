@@ -138,3 +138,21 @@ impl Rng {
         [0; 3].map(|_| self.range(-half, half))
     }
 }
+
+/// The diagonal of the box around `points` (a model's extent, for errors relative to it).
+pub fn diagonal(points: &[[f32; 3]]) -> f64 {
+    let b = skin_core::raster::Bounds::of(points.iter().copied()).expect("points to bound");
+    (0..3)
+        .map(|i| f64::from(b.max[i] - b.min[i]).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// The largest coordinate difference between two equally long lists of points.
+pub fn worst(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .flat_map(|(p, q)| (0..3).map(move |i| f64::from((p[i] - q[i]).abs())))
+        .fold(0.0, f64::max)
+}

@@ -15,7 +15,7 @@ use skin_core::skin::SkinnedMesh;
 use skin_host::gpu::{Bones, GpuError, GpuMesh, MeshDraws, Shading, View};
 use skin_host::rig::{Influence4, Mode, Primitive};
 use skin_host::split::split;
-use skin_tests::gpu;
+use skin_tests::{diagonal, gpu, worst};
 
 /// A rotation by `angle` about the unit `axis`, then a translation `t`.
 fn rigid(axis: [f32; 3], angle: f32, t: [f32; 3]) -> Affine<f32> {
@@ -123,24 +123,6 @@ fn core_dqs(mesh: &GpuMesh, palette: &[Dual<f32>]) -> (Vec<[f32; 3]>, Vec<[f32; 
         .and_then(|m| m.skin_dqs_with_normals(palette, mesh.normals(), &mut p, &mut nrm))
         .unwrap();
     (p, nrm)
-}
-
-/// The diagonal of the box around `points`.
-fn diagonal(points: &[[f32; 3]]) -> f64 {
-    let b = Bounds::of(points.iter().copied()).unwrap();
-    (0..3)
-        .map(|i| f64::from(b.max[i] - b.min[i]).powi(2))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// The largest coordinate difference.
-fn worst(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .flat_map(|(p, q)| (0..3).map(move |i| f64::from((p[i] - q[i]).abs())))
-        .fold(0.0, f64::max)
 }
 
 #[test]

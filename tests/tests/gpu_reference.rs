@@ -16,7 +16,7 @@ use skin_host::gpu::{DrawCall, GpuError, GpuMesh, MeshDraws, Shading, View};
 use skin_host::rig::{Influence4, Mode, Primitive};
 use skin_host::split::split;
 
-use skin_tests::gpu;
+use skin_tests::{diagonal, gpu, worst};
 
 /// A ribbon of `bones` segments along +X, two vertices a joint, each vertex blended
 /// 3:1 between its segment's bone and the one before, with tilted normals.
@@ -84,24 +84,6 @@ fn core_f32(mesh: &GpuMesh, palette: &[Affine<f32>]) -> (Vec<[f32; 3]>, Vec<[f32
         .and_then(|m| m.skin_with_normals(palette, mesh.normals(), &mut p, &mut nrm))
         .unwrap();
     (p, nrm)
-}
-
-/// The diagonal of the box around `points`.
-fn diagonal(points: &[[f32; 3]]) -> f64 {
-    let b = Bounds::of(points.iter().copied()).unwrap();
-    (0..3)
-        .map(|i| f64::from(b.max[i] - b.min[i]).powi(2))
-        .sum::<f64>()
-        .sqrt()
-}
-
-/// The largest coordinate difference.
-fn worst(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .flat_map(|(p, q)| (0..3).map(move |i| f64::from((p[i] - q[i]).abs())))
-        .fold(0.0, f64::max)
 }
 
 #[test]
