@@ -506,41 +506,15 @@ fn firmware_frames_dqs_mps2_an386_m4f_fixed() {
     if missing_tools().is_some() {
         return;
     }
-    let character = skin_host::character::Character::new();
-    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
-    let options = skin_host::bake::Options {
-        budget: Some(Budget::VS_1_1),
-        lane: skin_host::pose::LaneKind::Fixed,
-        clips: None,
-        skinning: Skinning::Lbs,
-    };
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let asset = dir.path().join("character-lbs.bin");
-    let bytes = skin_host::bake::bake(&rig, &options).expect("bakes").bytes;
-    std::fs::write(&asset, bytes).expect("write the asset");
-    let out = dir.path().join("frames");
-    let o = script(&[
-        "run",
-        "mps2-an386",
-        "fixed",
-        "--skinning",
-        "dqs",
-        "--asset",
-        asset.to_str().expect("UTF-8"),
-        "--out",
-        out.to_str().expect("UTF-8"),
-    ]);
-    let log = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{log}");
-    let error = log
-        .lines()
-        .find(|l| l.starts_with("ERROR"))
-        .unwrap_or_default();
+    let (log, error) = refused(
+        "character-lbs",
+        skin_host::pose::LaneKind::Fixed,
+        &["--skinning", "dqs"],
+    );
     assert!(
         error.contains("baked for lbs skinning") && error.contains("skin bake --skinning dqs"),
         "{log}"
     );
-    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
 }
 
 /// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in `f32`, with a sample model.
@@ -581,41 +555,47 @@ fn firmware_refuses_an_asset_of_the_other_lane() {
         skin_tests::skip(test, &why);
         return;
     }
+    let (log, error) = refused("character-f32", skin_host::pose::LaneKind::F32, &[]);
+    assert!(error.contains("error: asset"), "{log}");
+    assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
+    assert!(log.contains("DONE failed"), "{log}");
+}
+
+/// The character baked by LBS in `lane` (as the `--asset` `name`.bin: the firmware's ELF is
+/// named after it, so each test its own), run on the mps2-an386 fixed build with `options`:
+/// the firmware exits 1 and writes no frame. Its log, and its `ERROR` line.
+fn refused(name: &str, lane: skin_host::pose::LaneKind, options: &[&str]) -> (String, String) {
     let character = skin_host::character::Character::new();
     let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
-    let options = skin_host::bake::Options {
+    let bake = skin_host::bake::Options {
         budget: Some(Budget::VS_1_1),
-        lane: skin_host::pose::LaneKind::F32,
+        lane,
         clips: None,
         skinning: Skinning::Lbs,
     };
     let dir = tempfile::tempdir().expect("temporary folder");
-    let asset = dir.path().join("character-f32.bin");
-    std::fs::write(
-        &asset,
-        skin_host::bake::bake(&rig, &options).expect("bakes").bytes,
-    )
-    .expect("write the asset");
+    let asset = dir.path().join(format!("{name}.bin"));
+    let bytes = skin_host::bake::bake(&rig, &bake).expect("bakes").bytes;
+    std::fs::write(&asset, bytes).expect("write the asset");
     let out = dir.path().join("frames");
-    let o = script(&[
-        "run",
-        "mps2-an386",
-        "fixed",
+    let mut args = vec!["run", "mps2-an386", "fixed"];
+    args.extend_from_slice(options);
+    args.extend([
         "--asset",
         asset.to_str().expect("UTF-8"),
         "--out",
         out.to_str().expect("UTF-8"),
     ]);
-    let log = String::from_utf8_lossy(&o.stdout);
+    let o = script(&args);
+    let log = String::from_utf8_lossy(&o.stdout).into_owned();
     assert_eq!(o.status.code(), Some(1), "{log}");
+    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
     let error = log
         .lines()
         .find(|l| l.starts_with("ERROR"))
-        .unwrap_or_default();
-    assert!(error.contains("error: asset"), "{log}");
-    assert!(error.contains("f32") && error.contains("I2F14"), "{log}");
-    assert!(log.contains("DONE failed"), "{log}");
-    assert!(!out.join("frame-000.rgb565").exists(), "{log}");
+        .unwrap_or_default()
+        .to_owned();
+    (log, error)
 }
 
 /// A model beyond a board's RAM stops the build (firmware/build.rs sizes the buffers to the
