@@ -156,3 +156,13 @@ pub fn worst(a: &[[f32; 3]], b: &[[f32; 3]]) -> f64 {
         .flat_map(|(p, q)| (0..3).map(move |i| f64::from((p[i] - q[i]).abs())))
         .fold(0.0, f64::max)
 }
+
+/// Runs `skin` with `args` in this process; its output, or the error's line.
+pub fn skin_cli(args: &[&str]) -> Result<String, String> {
+    use clap::Parser as _;
+    let argv = std::iter::once("skin").chain(args.iter().copied());
+    let cli = skin_host::cli::Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let (mut out, mut warn) = (Vec::new(), Vec::new());
+    skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8(out).expect("UTF-8 output"))
+}

@@ -5,15 +5,13 @@
 use std::path::Path;
 use std::process::Command;
 
-use clap::Parser as _;
 use skin_core::envelope::{
     distance_error_bound, influence_error_bound, Capsule, EnvelopeError, Envelopes, Radii, MAX_KEPT,
 };
 use skin_host::character::Character;
-use skin_host::cli::Cli;
 use skin_host::pose::LaneKind;
 use skin_tests::envelope_oracle::{self, Capsule64};
-use skin_tests::Rng;
+use skin_tests::{skin_cli, Rng};
 
 fn widen(c: &Capsule) -> Capsule64 {
     let (h, t) = c.segment();
@@ -43,15 +41,6 @@ fn capsules(rng: &mut Rng, joints: u16, scale: f32) -> Vec<Capsule> {
         }
     }
     out
-}
-
-/// Runs `skin` with `args`; its output, or the error's line.
-fn skin_cli(args: &[&str]) -> Result<String, String> {
-    let cli = Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied()))
-        .map_err(|e| e.to_string())?;
-    let (mut out, mut warn) = (Vec::new(), Vec::new());
-    skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
-    Ok(String::from_utf8(out).unwrap())
 }
 
 #[test]

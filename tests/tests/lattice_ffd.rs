@@ -2,13 +2,11 @@
 //! `f64` definition (`skin_tests::lattice_oracle`) within `Lattice::error_bound`, its
 //! errors, and `skin render --lattice`.
 
-use clap::Parser as _;
 use skin_core::lane::Out16 as I16F16;
 use skin_core::lattice::{Coord, Lattice, LatticeError};
 use skin_host::character::Character;
-use skin_host::cli::Cli;
 use skin_tests::lattice_oracle;
-use skin_tests::Rng;
+use skin_tests::{skin_cli, Rng};
 
 /// A random lattice: degrees 1–3, a box of sides `0.05·scale` to `scale` around a centre
 /// within `scale`, every control point moved by up to a third of the box.
@@ -75,15 +73,6 @@ fn check<C: Coord>(rng: &mut Rng, lattice: &Lattice<C>, points: usize) -> f64 {
         }
     }
     worst
-}
-
-/// Runs `skin` with `args`; its output, or the error's line.
-fn skin_cli(args: &[&str]) -> Result<String, String> {
-    let cli = Cli::try_parse_from(std::iter::once("skin").chain(args.iter().copied()))
-        .map_err(|e| e.to_string())?;
-    let (mut out, mut warn) = (Vec::new(), Vec::new());
-    skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
-    Ok(String::from_utf8(out).unwrap())
 }
 
 #[test]
