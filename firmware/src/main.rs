@@ -29,6 +29,8 @@ mod frame;
 #[cfg(feature = "pico")]
 mod pico;
 mod stack;
+#[cfg(feature = "pico")]
+mod st7789;
 #[cfg(feature = "bench")]
 mod synthetic;
 
