@@ -644,8 +644,9 @@ fn firmware_build_refuses_a_model_beyond_the_boards_ram() {
 
 /// Rows per band beyond what a board's RAM holds next to the model's buffers stop the
 /// build (firmware/build.rs), instead of a stack that runs past the RAM's end and faults:
-/// the character in 8-row bands on the micro:bit, one line naming the model's file, the
-/// board, the rows, the need (its projected vertices, spans and band) and the limit.
+/// the character on the micro:bit in 8-row bands in the fixed lane and 6-row bands in
+/// `f32` (whose skinning buffers are larger), one line naming the model's file, the board,
+/// the rows, the need (its projected vertices, spans and band) and the limit.
 #[test]
 fn firmware_build_refuses_a_band_beyond_the_boards_ram() {
     let test = "firmware_build_refuses_a_band_beyond_the_boards_ram";
@@ -653,47 +654,61 @@ fn firmware_build_refuses_a_band_beyond_the_boards_ram() {
         skin_tests::skip(test, &why);
         return;
     }
-    let character = skin_host::character::Character::new();
-    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
-    let bake = skin_host::bake::Options {
-        budget: Some(Budget::VS_1_1),
-        lane: skin_host::pose::LaneKind::Fixed,
-        clips: None,
-        skinning: Skinning::Lbs,
-    };
-    let bytes = skin_host::bake::bake(&rig, &bake).expect("bakes").bytes;
-    let asset = Asset::<Q14>::read(&bytes).expect("reads");
-    let (vertices, triangles) = (asset.positions().len(), asset.indices().len() / 3);
-    let dir = tempfile::tempdir().expect("temporary folder");
-    let file = dir.path().join("character-rows8.bin");
-    std::fs::write(&file, &bytes).expect("write the asset");
-    let path = file.to_str().expect("UTF-8");
-    let o = script(&["build", "microbit", "fixed", "--asset", path, "--rows", "8"]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "the build went through: {err}");
-    let line = err
-        .lines()
-        .find(|l| l.contains("skin-firmware:"))
-        .unwrap_or_else(|| panic!("no build error: {err}"));
-    for part in [
-        "character-rows8.bin",
-        "micro:bit",
-        "16 KiB",
-        "in 8-row bands",
-        "the board holds 9216",
+    use skin_host::pose::LaneKind;
+    for (lane, name, rows, room) in [
+        (LaneKind::Fixed, "fixed", 8, 9216),
+        (LaneKind::F32, "f32", 6, 8448),
     ] {
-        assert!(line.contains(part), "{part:?} not in: {line}");
+        let character = skin_host::character::Character::new();
+        let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+        let bake = skin_host::bake::Options {
+            budget: Some(Budget::VS_1_1),
+            lane,
+            clips: None,
+            skinning: Skinning::Lbs,
+        };
+        let bytes = skin_host::bake::bake(&rig, &bake).expect("bakes").bytes;
+        let (vertices, triangles) = match lane {
+            LaneKind::Fixed => {
+                let asset = Asset::<Q14>::read(&bytes).expect("reads");
+                (asset.positions().len(), asset.indices().len() / 3)
+            }
+            LaneKind::F32 => {
+                let asset = Asset::<f32>::read(&bytes).expect("reads");
+                (asset.positions().len(), asset.indices().len() / 3)
+            }
+        };
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let file = dir.path().join(format!("character-{name}-rows{rows}.bin"));
+        std::fs::write(&file, &bytes).expect("write the asset");
+        let path = file.to_str().expect("UTF-8");
+        let rows_arg = rows.to_string();
+        let o = script(&[
+            "build", "microbit", name, "--asset", path, "--rows", &rows_arg,
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "the {name} build went through: {err}");
+        let line = err
+            .lines()
+            .find(|l| l.contains("skin-firmware:"))
+            .unwrap_or_else(|| panic!("no build error: {err}"));
+        let file_name = format!("character-{name}-rows{rows}.bin");
+        let bands = format!("in {rows}-row bands");
+        let limit = format!("the board holds {room}");
+        for part in [&file_name, "micro:bit", "16 KiB", &bands, &limit] {
+            assert!(line.contains(part), "{part:?} not in: {line}");
+        }
+        // 8 bytes a projected vertex, 4 a span for half the triangles, 960 a band row.
+        let needs: usize = line
+            .split("it needs ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no byte count in: {line}"));
+        assert_eq!(
+            needs,
+            8 * vertices + 4 * triangles.div_ceil(2) + rows * 960,
+            "{line}"
+        );
     }
-    // 8 bytes a projected vertex, 4 a span for half the triangles, 960 a band row.
-    let needs: usize = line
-        .split("it needs ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no byte count in: {line}"));
-    assert_eq!(
-        needs,
-        8 * vertices + 4 * triangles.div_ceil(2) + 8 * 960,
-        "{line}"
-    );
 }
