@@ -286,9 +286,7 @@ fn bad_layer_options_are_one_line_errors() {
     );
 }
 
-/// `skin pose --walk` on CesiumMan (../shared/models): the ankles planted on the rolling
-/// ground at their rest height above it while the JSON says their foot is in contact, a
-/// planted ankle staying put, the legs' bone lengths kept, in f32 and fixed point.
+/// `skin pose --walk` on CesiumMan (../shared/models): see [`walks_on_rolling_ground`].
 #[test]
 fn cesium_man_walks_on_rolling_ground() {
     let test = "cesium_man_walks_on_rolling_ground";
@@ -300,13 +298,35 @@ fn cesium_man_walks_on_rolling_ground() {
         return skin_tests::skip(test, "CesiumMan.glb is missing");
     }
     let model = model.to_string_lossy().into_owned();
-    let rest = joints(&model, &["--rest"]);
-    let ankle_height = at(&rest, "leg_joint_L_3")[1];
-    let ground = |z: f64| 0.05 * (2.0 * std::f64::consts::PI * z / 1.5).sin();
     let legs = [
         ("leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"),
         ("leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"),
     ];
+    walks_on_rolling_ground(&model, "Skeleton_torso_joint_1", legs);
+}
+
+/// `skin pose --walk` on the procedural character, whose legs are thigh–shin–foot chains.
+#[test]
+fn the_procedural_character_walks_on_rolling_ground() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = character(dir.path());
+    let legs = [
+        ("thigh.L", "shin.L", "foot.L"),
+        ("thigh.R", "shin.R", "foot.R"),
+    ];
+    walks_on_rolling_ground(&model, "hips", legs);
+}
+
+/// `skin pose --rest --walk` with `pelvis` and the `legs` (hip, knee, ankle): the ankles
+/// planted on the rolling ground at their rest height above it while the JSON says their
+/// foot is in contact, a planted ankle staying put, the legs' bone lengths kept, in f32 and
+/// fixed point.
+fn walks_on_rolling_ground(model: &str, pelvis: &str, legs: [(&str, &str, &str); 2]) {
+    let model = model.to_owned();
+    let walk_joints = format!("{pelvis},{},{}", legs[0].2, legs[1].2);
+    let rest = joints(&model, &["--rest"]);
+    let ankle_height = at(&rest, legs[0].2)[1];
+    let ground = |z: f64| 0.05 * (2.0 * std::f64::consts::PI * z / 1.5).sin();
     for (arith, tol) in [("f32", 2e-4), ("fixed", 1e-3)] {
         let mut planted: [Option<[f64; 3]>; 2] = [None, None];
         let mut contacts = [0; 2];
@@ -321,7 +341,7 @@ fn cesium_man_walks_on_rolling_ground() {
                 "--walk",
                 "1.0,0.8",
                 "--walk-joints",
-                "Skeleton_torso_joint_1,leg_joint_L_3,leg_joint_R_3",
+                &walk_joints,
                 "--ground",
                 "0.05,1.5",
             ];

@@ -4,7 +4,7 @@
 //! with the same options (every posed vertex, projected by the renderer's camera, lies
 //! within two pixels of a drawn one, and the drawn box is the projected vertices' box within a
 //! pixel); the GPU draws the same frame; the command line draws what the library draws,
-//! and animates a blend without `--anim`.
+//! and animates a blend or a walk without `--anim`.
 
 use skin_core::budget::Budget;
 use skin_core::raster::{Camera, SUBPIXEL};
@@ -193,6 +193,28 @@ fn the_command_line_draws_what_the_library_draws() {
     ])
     .unwrap();
     assert!(line.contains("5 frames at 5 a second"), "{line}");
+    // A walk from the rest pose animates one stride (0.8 units at 1 a second: 0.8 s, 4
+    // frames at 5 a second), its feet planted by IK on the character's foot joints.
+    let line = skin_cli(&[
+        "render",
+        m,
+        "--backend",
+        "cpu",
+        "--size",
+        "64x64",
+        "--fps",
+        "5",
+        "--walk",
+        "1,0.8",
+        "--walk-joints",
+        "hips,foot.L,foot.R",
+        "--ground",
+        "0.05,1.5",
+        "-o",
+        gif.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert!(line.contains("4 frames at 5 a second"), "{line}");
     // Without a clip, a blend or a walk there is nothing to animate.
     let e = skin_cli(&[
         "render",
