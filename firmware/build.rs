@@ -45,7 +45,8 @@ fn main() {
     };
     let asset = PathBuf::from(asset);
     println!("cargo:rerun-if-changed={}", asset.display());
-    let bytes = fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
+    let bytes =
+        fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
     fs::write(out.join("asset.bin"), &bytes).expect("write asset.bin");
     let model = if env::var_os("CARGO_FEATURE_FIXED").is_some() {
         Model::of::<skin_core::lane::Q14>(&bytes)
