@@ -239,6 +239,55 @@ fn bad_layer_options_are_one_line_errors() {
     );
     refused(
         &model,
+        &["--look-at", "eye=0,1,2"],
+        "--look-at: no joint named \"eye\"",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,foot.L,ankle.R"],
+        "--walk-joints: no joint named \"ankle.R\"",
+    );
+    // The skinned mesh's node is no joint: a mask there would move nothing.
+    refused(
+        &model,
+        &["--blend", "walk:1,walk:0.5", "--mask", "character"],
+        "--mask: \"character\" (node 14) is not a joint of the model's skeletons",
+    );
+    // Legs that are not below the pelvis, or share joints, are no walk.
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "head,foot.L,foot.R"],
+        "--walk-joints: the leg's hip \"thigh.L\" (node 8) is not below the pelvis \"head\" (node 3)",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,shin.L,shin.R"],
+        "--walk-joints: the leg's hip \"hips\" (node 0) is not below the pelvis \"hips\" (node 0)",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,foot.L,foot.L"],
+        "--walk-joints: both legs hold \"thigh.L\" (node 8)",
+    );
+    refused(
+        &model,
+        &["--walk", "NaN,0.8", "--walk-joints", "hips,foot.L,foot.R"],
+        "--walk: the speed NaN is not a finite, positive number",
+    );
+    refused(
+        &model,
+        &[
+            "--walk",
+            "1,0.8",
+            "--walk-joints",
+            "hips,foot.L,foot.R",
+            "--ground",
+            "inf,1",
+        ],
+        "--ground: the amplitude inf is not a finite number",
+    );
+    refused(
+        &model,
         &["--ik", "spine=0,1,0"],
         "--ik \"spine\" (node 1): a two-bone chain needs the end joint's parent and grandparent, and it has only the parent \"hips\" (node 0)",
     );
@@ -283,6 +332,33 @@ fn bad_layer_options_are_one_line_errors() {
         &model,
         &["--arith", "fixed", "--ik", "forearm.L=40,0,0"],
         "is not finite or beyond ±2",
+    );
+}
+
+/// A chain with a bone of no length (a joint where its parent is) cannot be solved: its
+/// bend is undefined.
+#[test]
+fn a_zero_length_bone_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = skin_tests::gltf_gen::Worm::default().build();
+    let nodes = g.json["nodes"].as_array_mut().unwrap();
+    let bone = nodes
+        .iter_mut()
+        .find(|n| n["name"] == "bone0_3")
+        .expect("the worm's fourth bone");
+    bone["translation"] = serde_json::json!([0.0, 0.0, 0.0]);
+    let path = dir.path().join("worm.glb");
+    std::fs::write(&path, g.glb()).unwrap();
+    let model = path.to_str().unwrap();
+    refused(
+        model,
+        &["--ik", "bone0_4=0.5,0.5,3"],
+        "bone 0 of the IK chain has the length 0",
+    );
+    refused(
+        model,
+        &["--ik", "bone0_3=0.5,0.5,3"],
+        "bone 1 of the IK chain has the length 0",
     );
 }
 

@@ -226,6 +226,9 @@ fn the_command_line_draws_what_the_library_draws() {
     ])
     .unwrap_err();
     assert!(e.ends_with("give --anim"), "{e}");
+    // Bad options are refused as `skin pose` refuses them (tests/anim_cli.rs).
+    let e = skin_cli(&["render", m, "--ik", "ankle.L=0,0,0", "-o", "x.png"]).unwrap_err();
+    assert!(e.contains("--ik: no joint named \"ankle.L\""), "{e}");
     // The lattice draws the baked clip only.
     let e = skin_cli(&[
         "render",
