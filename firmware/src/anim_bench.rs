@@ -6,6 +6,7 @@
 //! ```text
 //! BLEND board=… core=… lane=… joints=… layers=… instructions=… per_joint_layer=… one_layer=… checks_per_joint_layer=…
 //! IK board=… core=… lane=… solves=… instructions=… per_solve=… worst=…
+//! WALK board=… core=… lane=… joints=… frames=… instructions=… per_frame=… planted=…
 //! ```
 //!
 //! - `BLEND`: a [`Blend`] of [`LAYERS`] weighted poses over a [`JOINTS`]-joint skeleton's
@@ -20,9 +21,15 @@
 //!   one solve (the world matrices it reads made before). `worst` is the largest distance,
 //!   in millionths of the leg's length, from an ankle to its target after forward
 //!   kinematics: the solve reached what it was timed on.
+//! - `WALK`: a frame's animation layer for a walking figure (pelvis, two such legs, a spine
+//!   and a head: [`WALK_JOINTS`] joints): [`Walker::pose`] (the gait, both feet planted
+//!   on uneven ground by IK, the pelvis lowered), forward kinematics, and the head turned
+//!   by [`Aim::apply`] to a point moving across the scene, for [`FRAMES`] frames;
+//!   `planted` counts the feet the walker reported planted over them (each frame has one
+//!   or two).
 
 use skin_core::affine::Affine;
-use skin_core::anim::{AnimError, Blend, Goal, Hinge, Input, Limb, SwingTwist};
+use skin_core::anim::{Aim, AnimError, Blend, Gait, Goal, Hinge, Input, Limb, SwingTwist, Walker};
 use skin_core::num::Real;
 use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
@@ -38,6 +45,10 @@ pub const LAYERS: usize = 3;
 pub const REPS: u32 = 4;
 /// IK solves timed.
 pub const SOLVES: u32 = 16;
+/// Joints of the walking figure.
+pub const WALK_JOINTS: usize = 9;
+/// Walk frames timed.
+pub const FRAMES: u32 = 8;
 
 /// `joint`'s transform (translation, unit rotation `[x, y, z, w]`, scale) in `R`; a value
 /// `R` cannot hold is [`AnimError::Transform`] of the rest pose.
@@ -101,7 +112,94 @@ pub fn run<R: Real>(
         total as f32 / SOLVES as f32,
         worst
     );
+    let (planted, total) = walk::<R>(clock).map(|p| (p, net(clock.take())))?;
+    defmt::info!(
+        "WALK board={=str} core={=str} lane={=str} joints={=usize} frames={=u32} instructions={=u64} per_frame={=f32} planted={=u32}",
+        board::NAME,
+        board::CORE,
+        R::NAME,
+        WALK_JOINTS,
+        FRAMES,
+        total,
+        total as f32 / FRAMES as f32,
+        planted
+    );
     Ok(())
+}
+
+/// The walk's ground: a ridge 4 cm high every 0.5 along +Z (piecewise linear).
+fn ground(_x: f32, z: f32) -> f32 {
+    let u = z / 0.5 + 8.0;
+    let frac = u - (u as i32) as f32;
+    0.08 * (0.5 - (frac - 0.5).abs())
+}
+
+/// Times [`FRAMES`] frames of the walking figure's animation layer; the feet planted over
+/// them.
+#[inline(never)]
+fn walk<R: Real>(clock: &mut Clock) -> Result<u32, AnimError> {
+    // Pelvis; left hip, knee, ankle; right hip, knee, ankle; spine; head.
+    let offsets = [
+        [0.0, 1.0, 0.0],
+        [0.1, -0.05, 0.0],
+        [0.0, -0.45, 0.0],
+        [0.0, -0.45, 0.0],
+        [-0.1, -0.05, 0.0],
+        [0.0, -0.45, 0.0],
+        [0.0, -0.45, 0.0],
+        [0.0, 0.3, 0.0],
+        [0.0, 0.3, 0.0],
+    ];
+    let parents = [
+        None,
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(0),
+        Some(4),
+        Some(5),
+        Some(0),
+        Some(7),
+    ];
+    let mut rest = [Transform::<R>::IDENTITY; WALK_JOINTS];
+    for (joint, (p, at)) in rest.iter_mut().zip(offsets).enumerate() {
+        *p = transform(joint, (at, [0.0, 0.0, 0.0, 1.0], [1.0; 3]))?;
+    }
+    let skeleton =
+        Skeleton::<R, WALK_JOINTS>::new(&parents, &rest).map_err(AnimError::Kinematics)?;
+    let knee = Hinge::new(0.0, 2.6)?;
+    let legs = [
+        Limb::new(&skeleton, [1, 2, 3], knee, None)?,
+        Limb::new(&skeleton, [4, 5, 6], knee, None)?,
+    ];
+    let walker = Walker::new(&skeleton, 0, legs)?;
+    let gait = Gait::new(0.5, 0.6, 0.06)?;
+    let head = Aim::new(
+        &skeleton,
+        8,
+        [0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0],
+        SwingTwist::new(1.2, -0.5, 0.5)?,
+    )?;
+    let mut world = [Affine::<R>::IDENTITY; WALK_JOINTS];
+    let mut planted = 0;
+    for k in 0..FRAMES {
+        let t = k as f32 * 0.1;
+        // A point sweeping from the figure's right to its left, ahead of it.
+        let look = [-0.6 + 0.15 * k as f32, 1.5, 0.5 * t + 1.0];
+        let mut pose = rest;
+        let steps = clock.time(|| -> Result<_, AnimError> {
+            let steps = walker.pose(&skeleton, &gait, t, ground, &mut pose, &mut world)?;
+            skeleton
+                .world(&pose, &mut world)
+                .map_err(AnimError::Kinematics)?;
+            head.apply(&skeleton, &mut pose, &world, look, [0.0, 1.0, 0.0], 1.0)?;
+            Ok(steps)
+        })?;
+        planted += steps.iter().filter(|s| s.contact).count() as u32;
+        core::hint::black_box(&pose);
+    }
+    Ok(planted)
 }
 
 /// Times [`REPS`] blends of `layers` random poses: their making (the rest pose's and each

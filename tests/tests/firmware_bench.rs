@@ -180,8 +180,9 @@ fn check_run(
     per_vertex
 }
 
-/// The animation benchmark's `BLEND` and `IK` lines (firmware/src/anim_bench.rs): in the
-/// lane's pose scalar, plausible counts, and every timed IK solve reaching its target.
+/// The animation benchmark's `BLEND`, `IK` and `WALK` lines (firmware/src/anim_bench.rs):
+/// in the lane's pose scalar, plausible counts, every timed IK solve reaching its target,
+/// and the walk planting its feet.
 fn check_animation(lane: &str, log: &str, ctx: &str) {
     let line = |tag: &str| {
         lines(log, tag)
@@ -217,6 +218,21 @@ fn check_animation(lane: &str, log: &str, ctx: &str) {
     assert!(
         worst <= reach,
         "IK: an ankle {worst} millionths of the leg off its target: {ctx}"
+    );
+    let walk = line("WALK");
+    assert_eq!(walk["lane"], scalar, "{ctx}");
+    let frame = number(&walk, "per_frame");
+    // Two leg solves and a look-at at least; at most a small share of a frame's millions.
+    assert!(
+        (2.0 * solve..1_000_000.0).contains(&frame),
+        "walk: {frame}: {ctx}"
+    );
+    // Eight frames, each with one or both feet planted (a foot is planted for 60 % of its
+    // stride).
+    let planted: u32 = walk["planted"].parse().unwrap();
+    assert!(
+        (8..16).contains(&planted),
+        "walk: {planted} feet planted: {ctx}"
     );
 }
 
