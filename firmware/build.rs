@@ -46,7 +46,8 @@ fn main() {
     };
     let asset = PathBuf::from(asset);
     println!("cargo:rerun-if-changed={}", asset.display());
-    let bytes = fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
+    let bytes =
+        fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
     fs::write(out.join("asset.bin"), &bytes).expect("write asset.bin");
     let fixed = env::var_os("CARGO_FEATURE_FIXED").is_some();
     let model = if fixed {
@@ -203,7 +204,7 @@ impl Board {
     }
 }
 
-/// The boards. The micro:bit's 16 KiB hold the procedural character (13 bones, 276
+/// The boards. The micro:bit's 16 KiB hold the procedural character (15 bones, 276
 /// vertices, 520 triangles) with about a kilobyte to spare; the Pico's 264 KiB hold the
 /// sample models, and the MPS2 boards get the Pico's limits, so that Cortex-M0 code on the
 /// mps2-an385 measures what the Pico needs.

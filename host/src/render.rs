@@ -37,6 +37,7 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::lattice::{Coord, Lattice, LatticeError};
+use skin_core::num::Fx;
 use skin_core::palette::{DualPalette, Palette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
@@ -48,8 +49,9 @@ use crate::gpu::{GpuError, Model, Reference, View};
 use crate::lattice::LatticeFile;
 use crate::picture::Picture;
 use crate::pose::animate::duration;
+use crate::pose::layers::layered;
 use crate::pose::units::to_asset;
-use crate::pose::{LaneKind, PoseError, Skinning};
+use crate::pose::{LaneKind, Layers, PoseError, Skinning};
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -128,7 +130,46 @@ pub fn gpu_weighted(
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
     let anim = looped(rig, anim)?;
-    let palettes = model.palettes(rig, anim)?;
+    gpu_posed(
+        gpu,
+        rig,
+        model,
+        (anim, given),
+        model.palettes(rig, anim)?,
+        bounds,
+        (width, height),
+    )
+}
+
+/// [`gpu_weighted`] of the frame's node transforms with the animation layer `layers`
+/// applied at `time` ([`layered`], as `skin pose` and [`Cpu::render_layered`] pose it); the
+/// clip `anim` (none: the rest pose) at `time` is not looped.
+pub fn gpu_layered(
+    gpu: &Reference,
+    rig: &Rig,
+    model: &Model,
+    (anim, time, given): (Option<usize>, f32, Option<&[f32]>),
+    layers: &Layers,
+    bounds: &Bounds,
+    size: (u16, u16),
+) -> Result<Picture, RenderError> {
+    let frame = anim.map(|c| (c, time));
+    let (locals, _) = layered::<f32>(rig, frame, time, layers, 0)?;
+    let palettes = model.palettes_of(rig, &locals)?;
+    gpu_posed(gpu, rig, model, (frame, given), palettes, bounds, size)
+}
+
+/// The GPU picture of `model` drawn with `palettes`, morph weights of the frame `anim` (or
+/// `given`).
+fn gpu_posed(
+    gpu: &Reference,
+    rig: &Rig,
+    model: &Model,
+    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
+    palettes: Vec<crate::gpu::FramePalette>,
+    bounds: &Bounds,
+    (width, height): (u16, u16),
+) -> Result<Picture, RenderError> {
     let weights = model.morph_weights(rig, anim, given)?;
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
@@ -147,6 +188,8 @@ pub struct Cpu {
     bytes: Vec<u8>,
     lane: LaneKind,
     unit_exponent: i32,
+    /// The rig node of each bone (empty for an asset read as it is).
+    bones: Vec<usize>,
 }
 
 /// Vertices skinned at a time (the scene's scratch).
@@ -188,6 +231,7 @@ impl Cpu {
             bytes: baked.bytes,
             lane,
             unit_exponent: baked.unit_exponent,
+            bones: baked.bones,
         })
     }
 
@@ -205,6 +249,7 @@ impl Cpu {
             bytes,
             lane,
             unit_exponent: i32::from(unit),
+            bones: Vec::new(),
         })
     }
 
@@ -271,6 +316,45 @@ impl Cpu {
 }
 
 impl Cpu {
+    /// [`Self::render`] with the animation layer: `rig`'s frame (`anim`, or the rest pose)
+    /// with `layers` at `time` ([`layered`], the code `skin pose` runs, in this lane and
+    /// asset unit) in place of the clip's pose, morph weights and the camera as at `time`.
+    /// `rig` must be the rig this renderer was made from.
+    pub fn render_layered(
+        &self,
+        rig: &Rig,
+        (anim, time): (Option<usize>, f32),
+        layers: &Layers,
+        size: (u16, u16),
+    ) -> Result<Picture, RenderError> {
+        if !time.is_finite() {
+            return Err(PoseError::BadTime(time).into());
+        }
+        let frame = anim.map(|c| (c, time));
+        let k = self.unit_exponent;
+        match self.lane {
+            LaneKind::F32 => {
+                let (locals, _) = layered::<f32>(rig, frame, time, layers, k)?;
+                let bones = self.bone_pose(&locals);
+                play::<f32, _>(&self.bytes, size, |s, b| {
+                    draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
+                })
+            }
+            LaneKind::Fixed => {
+                let (locals, _) = layered::<Fx>(rig, frame, time, layers, k)?;
+                let bones = self.bone_pose(&locals);
+                play::<Q14, _>(&self.bytes, size, |s, b| {
+                    draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
+                })
+            }
+        }
+    }
+
+    /// Node transforms (one a rig node) as the asset's bones' pose.
+    fn bone_pose<R: Copy>(&self, locals: &[Transform<R>]) -> Vec<Transform<R>> {
+        self.bones.iter().map(|&n| locals[n]).collect()
+    }
+
     /// [`Self::render`] with the skinned vertices moved by `file`'s lattice at `t` seconds
     /// (free-form deformation after skinning, in the lane's output format and asset units).
     pub fn render_lattice(
@@ -457,7 +541,24 @@ fn draw_with<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
+    size: (u16, u16),
+    project: impl FnOnce(
+        &Scene<'_, L, SCENE_BONES>,
+        &mut Buffers<L>,
+        &mut [ScreenVertex],
+    ) -> Result<(), RasterError>,
+) -> Result<Picture, RenderError> {
+    draw_posed(scene, b, t, size, None, project)
+}
+
+/// [`draw_with`] with the bones' pose `bones` (the animation layer's) in place of the
+/// clip's, if given.
+fn draw_posed<L: AssetLane + Project>(
+    scene: &mut Scene<'_, L, SCENE_BONES>,
+    b: &mut Buffers<L>,
+    t: f32,
     (width, height): (u16, u16),
+    bones: Option<&[Transform<L::Real>]>,
     project: impl FnOnce(
         &Scene<'_, L, SCENE_BONES>,
         &mut Buffers<L>,
@@ -467,7 +568,20 @@ fn draw_with<L: AssetLane + Project>(
     b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
-        .pose(t, &mut b.pose, &mut b.world, &mut ())
+        .pose_layered(Some(t), &mut b.pose, &mut b.world, &mut (), |pose| {
+            match bones {
+                Some(bones) if bones.len() == pose.len() => pose.copy_from_slice(bones),
+                Some(bones) => {
+                    return Err(RasterError::Capacity {
+                        what: "the animation layer's bones",
+                        needed: pose.len(),
+                        capacity: bones.len(),
+                    })
+                }
+                None => {}
+            }
+            Ok(())
+        })
         .map_err(RenderError::Raster)?;
     b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];

@@ -314,6 +314,8 @@ pub struct RenderCommand {
     /// degrees, keyed control-point moves; docs/DEFORMERS.md). CPU backend, one picture.
     #[arg(long, value_name = "FILE")]
     lattice: Option<PathBuf>,
+    #[command(flatten)]
+    layers: LayerArgs,
 }
 
 impl RenderCommand {
@@ -326,7 +328,14 @@ impl RenderCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        let layers = self.layers.layers(&rig)?;
         if let Some(file) = &self.lattice {
+            if !layers.is_empty() {
+                return Err(CliError::Usage(
+                    "--lattice draws the clip as baked: leave out the animation layer's options"
+                        .into(),
+                ));
+            }
             return self.render_lattice(&rig, file, frame, lane, budget, out);
         }
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
@@ -352,9 +361,9 @@ impl RenderCommand {
         };
         let clip = frame.map(|(c, _)| c);
         let format = animation::Format::of(&self.output);
-        if format.is_some() && clip.is_none() {
+        if format.is_some() && clip.is_none() && layers.blend.is_empty() && layers.walk.is_none() {
             return Err(CliError::Usage(format!(
-                "{}: an animation plays a clip: give --anim",
+                "{}: an animation plays a clip (or a --blend of clips, or a --walk): give --anim",
                 self.output.display()
             )));
         }
@@ -374,6 +383,7 @@ impl RenderCommand {
         if let Some(weights) = &self.weights.weights {
             renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
         }
+        let renderer = renderer.with_layers(layers);
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {

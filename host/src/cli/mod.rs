@@ -93,7 +93,7 @@ pub enum Command {
     /// weights, how far the new ones are from them: in weight, and in posed position over
     /// each clip.
     Weights(WeightsCommand),
-    /// Write the procedural character (twelve bones, a looping walk, up to four influences
+    /// Write the procedural character (fourteen bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
     Character(CharacterCommand),
 }
