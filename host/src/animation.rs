@@ -254,8 +254,6 @@ pub struct Renderer<'a> {
     cpu: Cpu,
     /// The device, the models it draws (one, or LBS then DQS) and the camera's box.
     gpu: Option<(Reference, Vec<Model>, Bounds)>,
-    /// Morph-target weights for every mesh with targets, in place of the clip's (the GPU's).
-    weights: Option<Vec<f32>>,
 }
 
 impl<'a> Renderer<'a> {
@@ -300,17 +298,7 @@ impl<'a> Renderer<'a> {
             size,
             cpu,
             gpu,
-            weights: None,
         })
-    }
-
-    /// The renderer drawing every mesh with morph targets at `weights` (one a target of
-    /// each such mesh) on the GPU, in place of the clip's weights.
-    pub fn with_weights(mut self, weights: Vec<f32>) -> Result<Self, RenderError> {
-        let mut nodes = crate::pose::morph::weights(self.rig, None);
-        crate::pose::morph::override_weights(self.rig, &mut nodes, &weights)?;
-        self.weights = Some(weights);
-        Ok(self)
     }
 
     /// The clip's duration in seconds (0 for the rest pose).
@@ -322,8 +310,7 @@ impl<'a> Renderer<'a> {
     pub fn frame(&self, t: f32) -> Result<Picture, RenderError> {
         let gpu = |(reference, models, bounds): &(Reference, Vec<Model>, Bounds), m: usize| {
             let anim = self.clip.map(|c| (c, t));
-            let frame = (anim, self.weights.as_deref());
-            render::gpu_weighted(reference, self.rig, &models[m], frame, bounds, self.size)
+            render::gpu(reference, self.rig, &models[m], anim, bounds, self.size)
         };
         match (&self.gpu, self.backend) {
             (Some(g), Backend::Gpu(_)) => gpu(g, 0),

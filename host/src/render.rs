@@ -112,24 +112,11 @@ pub fn gpu(
     model: &Model,
     anim: Option<(usize, f32)>,
     bounds: &Bounds,
-    size: (u16, u16),
-) -> Result<Picture, RenderError> {
-    gpu_weighted(gpu, rig, model, (anim, None), bounds, size)
-}
-
-/// [`gpu()`] with the morph-target weights `given` for every mesh with targets in place of
-/// the frame's (`skin render --weights`; `None`: the frame's).
-pub fn gpu_weighted(
-    gpu: &Reference,
-    rig: &Rig,
-    model: &Model,
-    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
-    bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
     let anim = looped(rig, anim)?;
     let palettes = model.palettes(rig, anim)?;
-    let weights = model.morph_weights(rig, anim, given)?;
+    let weights = model.morph_weights(rig, anim);
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
     Ok(gpu.render(

@@ -479,7 +479,7 @@ fn inspect_lists_morphs_and_every_command_applies_them() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(
-        text.contains("Pictures: not compared: ") && text.contains("**pass**"),
+        text.contains("Pictures 240x240") && text.contains("**pass**"),
         "{text}"
     );
 }

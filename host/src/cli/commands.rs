@@ -294,8 +294,8 @@ pub struct RenderCommand {
     /// renderer plays the model baked for it (as `skin bake --skinning`).
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
-    /// (GPU backends) morph-target weights for every mesh with targets, in place of the
-    /// file's and the clip's.
+    /// Morph-target weights for every mesh with targets, in place of the file's and the
+    /// clip's (every backend: the CPU renderer plays the asset baked with them).
     #[command(flatten)]
     weights: WeightsArg,
     #[command(flatten)]
@@ -319,7 +319,7 @@ pub struct RenderCommand {
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.weights.held(self.model.load(warn)?)?;
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
@@ -358,22 +358,8 @@ impl RenderCommand {
                 self.output.display()
             )));
         }
-        if self.weights.weights.is_some() {
-            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) {
-                return Err(CliError::Usage(
-                    "--weights needs --backend gpu (or lbs-dqs): the CPU renderer plays the \
-                     baked asset, whose morph weights are its defaults and weight channels"
-                        .into(),
-                ));
-            }
-            // Finite, and as many as each mesh's targets.
-            self.weights.at(&rig, None)?;
-        }
-        let mut renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
+        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
             .map_err(render_err)?;
-        if let Some(weights) = &self.weights.weights {
-            renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
-        }
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {
@@ -490,6 +476,10 @@ pub struct ValidateCommand {
     /// skinning (by default both, each with its own rows).
     #[arg(long, value_name = "METHOD", value_enum)]
     skinning: Option<SkinningArg>,
+    /// Morph-target weights for every mesh with targets, held on every path (the oracle,
+    /// the pose, the GPU and the CPU renderer's asset) at rest and through every clip.
+    #[command(flatten)]
+    weights: WeightsArg,
     #[command(flatten)]
     picture: PictureArgs,
     /// Write the GPU and CPU pictures of the frame where they differ most, side by
@@ -589,7 +579,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load(warn)?;
+        let rig = self.weights.held(model.load(warn)?)?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,

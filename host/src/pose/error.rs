@@ -9,6 +9,34 @@ pub enum PoseError {
     /// The time is NaN or infinite.
     #[error("time {0} is not a finite number of seconds")]
     BadTime(f32),
+    /// Morph-target weights given (`--weights`) of another count than a mesh's targets.
+    #[error(
+        "--weights gives {given} weights, but node {node} draws mesh {mesh} with {targets} \
+         morph targets"
+    )]
+    MorphWeights {
+        /// Weights given.
+        given: usize,
+        /// The mesh node.
+        node: usize,
+        /// Its mesh.
+        mesh: usize,
+        /// The mesh's targets.
+        targets: usize,
+    },
+    /// A morph-target weight given (`--weights`) that is not a finite number within
+    /// [`super::morph::WEIGHTS`].
+    #[error(
+        "--weights: weight {index} is {value}, not a number from {} to {:.7}",
+        super::morph::WEIGHTS.start(),
+        super::morph::WEIGHTS.end()
+    )]
+    MorphWeight {
+        /// Its place in the list.
+        index: usize,
+        /// The weight.
+        value: f32,
+    },
     /// skin-core rejected the data.
     #[error("{context}: {source}")]
     Core {

@@ -168,10 +168,6 @@ pub struct Report {
     pub size: (u16, u16),
     /// The picture comparison.
     pub pictures: Pictures,
-    /// Why the pictures were not compared, if they were not (a model whose morph targets
-    /// move vertices: the CPU renderer cannot draw it yet); [`Self::pictures`] then holds
-    /// no frames and fails nothing.
-    pub pictures_unavailable: Option<String>,
     /// The picture comparison under dual quaternion skinning (the GPU's DQS against the CPU
     /// renderer playing the asset baked for DQS), or why it could not be made (a rig DQS
     /// cannot skin); `None` when DQS was not validated or no pictures were compared.
@@ -203,12 +199,7 @@ impl Report {
             })
             .collect();
         let compared = [
-            (
-                "pictures",
-                self.pictures_unavailable
-                    .is_none()
-                    .then_some(&self.pictures),
-            ),
+            ("pictures", Some(&self.pictures)),
             (
                 "dqs pictures",
                 self.dual_pictures.as_ref().and_then(|d| d.as_ref().ok()),
@@ -251,11 +242,7 @@ impl Report {
         for r in &self.rows {
             let _ = writeln!(s, "{}", self.row(r));
         }
-        let lbs = match &self.pictures_unavailable {
-            Some(why) => Err(why.clone()),
-            None => Ok(self.pictures),
-        };
-        self.pictures_line(&mut s, "", &lbs);
+        self.pictures_line(&mut s, "", &Ok(self.pictures));
         if let Some(dual) = &self.dual_pictures {
             self.pictures_line(&mut s, " (dqs)", dual);
         }
