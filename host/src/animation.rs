@@ -301,6 +301,12 @@ impl<'a> Renderer<'a> {
         })
     }
 
+    /// The largest |weight| the CPU renderer's budget of active morph targets dropped in a
+    /// frame drawn so far ([`Cpu::dropped_weight`]; 0 when the CPU drew none).
+    pub fn dropped_weight(&self) -> f32 {
+        self.cpu.dropped_weight()
+    }
+
     /// The clip's duration in seconds (0 for the rest pose).
     pub fn duration(&self) -> f32 {
         self.clip.map_or(0.0, |c| duration(self.rig, c))

@@ -30,6 +30,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::cell::Cell;
+
 use embedded_graphics::pixelcolor::Rgb565;
 use skin_core::affine::Affine;
 use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
@@ -134,6 +136,9 @@ pub struct Cpu {
     bytes: Vec<u8>,
     lane: LaneKind,
     unit_exponent: i32,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// drawn so far.
+    dropped: Cell<f32>,
 }
 
 /// Vertices skinned at a time (the scene's scratch).
@@ -175,6 +180,7 @@ impl Cpu {
             bytes: baked.bytes,
             lane,
             unit_exponent: baked.unit_exponent,
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -192,6 +198,7 @@ impl Cpu {
             bytes,
             lane,
             unit_exponent: i32::from(unit),
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -207,8 +214,9 @@ impl Cpu {
             size: (u16, u16),
         ) -> Result<Played, RenderError> {
             let times: Vec<f32> = (0..frames).map(|k| s.frame_time(k, frames)).collect();
+            let mut dropped = 0.0f32;
             for &t in &times {
-                draw(s, b, t, size)?;
+                dropped = dropped.max(draw(s, b, t, size)?.1);
             }
             let a = s.asset();
             Ok(Played {
@@ -220,6 +228,7 @@ impl Cpu {
                 parts: a.parts().count(),
                 clip: s.clip().map(|(n, d)| (n.to_owned(), d)),
                 frames: times.len(),
+                dropped,
             })
         }
         match self.lane {
@@ -250,10 +259,25 @@ impl Cpu {
         if !t.is_finite() {
             return Err(PoseError::BadTime(t).into());
         }
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
             LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
-        }
+        })
+    }
+
+    /// The largest |weight| the player's budget of active morph targets
+    /// ([`skin_core::morph::ACTIVE_TARGETS`] a set) dropped in any frame drawn so far by
+    /// [`Self::render`] or [`Self::render_lattice`]: 0 when every frame drew every target
+    /// at a non-zero weight.
+    pub fn dropped_weight(&self) -> f32 {
+        self.dropped.get()
+    }
+
+    /// A frame's picture, its dropped weight noted.
+    fn noted(&self, frame: Result<(Picture, f32), RenderError>) -> Result<Picture, RenderError> {
+        let (picture, dropped) = frame?;
+        self.dropped.set(self.dropped.get().max(dropped));
+        Ok(picture)
     }
 }
 
@@ -270,20 +294,21 @@ impl Cpu {
             return Err(PoseError::BadTime(t).into());
         }
         let scale = to_asset(self.unit_exponent);
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => through::<f32>(&self.bytes, size, t, &file.at(t, scale)?),
             LaneKind::Fixed => through::<Q14>(&self.bytes, size, t, &file.at(t, scale)?),
-        }
+        })
     }
 }
 
-/// The asset `bytes` in lane `L` drawn at `t` through `lattice`.
+/// The asset `bytes` in lane `L` drawn at `t` through `lattice`, and the weight dropped
+/// ([`draw_with`]).
 fn through<L: AssetLane + Project>(
     bytes: &[u8],
     size: (u16, u16),
     t: f32,
     lattice: &Lattice<L::Out>,
-) -> Result<Picture, RenderError>
+) -> Result<(Picture, f32), RenderError>
 where
     L::Out: Coord,
 {
@@ -311,6 +336,9 @@ pub struct Played {
     pub clip: Option<(String, f32)>,
     /// Frames drawn.
     pub frames: usize,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// ([`Cpu::dropped_weight`]).
+    pub dropped: f32,
 }
 
 /// The buffers a scene plays into, sized for one asset.
@@ -429,17 +457,20 @@ fn rest_box<L: AssetLane + Project>(
         .map_err(RenderError::Raster)
 }
 
-/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's).
+/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's), and
+/// the weight dropped ([`draw_with`]).
 fn draw<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
     size: (u16, u16),
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     draw_with(scene, b, t, size, |s, b, v| b.project(s, v))
 }
 
-/// [`draw`] with the vertices skinned and projected by `project`.
+/// [`draw`] with the vertices skinned and projected by `project`: the picture, and the
+/// largest |weight| the budget of active morph targets dropped from a part
+/// ([`Scratch::dropped_weight`]).
 fn draw_with<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
@@ -450,7 +481,7 @@ fn draw_with<L: AssetLane + Project>(
         &mut Buffers<L>,
         &mut [ScreenVertex],
     ) -> Result<(), RasterError>,
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
@@ -459,6 +490,7 @@ fn draw_with<L: AssetLane + Project>(
     b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
+    let dropped = b.scratch.dropped_weight();
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =
         FrameBuffer::new(&mut picture.pixels, width, height).map_err(RenderError::Raster)?;
@@ -471,5 +503,5 @@ fn draw_with<L: AssetLane + Project>(
             skin_core::raster::FrameError::Raster(e) => RenderError::Raster(e),
             skin_core::raster::FrameError::Target(never) => match never {},
         })?;
-    Ok(picture)
+    Ok((picture, dropped))
 }

@@ -327,7 +327,7 @@ impl RenderCommand {
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
         if let Some(file) = &self.lattice {
-            return self.render_lattice(&rig, file, frame, lane, budget, out);
+            return self.render_lattice(&rig, file, frame, (lane, budget), (out, warn));
         }
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
@@ -373,7 +373,7 @@ impl RenderCommand {
         };
         let (w, h) = renderer.picture_size();
         writeln!(out, "{}: {w}x{h} {what}", self.output.display())?;
-        Ok(())
+        dropped(warn, &self.model.path(), renderer.dropped_weight())
     }
 }
 
@@ -384,9 +384,8 @@ impl RenderCommand {
         rig: &Rig,
         file: &Path,
         frame: Option<(usize, f32)>,
-        lane: LaneKind,
-        budget: skin_core::budget::Budget,
-        out: &mut dyn Write,
+        (lane, budget): (LaneKind, skin_core::budget::Budget),
+        (out, warn): (&mut dyn Write, &mut dyn Write),
     ) -> Result<(), CliError> {
         if self.backend != BackendArg::Cpu || animation::Format::of(&self.output).is_some() {
             return Err(CliError::Usage(
@@ -425,8 +424,24 @@ impl RenderCommand {
             lane.name(),
             file.display()
         )?;
-        Ok(())
+        dropped(warn, &self.model.path(), cpu.dropped_weight())
     }
+}
+
+/// A warning that the CPU renderer dropped morph targets from a frame of `path` (the
+/// player's budget, as the firmware's), when it did (`weight` > 0: the largest |weight|
+/// dropped).
+fn dropped(warn: &mut dyn Write, path: &str, weight: f32) -> Result<(), CliError> {
+    if weight > 0.0 {
+        writeln!(
+            warn,
+            "skin: warning: {path}: a frame has more than {} morph targets at a non-zero \
+             weight; the asset's player (the CPU renderer, as the firmware) drew the {0} of \
+             largest |weight| and dropped targets of |weight| up to {weight}",
+            skin_core::morph::ACTIVE_TARGETS
+        )?;
+    }
+    Ok(())
 }
 
 /// Render `renderer`'s clip at `fps` into `path` (whole or not at all), with a progress
@@ -685,8 +700,9 @@ pub struct CheckCommand {
 }
 
 impl CheckCommand {
-    /// Read and play the asset; one line saying what it holds and played.
-    pub fn run(self, out: &mut dyn Write) -> Result<(), CliError> {
+    /// Read and play the asset; one line saying what it holds and played (and a warning
+    /// when the budget of active morph targets dropped some).
+    pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let path = self.asset.display().to_string();
         let limit = crate::import::MAX_BUFFER_BYTES;
         let bytes = std::fs::File::open(&self.asset)
@@ -730,7 +746,7 @@ impl CheckCommand {
             self.picture.size.0,
             self.picture.size.1,
         )?;
-        Ok(())
+        dropped(warn, &path, played.dropped)
     }
 }
 

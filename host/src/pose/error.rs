@@ -24,18 +24,18 @@ pub enum PoseError {
         /// The mesh's targets.
         targets: usize,
     },
-    /// A morph-target weight given (`--weights`) that is not a finite number within
-    /// [`super::morph::WEIGHTS`].
-    #[error(
-        "--weights: weight {index} is {value}, not a number from {} to {:.7}",
-        super::morph::WEIGHTS.start(),
-        super::morph::WEIGHTS.end()
-    )]
+    /// A morph-target weight given (`--weights`) that is not a finite number within the
+    /// range `--weights` takes (`pose::morph::WEIGHTS`).
+    #[error("--weights: weight {index} is {value}, not a number from {low} to {high:.7}")]
     MorphWeight {
         /// Its place in the list.
         index: usize,
         /// The weight.
         value: f32,
+        /// The smallest weight taken.
+        low: f32,
+        /// The largest weight taken.
+        high: f32,
     },
     /// skin-core rejected the data.
     #[error("{context}: {source}")]

@@ -65,7 +65,12 @@ pub fn check_weights(rig: &Rig, weights: &[f32]) -> Result<(), PoseError> {
         .enumerate()
         .find(|&(_, w)| !WEIGHTS.contains(w))
     {
-        return Err(PoseError::MorphWeight { index, value });
+        return Err(PoseError::MorphWeight {
+            index,
+            value,
+            low: *WEIGHTS.start(),
+            high: *WEIGHTS.end(),
+        });
     }
     for (node, mesh, _) in rig.mesh_nodes() {
         let targets = rig.meshes[mesh].targets();
