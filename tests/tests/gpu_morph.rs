@@ -197,6 +197,7 @@ fn validate_compares_morphed_models_on_every_path_and_their_pictures() {
         assert_eq!(report.pictures.frames, report.frames.len(), "{name}");
         assert!(report.pictures.worst >= report.pixel_limit, "{name}");
         assert!(report.worst.is_some(), "{name}");
+        assert!(report.pictures.quantised_morphs, "{name}");
         for row in &report.rows {
             // Only the fixed lane may be out of range (AnimatedMorphCube scales by 100).
             if row.unavailable.is_some() {
@@ -213,6 +214,10 @@ fn validate_compares_morphed_models_on_every_path_and_their_pictures() {
         }
         let table = report.table(&name);
         assert!(!table.contains("Pictures: not compared"), "{table}");
+        assert!(
+            table.contains("GPU vertex shader (the asset's quantised morph deltas) vs CPU"),
+            "{table}"
+        );
     }
 }
 

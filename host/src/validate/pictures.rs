@@ -119,7 +119,11 @@ impl<'a> PictureCheck<'a> {
     /// The statistics of every frame, and the GPU and CPU pictures of the frame where they
     /// differ most.
     pub fn finish(self) -> (Pictures, Option<(Picture, Picture)>) {
-        (summarise(&self.diffs), self.worst)
+        let pictures = Pictures {
+            quantised_morphs: self.quantised.is_some(),
+            ..summarise(&self.diffs)
+        };
+        (pictures, self.worst)
     }
 }
 
@@ -133,6 +137,7 @@ fn summarise(diffs: &[Difference]) -> Pictures {
         total: diffs.first().map_or(0, |d| d.total),
         mean: 0.0,
         largest: 0,
+        quantised_morphs: false,
     };
     for (i, d) in diffs.iter().enumerate() {
         let a = d.agreement();

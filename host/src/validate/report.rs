@@ -115,6 +115,9 @@ pub struct Pictures {
     pub mean: f64,
     /// The largest channel difference of any pixel of any frame, in 8-bit levels.
     pub largest: u8,
+    /// Whether the GPU drew the asset's quantised morph-target deltas
+    /// ([`crate::bake::dequantised`]), the model's targets moving vertices.
+    pub quantised_morphs: bool,
 }
 
 /// One comparison's error at every vertex of the frame where it is largest, with the
@@ -265,9 +268,13 @@ impl Report {
             Ok(p) => {
                 let _ = writeln!(
                     s,
-                    "\nPictures{method} {}x{}, GPU vertex shader vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
+                    "\nPictures{method} {}x{}, GPU vertex shader{} vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
                     self.size.0,
                     self.size.1,
+                    match p.quantised_morphs {
+                        true => " (the asset's quantised morph deltas)",
+                        false => "",
+                    },
                     p.frames,
                     p.worst_differing,
                     p.total,
