@@ -103,8 +103,9 @@ impl ModelArg {
 /// the file's and the clip's.
 #[derive(Debug, Args)]
 pub struct WeightsArg {
-    /// Morph-target weights for every mesh with targets (each must have this many), replacing
-    /// the file's defaults and any animated weights; default: the file's, animated.
+    /// Morph-target weights for every mesh with targets (each must have this many), each
+    /// from -2 to 2 - 2^-14 (the fixed lane's weights), replacing the file's defaults and any
+    /// animated weights; default: the file's, animated.
     #[arg(
         long,
         value_name = "W0,W1,…",
