@@ -255,8 +255,6 @@ pub struct Renderer<'a> {
     cpu: Cpu,
     /// The device, the models it draws (one, or LBS then DQS) and the camera's box.
     gpu: Option<(Reference, Vec<Model>, Bounds)>,
-    /// Morph-target weights for every mesh with targets, in place of the clip's (the GPU's).
-    weights: Option<Vec<f32>>,
     /// The animation layer on every frame (empty: the clip as it is).
     layers: Layers,
 }
@@ -303,7 +301,6 @@ impl<'a> Renderer<'a> {
             size,
             cpu,
             gpu,
-            weights: None,
             layers: Layers::default(),
         })
     }
@@ -316,13 +313,10 @@ impl<'a> Renderer<'a> {
         self
     }
 
-    /// The renderer drawing every mesh with morph targets at `weights` (one a target of
-    /// each such mesh) on the GPU, in place of the clip's weights.
-    pub fn with_weights(mut self, weights: Vec<f32>) -> Result<Self, RenderError> {
-        let mut nodes = crate::pose::morph::weights(self.rig, None);
-        crate::pose::morph::override_weights(self.rig, &mut nodes, &weights)?;
-        self.weights = Some(weights);
-        Ok(self)
+    /// The largest |weight| the CPU renderer's budget of active morph targets dropped in a
+    /// frame drawn so far ([`Cpu::dropped_weight`]; 0 when the CPU drew none).
+    pub fn dropped_weight(&self) -> f32 {
+        self.cpu.dropped_weight()
     }
 
     /// The clip's duration in seconds; without a clip, the longest blended clip's, or else
@@ -356,18 +350,24 @@ impl<'a> Renderer<'a> {
             d if layered && d > 0.0 => Wrap::Loop.time(t, d),
             _ => t,
         };
-        let given = self.weights.as_deref();
         let gpu = |(reference, models, bounds): &(Reference, Vec<Model>, Bounds), m: usize| {
             let model = &models[m];
             match layered {
                 true => {
-                    let frame = (self.clip, t, given);
                     let (layers, size) = (&self.layers, self.size);
-                    render::gpu_layered(reference, self.rig, model, frame, layers, bounds, size)
+                    render::gpu_layered(
+                        reference,
+                        self.rig,
+                        model,
+                        (self.clip, t),
+                        layers,
+                        bounds,
+                        size,
+                    )
                 }
                 false => {
-                    let frame = (self.clip.map(|c| (c, t)), given);
-                    render::gpu_weighted(reference, self.rig, model, frame, bounds, self.size)
+                    let anim = self.clip.map(|c| (c, t));
+                    render::gpu(reference, self.rig, model, anim, bounds, self.size)
                 }
             }
         };

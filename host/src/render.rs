@@ -30,6 +30,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::cell::Cell;
+
 use embedded_graphics::pixelcolor::Rgb565;
 use skin_core::affine::Affine;
 use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
@@ -114,19 +116,6 @@ pub fn gpu(
     model: &Model,
     anim: Option<(usize, f32)>,
     bounds: &Bounds,
-    size: (u16, u16),
-) -> Result<Picture, RenderError> {
-    gpu_weighted(gpu, rig, model, (anim, None), bounds, size)
-}
-
-/// [`gpu()`] with the morph-target weights `given` for every mesh with targets in place of
-/// the frame's (`skin render --weights`; `None`: the frame's).
-pub fn gpu_weighted(
-    gpu: &Reference,
-    rig: &Rig,
-    model: &Model,
-    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
-    bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
     let anim = looped(rig, anim)?;
@@ -134,21 +123,21 @@ pub fn gpu_weighted(
         gpu,
         rig,
         model,
-        (anim, given),
+        anim,
         model.palettes(rig, anim)?,
         bounds,
         (width, height),
     )
 }
 
-/// [`gpu_weighted`] of the frame's node transforms with the animation layer `layers`
-/// applied at `time` ([`layered`], as `skin pose` and [`Cpu::render_layered`] pose it); the
-/// clip `anim` (none: the rest pose) at `time` is not looped.
+/// [`gpu`] of the frame's node transforms with the animation layer `layers` applied at
+/// `time` ([`layered`], as `skin pose` and [`Cpu::render_layered`] pose it); the clip `anim`
+/// (none: the rest pose) at `time` is not looped.
 pub fn gpu_layered(
     gpu: &Reference,
     rig: &Rig,
     model: &Model,
-    (anim, time, given): (Option<usize>, f32, Option<&[f32]>),
+    (anim, time): (Option<usize>, f32),
     layers: &Layers,
     bounds: &Bounds,
     size: (u16, u16),
@@ -156,21 +145,21 @@ pub fn gpu_layered(
     let frame = anim.map(|c| (c, time));
     let (locals, _) = layered::<f32>(rig, frame, time, layers, 0)?;
     let palettes = model.palettes_of(rig, &locals)?;
-    gpu_posed(gpu, rig, model, (frame, given), palettes, bounds, size)
+    gpu_posed(gpu, rig, model, frame, palettes, bounds, size)
 }
 
-/// The GPU picture of `model` drawn with `palettes`, morph weights of the frame `anim` (or
-/// `given`).
+/// The GPU picture of `model` drawn with `palettes` and the morph weights of the frame
+/// `anim`.
 fn gpu_posed(
     gpu: &Reference,
     rig: &Rig,
     model: &Model,
-    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
+    anim: Option<(usize, f32)>,
     palettes: Vec<crate::gpu::FramePalette>,
     bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
-    let weights = model.morph_weights(rig, anim, given)?;
+    let weights = model.morph_weights(rig, anim);
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
     Ok(gpu.render(
@@ -190,6 +179,9 @@ pub struct Cpu {
     unit_exponent: i32,
     /// The rig node of each bone (empty for an asset read as it is).
     bones: Vec<usize>,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// drawn so far.
+    dropped: Cell<f32>,
 }
 
 /// Vertices skinned at a time (the scene's scratch).
@@ -232,6 +224,7 @@ impl Cpu {
             lane,
             unit_exponent: baked.unit_exponent,
             bones: baked.bones,
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -250,6 +243,7 @@ impl Cpu {
             lane,
             unit_exponent: i32::from(unit),
             bones: Vec::new(),
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -265,8 +259,9 @@ impl Cpu {
             size: (u16, u16),
         ) -> Result<Played, RenderError> {
             let times: Vec<f32> = (0..frames).map(|k| s.frame_time(k, frames)).collect();
+            let mut dropped = 0.0f32;
             for &t in &times {
-                draw(s, b, t, size)?;
+                dropped = dropped.max(draw(s, b, t, size)?.1);
             }
             let a = s.asset();
             Ok(Played {
@@ -278,6 +273,7 @@ impl Cpu {
                 parts: a.parts().count(),
                 clip: s.clip().map(|(n, d)| (n.to_owned(), d)),
                 frames: times.len(),
+                dropped,
             })
         }
         match self.lane {
@@ -308,10 +304,25 @@ impl Cpu {
         if !t.is_finite() {
             return Err(PoseError::BadTime(t).into());
         }
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
             LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
-        }
+        })
+    }
+
+    /// The largest |weight| the player's budget of active morph targets
+    /// ([`skin_core::morph::ACTIVE_TARGETS`] a set) dropped in any frame drawn so far by
+    /// [`Self::render`] or [`Self::render_lattice`]: 0 when every frame drew every target
+    /// at a non-zero weight.
+    pub fn dropped_weight(&self) -> f32 {
+        self.dropped.get()
+    }
+
+    /// A frame's picture, its dropped weight noted.
+    fn noted(&self, frame: Result<(Picture, f32), RenderError>) -> Result<Picture, RenderError> {
+        let (picture, dropped) = frame?;
+        self.dropped.set(self.dropped.get().max(dropped));
+        Ok(picture)
     }
 }
 
@@ -336,16 +347,16 @@ impl Cpu {
             LaneKind::F32 => {
                 let (locals, _) = layered::<f32>(rig, frame, time, layers, k)?;
                 let bones = self.bone_pose(&locals);
-                play::<f32, _>(&self.bytes, size, |s, b| {
+                self.noted(play::<f32, _>(&self.bytes, size, |s, b| {
                     draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
-                })
+                }))
             }
             LaneKind::Fixed => {
                 let (locals, _) = layered::<Fx>(rig, frame, time, layers, k)?;
                 let bones = self.bone_pose(&locals);
-                play::<Q14, _>(&self.bytes, size, |s, b| {
+                self.noted(play::<Q14, _>(&self.bytes, size, |s, b| {
                     draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
-                })
+                }))
             }
         }
     }
@@ -367,20 +378,21 @@ impl Cpu {
             return Err(PoseError::BadTime(t).into());
         }
         let scale = to_asset(self.unit_exponent);
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => through::<f32>(&self.bytes, size, t, &file.at(t, scale)?),
             LaneKind::Fixed => through::<Q14>(&self.bytes, size, t, &file.at(t, scale)?),
-        }
+        })
     }
 }
 
-/// The asset `bytes` in lane `L` drawn at `t` through `lattice`.
+/// The asset `bytes` in lane `L` drawn at `t` through `lattice`, and the weight dropped
+/// ([`draw_with`]).
 fn through<L: AssetLane + Project>(
     bytes: &[u8],
     size: (u16, u16),
     t: f32,
     lattice: &Lattice<L::Out>,
-) -> Result<Picture, RenderError>
+) -> Result<(Picture, f32), RenderError>
 where
     L::Out: Coord,
 {
@@ -408,6 +420,9 @@ pub struct Played {
     pub clip: Option<(String, f32)>,
     /// Frames drawn.
     pub frames: usize,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// ([`Cpu::dropped_weight`]).
+    pub dropped: f32,
 }
 
 /// The buffers a scene plays into, sized for one asset.
@@ -526,17 +541,20 @@ fn rest_box<L: AssetLane + Project>(
         .map_err(RenderError::Raster)
 }
 
-/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's).
+/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's), and
+/// the weight dropped ([`draw_with`]).
 fn draw<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
     size: (u16, u16),
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     draw_with(scene, b, t, size, |s, b, v| b.project(s, v))
 }
 
-/// [`draw`] with the vertices skinned and projected by `project`.
+/// [`draw`] with the vertices skinned and projected by `project`: the picture, and the
+/// largest |weight| the budget of active morph targets dropped from a part
+/// ([`Scratch::dropped_weight`]).
 fn draw_with<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
@@ -547,7 +565,7 @@ fn draw_with<L: AssetLane + Project>(
         &mut Buffers<L>,
         &mut [ScreenVertex],
     ) -> Result<(), RasterError>,
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     draw_posed(scene, b, t, size, None, project)
 }
 
@@ -564,7 +582,7 @@ fn draw_posed<L: AssetLane + Project>(
         &mut Buffers<L>,
         &mut [ScreenVertex],
     ) -> Result<(), RasterError>,
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
@@ -586,6 +604,7 @@ fn draw_posed<L: AssetLane + Project>(
     b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
+    let dropped = b.scratch.dropped_weight();
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =
         FrameBuffer::new(&mut picture.pixels, width, height).map_err(RenderError::Raster)?;
@@ -598,5 +617,5 @@ fn draw_posed<L: AssetLane + Project>(
             skin_core::raster::FrameError::Raster(e) => RenderError::Raster(e),
             skin_core::raster::FrameError::Target(never) => match never {},
         })?;
-    Ok(picture)
+    Ok((picture, dropped))
 }

@@ -107,7 +107,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         Command::Bake(c) => c.run(out, warn),
         Command::Render(c) => c.run(out, warn),
         Command::Validate(c) => c.run(out, warn),
-        Command::Check(c) => c.run(out),
+        Command::Check(c) => c.run(out, warn),
         Command::Frames(c) => c.run(out),
         Command::Character(c) => c.run(out),
         Command::Weights(c) => c.run(out, warn),

@@ -10,7 +10,7 @@ use skin_core::transform::Transform;
 
 use super::{DrawCall, FramePalette, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
 use crate::pose::animate::frame;
-use crate::pose::morph::{override_weights, weights};
+use crate::pose::morph::weights;
 use crate::pose::palette::{node_world, skin_dual_palette, skin_palette};
 use crate::pose::{PoseError, Skinning};
 use crate::rig::Rig;
@@ -173,23 +173,13 @@ impl Model {
 
     /// The morph-target weights of each primitive at the rest pose (`anim` = `None`) or clip
     /// `c` at `t` seconds (`Some((c, t))`): its node's, as [`crate::pose::pose()`] applies
-    /// them (empty for a mesh without targets), or `given` for every mesh with targets
-    /// (`--weights`; each must have that many).
-    pub fn morph_weights(
-        &self,
-        rig: &Rig,
-        anim: Option<(usize, f32)>,
-        given: Option<&[f32]>,
-    ) -> Result<Vec<Vec<f32>>, PoseError> {
-        let mut nodes = weights(rig, anim);
-        if let Some(given) = given {
-            override_weights(rig, &mut nodes, given)?;
-        }
-        Ok(self
-            .primitives
+    /// them (empty for a mesh without targets).
+    pub fn morph_weights(&self, rig: &Rig, anim: Option<(usize, f32)>) -> Vec<Vec<f32>> {
+        let nodes = weights(rig, anim);
+        self.primitives
             .iter()
             .map(|b| nodes[b.node].clone())
-            .collect())
+            .collect()
     }
 
     /// The box around every drawn vertex's bind position (what `skin_core::scene::Scene`
