@@ -236,7 +236,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
     /// A checked [`Batch`] for the loops' own tests.
     #[cfg(test)]
-    pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
+    pub(crate) fn batch_for_tests<'b, M>(&'b self, palette: &'b [M]) -> Batch<'b, L, K, M> {
         self.batch(palette, self.len())
             .expect("a palette for the mesh")
     }
