@@ -79,3 +79,63 @@ pub fn hemisphere_margin(bones: &[Bone], index: &[usize], weights: &[f64]) -> f6
 fn lead(weights: &[f64]) -> usize {
     (1..weights.len()).fold(0, |m, k| if weights[k] > weights[m] { k } else { m })
 }
+
+/// A bone with scale/shear (Kavan et al.): the symmetric `s` applied first, then the rigid
+/// `bone`; its joint matrix is `[R(q)·s | t]`.
+#[derive(Clone, Copy, Debug)]
+pub struct StretchedBone {
+    /// The rigid part.
+    pub bone: Bone,
+    /// The scale/shear, symmetric positive definite, rows first.
+    pub s: [[f64; 3]; 3],
+}
+
+/// The blended stretch `Σ wₖ sₖ` of a vertex.
+fn blend_stretch(bones: &[StretchedBone], index: &[usize], weights: &[f64]) -> [[f64; 3]; 3] {
+    let mut m = [[0.0; 3]; 3];
+    for (&b, &w) in index.iter().zip(weights) {
+        for (i, row) in m.iter_mut().enumerate() {
+            for (j, e) in row.iter_mut().enumerate() {
+                *e += w * bones[b].s[i][j];
+            }
+        }
+    }
+    m
+}
+
+/// The rigid parts of `bones`.
+fn rigid(bones: &[StretchedBone]) -> Vec<Bone> {
+    bones.iter().map(|b| b.bone).collect()
+}
+
+/// A point through the blended stretch, then the blended rigid part.
+pub fn stretched_point(bones: &[StretchedBone], index: &[usize], weights: &[f64], p: V3) -> V3 {
+    let s = blend_stretch(bones, index, weights);
+    let moved = [0, 1, 2].map(|i| (0..3).map(|j| s[i][j] * p[j]).sum());
+    dqs_point(&rigid(bones), index, weights, moved)
+}
+
+/// A normal through the blended stretch's inverse transpose (solved by Gaussian
+/// elimination with partial pivoting: the stretch is symmetric, so `S⁻ᵀn = S⁻¹n`), then
+/// the blended rotation; unit out.
+pub fn stretched_normal(bones: &[StretchedBone], index: &[usize], weights: &[f64], n: V3) -> V3 {
+    let s = blend_stretch(bones, index, weights);
+    let mut a = [0, 1, 2].map(|i| [s[i][0], s[i][1], s[i][2], n[i]]);
+    for col in 0..3 {
+        let pivot = (col..3)
+            .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
+            .expect("rows");
+        a.swap(col, pivot);
+        for row in 0..3 {
+            if row != col {
+                let f = a[row][col] / a[col][col];
+                for k in col..4 {
+                    a[row][k] -= f * a[col][k];
+                }
+            }
+        }
+    }
+    let x: V3 = [0, 1, 2].map(|i| a[i][3] / a[i][i]);
+    let l = crate::oracle::norm(x);
+    dqs_normal(&rigid(bones), index, weights, x.map(|c| c / l))
+}

@@ -9,6 +9,7 @@
 //! | `batch` | validated views: vertices and a palette that holds every bone they use |
 //! | `generic` | the loops written once over [`Lane`](crate::lane::Lane)'s primitives |
 //! | `dqs` | dual quaternion skinning, written once over the lanes' primitives |
+//! | `stretch` | dual quaternion skinning with scale/shear (Kavan et al.), `f32` |
 //! | `asm`, `x86` | the specialised loops (Cortex-M assembly; x86 SSE2/AVX2), target by target |
 //! | [`dispatch`] | the one dispatch point: which loop skins a view ([`Loop`]) |
 //! | `mesh` | [`RigidMesh`] and [`SkinnedMesh`]: validated once when made, then skinned |
@@ -50,6 +51,7 @@ pub mod dispatch;
 mod dqs;
 mod generic;
 mod mesh;
+mod stretch;
 #[cfg(skin_x86)]
 mod x86;
 
