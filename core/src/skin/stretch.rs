@@ -11,6 +11,8 @@
 //! the plain DQS loop through the dispatch point: the same bits as a
 //! [`DualPalette`](crate::palette::DualPalette)'s.
 
+use core::marker::PhantomData;
+
 use super::batch::{Batch, Normals};
 use super::dqs::blend;
 use super::generic::with_bones;
@@ -18,14 +20,14 @@ use super::mesh::{check_dual, check_len, check_normals};
 use super::{dispatch, SkinnedMesh};
 use crate::dual::{Dual, Stretch};
 use crate::error::Error;
-use crate::lane::Lane;
+use crate::lane::{Lane, OfLane, Which};
 use crate::vertex::Influence;
 
-impl<const K: usize> SkinnedMesh<'_, f32, K> {
+impl<L: Lane, const K: usize> SkinnedMesh<'_, L, K> {
     /// Dual quaternion skinning with scale: `out[v]` is `p[v]` moved by the blend of its
     /// bones' stretches, then by the blend of their unit dual quaternions, normalised.
     /// `stretches` is `None` for a palette of rigid joints (the plain loop, the same bits as
-    /// [`Self::skin_dqs`]).
+    /// [`Self::skin_dqs`]); with stretches, only the `f32` lane skins.
     ///
     /// ```
     /// use skin_core::affine::Affine;
@@ -46,47 +48,87 @@ impl<const K: usize> SkinnedMesh<'_, f32, K> {
     /// ```
     ///
     /// [`Error::LengthMismatch`] when `stretches` does not have one entry per joint;
-    /// otherwise as [`Self::skin_dqs`].
+    /// [`Error::NotRigid`] naming the most stretched joint in the fixed lane (its 16-bit
+    /// format has no derived bound for a stretch yet); otherwise as [`Self::skin_dqs`].
     pub fn skin_dqs_stretched(
         &self,
-        palette: &[Dual<f32>],
+        palette: &[Dual<L>],
         stretches: Option<&[Stretch<f32>]>,
-        out: &mut [[f32; 3]],
+        out: &mut [[L::Out; 3]],
     ) -> Result<(), Error> {
         check_dual(palette)?;
         let batch = self.batch(palette, out.len())?;
-        match stretches {
-            None => dispatch::dqs(batch, out, None),
-            Some(s) => {
-                check_len(palette.len(), s.len())?;
-                dqs_stretched(batch, s, out, None);
-            }
-        }
-        Ok(())
+        stretched(batch, stretches, out, None)
     }
 
     /// [`Self::skin_dqs_stretched`] with the normals through the blended stretch's inverse
     /// transpose and the blended rotation, renormalised.
     pub fn skin_dqs_stretched_with_normals(
         &self,
-        palette: &[Dual<f32>],
+        palette: &[Dual<L>],
         stretches: Option<&[Stretch<f32>]>,
-        normals: &[[f32; 3]],
-        out: &mut [[f32; 3]],
-        out_normals: &mut [[f32; 3]],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
         check_dual(palette)?;
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
-        let normals = Some((normals, out_normals));
-        match stretches {
-            None => dispatch::dqs(batch, out, normals),
-            Some(s) => {
-                check_len(palette.len(), s.len())?;
-                dqs_stretched(batch, s, out, normals);
-            }
+        stretched(batch, stretches, out, Some((normals, out_normals)))
+    }
+}
+
+/// The arguments of [`stretched`].
+type Args<'a, const K: usize> = PhantomData<(&'a (), [i8; K])>;
+
+impl<'a, const K: usize> OfLane for Args<'a, K> {
+    type Of<L: Lane> = (
+        Batch<'a, L, K, Dual<L>>,
+        &'a mut [[L::Out; 3]],
+        Normals<'a, L>,
+    );
+}
+
+/// The plain DQS loop without stretches; with them, the stretched loop in `f32`, a refusal
+/// in the fixed lane.
+fn stretched<L: Lane, const K: usize>(
+    batch: Batch<'_, L, K, Dual<L>>,
+    stretches: Option<&[Stretch<f32>]>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) -> Result<(), Error> {
+    let Some(s) = stretches else {
+        dispatch::dqs(batch, out, normals);
+        return Ok(());
+    };
+    check_len(batch.parts().0.len(), s.len())?;
+    match L::which::<Args<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => {
+            dqs_stretched(batch, s, out, normals);
+            Ok(())
         }
-        Ok(())
+        Which::Q14(_) => {
+            // `NotRigid`'s measure: the joint's `AᵀA = S²` (R is a rotation), so the
+            // largest entry of `S² − I` and `|det S − 1|`.
+            let off = |m: &Stretch<f32>| {
+                let sq = |i: usize, j: usize| (0..3).map(|k| m[i][k] * m[k][j]).sum::<f32>();
+                let d = |i: usize, j: usize| sq(i, j) - if i == j { 1.0 } else { 0.0 };
+                let c = cofactors(m);
+                let det = m[0][0] * c[0][0] + m[0][1] * c[0][1] + m[0][2] * c[0][2];
+                (0..9)
+                    .map(|k| libm::fabsf(d(k / 3, k % 3)))
+                    .fold(libm::fabsf(det - 1.0), f32::max)
+            };
+            let (joint, deviation) =
+                s.iter()
+                    .map(off)
+                    .enumerate()
+                    .fold(
+                        (0, 0.0),
+                        |best, (j, o)| if o > best.1 { (j, o) } else { best },
+                    );
+            Err(Error::NotRigid { joint, deviation })
+        }
     }
 }
 
