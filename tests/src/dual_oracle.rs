@@ -128,9 +128,9 @@ pub fn stretched_normal(bones: &[StretchedBone], index: &[usize], weights: &[f64
         a.swap(col, pivot);
         for row in 0..3 {
             if row != col {
-                let f = a[row][col] / a[col][col];
-                for k in col..4 {
-                    a[row][k] -= f * a[col][k];
+                let (f, pivot_row) = (a[row][col] / a[col][col], a[col]);
+                for (x, p) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= f * p;
                 }
             }
         }
@@ -138,4 +138,78 @@ pub fn stretched_normal(bones: &[StretchedBone], index: &[usize], weights: &[f64
     let x: V3 = [0, 1, 2].map(|i| a[i][3] / a[i][i]);
     let l = crate::oracle::norm(x);
     dqs_normal(&rigid(bones), index, weights, x.map(|c| c / l))
+}
+
+/// A joint matrix `[A | t]` (`det A > 0`) as a stretched bone, independently of the core's
+/// Newton iteration: `S = √(AᵀA)` from the eigen-decomposition of `AᵀA` (cyclic Jacobi
+/// rotations), `R = A·S⁻¹`, and `R`'s quaternion from its largest diagonal combination.
+pub fn split(m: &[[f64; 4]; 3]) -> StretchedBone {
+    let a = |i: usize, j: usize| m[i][j];
+    let mut g: [[f64; 3]; 3] =
+        std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a(k, i) * a(k, j)).sum()));
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    for _ in 0..50 {
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            if g[p][q].abs() < 1e-300 {
+                continue;
+            }
+            let theta = (g[q][q] - g[p][p]) / (2.0 * g[p][q]);
+            let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let t = if theta == 0.0 { 1.0 } else { t };
+            let (c, s) = (1.0 / (t * t + 1.0).sqrt(), t / (t * t + 1.0).sqrt());
+            // G ← JᵀGJ, V ← VJ for the rotation J in the (p, q) plane.
+            for row in &mut g {
+                let (gkp, gkq) = (row[p], row[q]);
+                row[p] = c * gkp - s * gkq;
+                row[q] = s * gkp + c * gkq;
+            }
+            let (gp, gq) = (g[p], g[q]);
+            g[p] = std::array::from_fn(|k| c * gp[k] - s * gq[k]);
+            g[q] = std::array::from_fn(|k| s * gp[k] + c * gq[k]);
+            for row in &mut v {
+                let (vp, vq) = (row[p], row[q]);
+                row[p] = c * vp - s * vq;
+                row[q] = s * vp + c * vq;
+            }
+        }
+    }
+    let root = [0, 1, 2].map(|k| g[k][k].sqrt());
+    let s: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| (0..3).map(|k| v[i][k] * root[k] * v[j][k]).sum())
+    });
+    let s_inv: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| (0..3).map(|k| v[i][k] / root[k] * v[j][k]).sum())
+    });
+    let r: [[f64; 3]; 3] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| (0..3).map(|k| a(i, k) * s_inv[k][j]).sum())
+    });
+    let trace = r[0][0] + r[1][1] + r[2][2];
+    let big = (0..3)
+        .max_by(|&x, &y| r[x][x].total_cmp(&r[y][y]))
+        .expect("3");
+    let q = if trace > r[big][big] {
+        let w = (1.0 + trace).sqrt() / 2.0;
+        [
+            (r[2][1] - r[1][2]) / (4.0 * w),
+            (r[0][2] - r[2][0]) / (4.0 * w),
+            (r[1][0] - r[0][1]) / (4.0 * w),
+            w,
+        ]
+    } else {
+        let (i, j, k) = (big, (big + 1) % 3, (big + 2) % 3);
+        let x = (1.0 + r[i][i] - r[j][j] - r[k][k]).sqrt() / 2.0;
+        let mut q = [0.0; 4];
+        q[i] = x;
+        q[j] = (r[i][j] + r[j][i]) / (4.0 * x);
+        q[k] = (r[i][k] + r[k][i]) / (4.0 * x);
+        q[3] = (r[k][j] - r[j][k]) / (4.0 * x);
+        q
+    };
+    StretchedBone {
+        bone: Bone {
+            q: crate::oracle::normalize_quat(q),
+            t: [m[0][3], m[1][3], m[2][3]],
+        },
+        s,
+    }
 }

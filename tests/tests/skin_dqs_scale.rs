@@ -269,3 +269,64 @@ fn unsplittable_joints_are_refused_by_joint() {
         }
     }
 }
+
+/// The squash-and-stretch worm (its clip scales joint 3 along the body) posed by
+/// `skin_host`'s DQS in `f32` at the stretched frame: every skinned vertex within 1e-5 of
+/// the extent of the oracle fed the same joint matrices, split by its own
+/// eigen-decomposition (`dual_oracle::split`).
+#[test]
+fn the_stretched_worm_matches_the_oracle_through_host_pose() {
+    use skin_host::pose::palette::{skin_frame, skin_stretch_palette};
+    use skin_host::pose::values::{influences, positions};
+    use skin_host::pose::{animate, morph, skin::pose_lane, Skinning};
+    use skin_tests::gltf_gen::Worm;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("worm.glb");
+    std::fs::write(&path, Worm::default().build().glb()).unwrap();
+    let rig = skin_host::import::from_path(&path).unwrap();
+    let anim = Some((0, 1.0));
+    let locals = animate::frame::<f32>(&rig, anim, 0).unwrap();
+    let (_, stretches) = skin_stretch_palette::<f32>(&rig, &locals, 0, 0).unwrap();
+    assert!(
+        stretches.is_some(),
+        "the worm's joint 3 is scaled at this frame"
+    );
+    let f = skin_frame::<f32>(&rig, &locals, 0, 0, "f32").unwrap();
+    let bones: Vec<StretchedBone> = (0..f.joints.len())
+        .map(|j| {
+            let m = f.bind.matrix(j, &f.world).unwrap();
+            dual_oracle::split(&m.rows.map(|r| r.map(f64::from)))
+        })
+        .collect();
+    let weights = morph::weights(&rig, anim);
+    let posed = pose_lane::<f32>(&rig, &locals, &weights, 0, Skinning::Dqs).unwrap();
+    let mut checked = 0;
+    for got in &posed {
+        let prim = &rig.meshes[got.mesh].primitives[got.primitive];
+        let (pos, inf) = (
+            positions::<f32>(prim, 0, "prim").unwrap(),
+            influences::<f32>(prim, "prim").unwrap(),
+        );
+        let mut want = Vec::new();
+        for (p, i) in pos.iter().zip(&inf) {
+            let index: Vec<usize> = i.bones().iter().map(|&b| usize::from(b)).collect();
+            let w: Vec<f64> = i.weights().iter().map(|&w| f64::from(w)).collect();
+            want.push(dual_oracle::stretched_point(
+                &bones,
+                &index,
+                &w,
+                p.map(f64::from),
+            ));
+        }
+        let extent = oracle::extent(&want);
+        for (g, w) in got.out.iter().zip(&want) {
+            let err = coord_error(*g, *w);
+            assert!(
+                err <= 1e-5 * extent,
+                "{g:?} vs {w:?}: {err:e} of extent {extent:e}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 32, "{checked} vertices compared");
+}
