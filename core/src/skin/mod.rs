@@ -9,10 +9,10 @@
 //! | `batch` | validated views: vertices and a palette that holds every bone they use |
 //! | `generic` | the loops written once over [`Lane`](crate::lane::Lane)'s primitives |
 //! | `dqs` | dual quaternion skinning, written once over the lanes' primitives |
-//! | `stretch` | dual quaternion skinning with scale/shear (Kavan et al.), `f32` |
 //! | `asm`, `x86` | the specialised loops (Cortex-M assembly; x86 SSE2/AVX2), target by target |
 //! | [`dispatch`] | the one dispatch point: which loop skins a view ([`Loop`]) |
 //! | `mesh` | [`RigidMesh`] and [`SkinnedMesh`]: validated once when made, then skinned |
+//! | `stretch` | dual quaternion skinning of joints with scale or shear (Kavan et al.), `f32` |
 //!
 //! A mesh is validated once, when it is made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
 //! skinning it then checks only that the palette holds the bones the mesh uses and that the
@@ -78,7 +78,8 @@ pub enum Skinning {
     #[default]
     Lbs,
     /// Dual quaternion skinning ([`crate::dual`]): the normalised weighted sum of the
-    /// joints' unit dual quaternions; joints with scale or shear are refused.
+    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.) in
+    /// `f32` ([`SkinnedMesh::skin_dqs_stretched`]) and refused in the fixed lane.
     Dqs,
 }
 
