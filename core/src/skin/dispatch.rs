@@ -10,6 +10,9 @@
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
 //!
+//! Dual quaternion skinning: eight vertices at a time in AVX2 for `f32` on x86 where the
+//! processor has it (`super::x86`), the generic loop (`skin::dqs`) elsewhere.
+//!
 //! Code written over `L: Lane` reaches the loop for its concrete lane through
 //! [`Lane::which`]; [`Loop::lbs`] names the choice (the firmware logs it per part).
 
@@ -65,16 +68,23 @@ impl Loop {
         }
     }
 
-    /// The loop that skins with dual quaternions in lane `L` (`dqs`): the generic one on
-    /// every target.
+    /// The loop that skins with dual quaternions in lane `L` (`dqs`): SIMD for `f32` on x86
+    /// (eight at a time in AVX2 where the processor has it, else the generic loop), the
+    /// generic loop elsewhere.
     ///
     /// ```
     /// use skin_core::lane::Q14;
     /// use skin_core::skin::Loop;
     /// assert_eq!(Loop::dqs::<Q14>(), Loop::Generic);
+    /// if cfg!(target_arch = "x86_64") {
+    ///     assert_eq!(Loop::dqs::<f32>(), Loop::Simd);
+    /// }
     /// ```
     pub fn dqs<L: Lane>() -> Loop {
-        Loop::Generic
+        match L::which::<PhantomData<()>>(PhantomData) {
+            Which::F32(_) if cfg!(skin_x86) => Loop::Simd,
+            _ => Loop::Generic,
+        }
     }
 }
 
@@ -191,13 +201,39 @@ fn f32_stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, 
     generic::stitch(rigid, out, normals);
 }
 
-/// Dual quaternion skinning of a view whose palette holds unit dual quaternions: the
-/// generic loop (`skin::dqs`) on every target.
+/// The arguments of [`dqs`].
+type DqsArgs<'a, const K: usize> = PhantomData<(&'a (), [u8; K])>;
+
+impl<'a, const K: usize> OfLane for DqsArgs<'a, K> {
+    type Of<L: Lane> = (
+        Batch<'a, L, K, Dual<L>>,
+        &'a mut [[L::Out; 3]],
+        Normals<'a, L>,
+    );
+}
+
+/// Dual quaternion skinning of a view whose palette holds unit dual quaternions, by the
+/// loop [`Loop::dqs`] names.
 #[inline]
 pub(crate) fn dqs<L: Lane, const K: usize>(
     batch: Batch<'_, L, K, Dual<L>>,
     out: &mut [[L::Out; 3]],
     normals: Normals<'_, L>,
 ) {
+    match L::which::<DqsArgs<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => f32_dqs(batch, out, normals),
+        Which::Q14((batch, out, normals)) => dq::dqs(batch, out, normals),
+    }
+}
+
+#[inline(always)]
+fn f32_dqs<const K: usize>(
+    batch: Batch<'_, f32, K, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals: Normals<'_, f32>,
+) {
+    #[cfg(skin_x86)]
+    x86::dqs(batch, out, normals);
+    #[cfg(not(skin_x86))]
     dq::dqs(batch, out, normals);
 }
