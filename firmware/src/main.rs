@@ -19,13 +19,15 @@
 mod bench;
 #[cfg(feature = "qemu")]
 mod board;
-#[cfg(feature = "bench")]
-mod morph_bench;
 mod clock;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;
+#[cfg(feature = "bench")]
+mod dqs_check;
 #[cfg(not(feature = "bench"))]
 mod frame;
+#[cfg(feature = "bench")]
+mod morph_bench;
 #[cfg(feature = "pico")]
 mod pico;
 mod stack;

@@ -397,22 +397,40 @@ const EXTREME: [[[f32; 4]; 3]; 2] = {
     ]
 };
 
-/// The inputs of [`check_lane_loop`].
-struct CheckInputs<L: Lane> {
-    positions: [[L; 3]; CHECK_VERTICES],
-    normals: [[L; 3]; CHECK_VERTICES],
-    bones: [[u8; 4]; CHECK_VERTICES],
+/// The inputs of [`check_lane_loop`] (and of the DQS loop's check, `crate::dqs_check`).
+pub struct CheckInputs<L: Lane> {
+    /// Bind positions.
+    pub positions: [[L; 3]; CHECK_VERTICES],
+    /// Normals.
+    pub normals: [[L; 3]; CHECK_VERTICES],
+    /// Bones of each vertex.
+    pub bones: [[u8; 4]; CHECK_VERTICES],
     /// Stored weights as `U1F15` bits.
-    weights: [[u16; 3]; CHECK_VERTICES],
+    pub weights: [[u16; 3]; CHECK_VERTICES],
 }
 
 /// The outputs of a lane's loop (`a`) and of the generic loop (`b`), kept equal between
 /// cases so that a write past a case's vertices shows as a difference too.
-struct CheckOutputs<L: Lane> {
-    a: [[L::Out; 3]; CHECK_VERTICES],
-    b: [[L::Out; 3]; CHECK_VERTICES],
-    na: [[L; 3]; CHECK_VERTICES],
-    nb: [[L; 3]; CHECK_VERTICES],
+pub struct CheckOutputs<L: Lane> {
+    /// The lane's loop's positions.
+    pub a: [[L::Out; 3]; CHECK_VERTICES],
+    /// The generic loop's positions.
+    pub b: [[L::Out; 3]; CHECK_VERTICES],
+    /// The lane's loop's normals.
+    pub na: [[L; 3]; CHECK_VERTICES],
+    /// The generic loop's normals.
+    pub nb: [[L; 3]; CHECK_VERTICES],
+}
+
+impl<L: Lane> Default for CheckOutputs<L> {
+    fn default() -> Self {
+        Self {
+            a: [[L::Out::default(); 3]; CHECK_VERTICES],
+            b: [[L::Out::default(); 3]; CHECK_VERTICES],
+            na: [[L::default(); 3]; CHECK_VERTICES],
+            nb: [[L::default(); 3]; CHECK_VERTICES],
+        }
+    }
 }
 
 /// Checks that the lane's own LBS loop (what [`SkinnedMesh::skin`] and
@@ -513,19 +531,9 @@ fn check_with<L: Lane>(
     mut case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
-    let mut inputs = CheckInputs::<L> {
-        positions: [[L::default(); 3]; CHECK_VERTICES],
-        normals: [[L::default(); 3]; CHECK_VERTICES],
-        bones: [[0; 4]; CHECK_VERTICES],
-        weights: [[0; 3]; CHECK_VERTICES],
-    };
+    let mut inputs = CheckInputs::<L>::default();
     check_inputs(rng, palette.len(), &mut inputs)?;
-    let mut outputs = CheckOutputs::<L> {
-        a: [[L::Out::default(); 3]; CHECK_VERTICES],
-        b: [[L::Out::default(); 3]; CHECK_VERTICES],
-        na: [[L::default(); 3]; CHECK_VERTICES],
-        nb: [[L::default(); 3]; CHECK_VERTICES],
-    };
+    let mut outputs = CheckOutputs::<L>::default();
     let (p, i, o, c) = (palette, &inputs, &mut outputs, &mut case);
     let same = compare::<L, 1>(p, i, o, c, cases)?
         && compare::<L, 2>(p, i, o, c, cases)?
@@ -567,8 +575,20 @@ fn check_palette<L: Lane>(rng: &mut Rng, palette: &mut [Affine<L>]) -> Result<()
     Ok(())
 }
 
-/// Positions, normals, bones and weights for [`check_lane_loop`] over a palette of `bones`.
-fn check_inputs<L: Lane>(
+impl<L: Lane> Default for CheckInputs<L> {
+    fn default() -> Self {
+        Self {
+            positions: [[L::default(); 3]; CHECK_VERTICES],
+            normals: [[L::default(); 3]; CHECK_VERTICES],
+            bones: [[0; 4]; CHECK_VERTICES],
+            weights: [[0; 3]; CHECK_VERTICES],
+        }
+    }
+}
+
+/// Positions, normals, bones and weights for [`check_lane_loop`] over a palette of `bones`
+/// (entry 1 the identity).
+pub fn check_inputs<L: Lane>(
     rng: &mut Rng,
     bones: usize,
     inputs: &mut CheckInputs<L>,
@@ -633,18 +653,11 @@ fn check_inputs<L: Lane>(
     Ok(())
 }
 
-/// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
-/// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
-/// difference.
-#[inline(never)]
-fn compare<L: Lane, const K: usize>(
-    palette: &[Affine<L>],
+/// The influences of `inputs` with `K` bones each: the weights of slots `K` and beyond are
+/// dropped (the mesh accepts none there).
+pub fn check_influences<L: Lane, const K: usize>(
     inputs: &CheckInputs<L>,
-    out: &mut CheckOutputs<L>,
-    case: &mut Mismatch,
-    cases: &mut u32,
-) -> Result<bool, Error> {
-    // The weights of slots K and beyond are dropped (the mesh accepts none there).
+) -> Result<[Influence<L>; CHECK_VERTICES], Error> {
     let mut influences = [Influence::<L>::default(); CHECK_VERTICES];
     for (v, inf) in influences.iter_mut().enumerate() {
         let mut w = [L::Weight::default(); 3];
@@ -663,6 +676,21 @@ fn compare<L: Lane, const K: usize>(
             sum: 2.0,
         })?;
     }
+    Ok(influences)
+}
+
+/// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
+/// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
+/// difference.
+#[inline(never)]
+fn compare<L: Lane, const K: usize>(
+    palette: &[Affine<L>],
+    inputs: &CheckInputs<L>,
+    out: &mut CheckOutputs<L>,
+    case: &mut Mismatch,
+    cases: &mut u32,
+) -> Result<bool, Error> {
+    let influences = check_influences::<L, K>(inputs)?;
     case.influences = K;
     for len in [0, 1, 7, CHECK_VERTICES] {
         case.len = len;

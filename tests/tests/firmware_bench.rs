@@ -17,6 +17,10 @@ use skin_core::lane::{Lane, Q14};
 #[path = "../../firmware/src/synthetic.rs"]
 mod synthetic;
 
+#[allow(dead_code)] // the on-device check; this test reads its case count
+#[path = "../../firmware/src/dqs_check.rs"]
+mod dqs_check;
+
 use skin_tests::firmware::{fields, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
@@ -100,6 +104,17 @@ fn check_run(
     assert_eq!(
         fields(check)["cases"],
         expected_cases().to_string(),
+        "{ctx}"
+    );
+    // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.
+    let dqs = log
+        .lines()
+        .find(|l| l.contains("CHECK dqs-loop"))
+        .unwrap_or_else(|| panic!("no dqs-loop check: {ctx}"));
+    assert!(dqs.contains("CHECK dqs-loop ok"), "{ctx}");
+    assert_eq!(
+        fields(dqs)["cases"],
+        dqs_check::DQS_CASES.to_string(),
         "{ctx}"
     );
     assert!(log.contains("DONE ok"), "{ctx}");

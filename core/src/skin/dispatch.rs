@@ -10,6 +10,9 @@
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
 //!
+//! Dual quaternion skinning (`skin::dqs`): the fixed lane's assembly for four influences on
+//! ARMv7E-M with DSP (`skin_asm_v7em`), the generic loop elsewhere.
+//!
 //! Code written over `L: Lane` reaches the loop for its concrete lane through
 //! [`Lane::which`]; [`Loop::lbs`] names the choice (the firmware logs it per part).
 
@@ -65,16 +68,21 @@ impl Loop {
         }
     }
 
-    /// The loop that skins with dual quaternions in lane `L` (`dqs`): the generic one on
-    /// every target.
+    /// The loop that skins vertices of `influences` (1 to 4) bones each with dual
+    /// quaternions in lane `L` (`dqs`): assembly in the fixed lane for four influences on
+    /// cores with the DSP extension, the generic loop elsewhere.
     ///
     /// ```
     /// use skin_core::lane::Q14;
     /// use skin_core::skin::Loop;
-    /// assert_eq!(Loop::dqs::<Q14>(), Loop::Generic);
+    /// assert_eq!(Loop::dqs::<f32>(4), Loop::Generic);
+    /// assert_eq!(Loop::dqs::<Q14>(2), Loop::Generic);
     /// ```
-    pub fn dqs<L: Lane>() -> Loop {
-        Loop::Generic
+    pub fn dqs<L: Lane>(influences: usize) -> Loop {
+        match L::which::<PhantomData<()>>(PhantomData) {
+            Which::Q14(_) if cfg!(skin_asm_v7em) && influences == 4 => Loop::Assembly,
+            _ => Loop::Generic,
+        }
     }
 }
 
@@ -87,6 +95,17 @@ type LbsArgs<'a, const K: usize> = PhantomData<(&'a (), [(); K])>;
 
 impl<'a, const K: usize> OfLane for LbsArgs<'a, K> {
     type Of<L: Lane> = (Batch<'a, L, K>, &'a mut [[L::Out; 3]], Normals<'a, L>);
+}
+
+/// The arguments of [`dqs`].
+struct DqsArgs<'a, const K: usize>(PhantomData<&'a [(); K]>);
+
+impl<'a, const K: usize> OfLane for DqsArgs<'a, K> {
+    type Of<L: Lane> = (
+        Batch<'a, L, K, Dual<L>>,
+        &'a mut [[L::Out; 3]],
+        Normals<'a, L>,
+    );
 }
 
 /// The arguments of [`stitch`].
@@ -191,13 +210,31 @@ fn f32_stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, 
     generic::stitch(rigid, out, normals);
 }
 
-/// Dual quaternion skinning of a view whose palette holds unit dual quaternions: the
-/// generic loop (`skin::dqs`) on every target.
+/// Dual quaternion skinning of a view whose palette holds unit dual quaternions, by the
+/// loop [`Loop::dqs`] names.
 #[inline]
 pub(crate) fn dqs<L: Lane, const K: usize>(
     batch: Batch<'_, L, K, Dual<L>>,
     out: &mut [[L::Out; 3]],
     normals: Normals<'_, L>,
 ) {
-    dq::dqs(batch, out, normals);
+    match L::which::<DqsArgs<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => dq::dqs(batch, out, normals),
+        Which::Q14((batch, out, normals)) => q14_dqs(batch, out, normals),
+    }
+}
+
+/// The fixed lane's DQS: the assembly kernels for four influences where the core has the
+/// DSP extension (they take any palette), else the generic loop.
+#[inline(always)]
+fn q14_dqs<const K: usize>(
+    batch: Batch<'_, Q14, K, Dual<Q14>>,
+    out: &mut [[Out16; 3]],
+    normals: Normals<'_, Q14>,
+) {
+    #[cfg(skin_asm_v7em)]
+    if let Some(four) = batch.four() {
+        return asm::fixed_dqs4(four, out, normals);
+    }
+    dq::dqs(batch, out, normals)
 }

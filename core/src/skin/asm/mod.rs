@@ -64,6 +64,13 @@ use thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
+#[cfg(skin_asm_v7em)]
+mod dqs;
+#[cfg(skin_asm_v7em)]
+mod dqs_thumbv7em;
+#[cfg(skin_asm_v7em)]
+pub(super) use dqs::fixed_dqs4;
+
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_fixed)]
 static SEED_TABLE: [u16; crate::lane::SEED.len()] = crate::lane::SEED;
@@ -105,9 +112,10 @@ const _: () = {
     assert!(size_of::<Job>() == 36 && size_of::<usize>() == 4);
 };
 
-/// A [`Job`] for a batch: the vertex count is the shortest of the slices (as the generic
-/// loop's `zip`), `normals` are filled in by the caller.
-fn job<L: Lane>(batch: &Batch<'_, L, 4>, out: &mut [[L::Out; 3]], seed: *const u16) -> Job {
+/// A [`Job`] for a batch (a palette of matrices or of dual quaternions): the vertex count is
+/// the shortest of the slices (as the generic loop's `zip`), `normals` are filled in by the
+/// caller.
+fn job<L: Lane, M>(batch: &Batch<'_, L, 4, M>, out: &mut [[L::Out; 3]], seed: *const u16) -> Job {
     let (palette, positions, influences) = batch.parts();
     Job {
         palette: palette.as_ptr().cast(),
