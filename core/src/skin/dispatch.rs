@@ -10,8 +10,9 @@
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
 //!
-//! Dual quaternion skinning (`skin::dqs`): the fixed lane's assembly for four influences on
-//! ARMv7E-M with DSP (`skin_asm_v7em`), the generic loop elsewhere.
+//! Dual quaternion skinning (`skin::dqs`): assembly for four influences in the fixed lane on
+//! ARMv7E-M with DSP (`skin_asm_v7em`) and in `f32` on a Cortex-M with FPU and the
+//! hard-float ABI (`skin_asm_v7em_f32`), the generic loop elsewhere.
 //!
 //! Code written over `L: Lane` reaches the loop for its concrete lane through
 //! [`Lane::which`]; [`Loop::lbs`] names the choice (the firmware logs it per part).
@@ -69,8 +70,9 @@ impl Loop {
     }
 
     /// The loop that skins vertices of `influences` (1 to 4) bones each with dual
-    /// quaternions in lane `L` (`dqs`): assembly in the fixed lane for four influences on
-    /// cores with the DSP extension, the generic loop elsewhere.
+    /// quaternions in lane `L` (`dqs`): assembly for four influences in the fixed lane on
+    /// cores with the DSP extension and in `f32` on cores with an FPU (hard-float ABI), the
+    /// generic loop elsewhere.
     ///
     /// ```
     /// use skin_core::lane::Q14;
@@ -79,9 +81,14 @@ impl Loop {
     /// assert_eq!(Loop::dqs::<Q14>(2), Loop::Generic);
     /// ```
     pub fn dqs<L: Lane>(influences: usize) -> Loop {
-        match L::which::<PhantomData<()>>(PhantomData) {
-            Which::Q14(_) if cfg!(skin_asm_v7em) && influences == 4 => Loop::Assembly,
-            _ => Loop::Generic,
+        let assembly = match L::which::<PhantomData<()>>(PhantomData) {
+            Which::F32(_) => cfg!(skin_asm_v7em_f32),
+            Which::Q14(_) => cfg!(skin_asm_v7em),
+        };
+        if assembly && influences == 4 {
+            Loop::Assembly
+        } else {
+            Loop::Generic
         }
     }
 }
@@ -219,9 +226,24 @@ pub(crate) fn dqs<L: Lane, const K: usize>(
     normals: Normals<'_, L>,
 ) {
     match L::which::<DqsArgs<'_, K>>((batch, out, normals)) {
-        Which::F32((batch, out, normals)) => dq::dqs(batch, out, normals),
+        Which::F32((batch, out, normals)) => f32_dqs(batch, out, normals),
         Which::Q14((batch, out, normals)) => q14_dqs(batch, out, normals),
     }
+}
+
+/// The `f32` lane's DQS: the assembly kernels for four influences on a Cortex-M with an FPU
+/// and the hard-float ABI, else the generic loop.
+#[inline(always)]
+fn f32_dqs<const K: usize>(
+    batch: Batch<'_, f32, K, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals: Normals<'_, f32>,
+) {
+    #[cfg(skin_asm_v7em_f32)]
+    if let Some(four) = batch.four() {
+        return asm::float_dqs4(four, out, normals);
+    }
+    dq::dqs(batch, out, normals)
 }
 
 /// The fixed lane's DQS: the assembly kernels for four influences where the core has the

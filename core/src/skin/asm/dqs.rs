@@ -1,24 +1,31 @@
-//! The entry of the fixed lane's DQS-4 kernels (`dqs_thumbv7em.rs`, cores with the DSP
-//! extension): a [`DualJob`] made from a validated view, as [`super::fixed_lbs4`] makes a
-//! `Job`.
+//! The entries of the DQS-4 kernels: the fixed lane's (`dqs_thumbv7em.rs`, cores with the
+//! DSP extension), given a [`DualJob`], and the `f32` lane's (`dqs_thumbv7em_f32.rs`, cores
+//! with a single-precision FPU and the hard-float ABI), given a [`Job`], each made from a
+//! validated view as the LBS entries make theirs.
 
-use super::{dqs_thumbv7em as kernel, job, Job, SEED_TABLE};
+use super::job;
+#[cfg(skin_asm_v7em)]
+use super::{dqs_thumbv7em as fixed_kernel, Job, SEED_TABLE};
 use crate::dual::Dual;
+#[cfg(skin_asm_v7em)]
 use crate::lane::{Out16, Q14, RECIP, RECIP_INTERVALS};
 use crate::skin::batch::{Batch, Normals};
 
-/// The reciprocal seeds the kernels read (a static: one address).
+/// The reciprocal seeds the fixed kernels read (a static: one address).
+#[cfg(skin_asm_v7em)]
 static RECIP_TABLE: [u16; RECIP_INTERVALS] = RECIP;
 
 /// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
 /// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
 /// byte 36).
+#[cfg(skin_asm_v7em)]
 #[repr(C)]
 pub(super) struct DualJob {
     job: Job,
     recip: *const u16,
 }
 
+#[cfg(skin_asm_v7em)]
 const _: () = {
     use core::mem::{offset_of, size_of};
     assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
@@ -30,6 +37,7 @@ const _: () = {
 ///
 /// The [`Batch`] guarantees what the kernels cannot check cheaply: every bone index of
 /// every influence (all four slots, weight 0 or not) is below `palette.len()`.
+#[cfg(skin_asm_v7em)]
 #[inline]
 pub(in crate::skin) fn fixed_dqs4(
     batch: Batch<'_, Q14, 4, Dual<Q14>>,
@@ -49,7 +57,7 @@ pub(in crate::skin) fn fixed_dqs4(
             // aliases nothing the kernel reads. `out` is 4-byte aligned (`[Out16; 3]`), the
             // rest at least 2-byte aligned as the kernels need. The kernel's own contract
             // (registers, stack, unaligned loads) is stated on its declaration.
-            unsafe { kernel::dqs4_positions(&job) }
+            unsafe { fixed_kernel::dqs4_positions(&job) }
         }
         Some((normals, out_normals)) => {
             job.job.count = job.job.count.min(normals.len()).min(out_normals.len());
@@ -57,7 +65,41 @@ pub(in crate::skin) fn fixed_dqs4(
             job.job.out_normals = out_normals.as_mut_ptr().cast();
             // SAFETY: as above, and `count` elements of `normals` and `out_normals`, the
             // latter borrowed mutably (aliasing nothing read).
-            unsafe { kernel::dqs4_normals(&job) }
+            unsafe { fixed_kernel::dqs4_normals(&job) }
+        }
+    }
+}
+
+/// The `f32` lane's DQS loop for four influences, in assembly (Cortex-M with a
+/// single-precision FPU and the hard-float ABI): the generic loop's bits.
+///
+/// As for the fixed kernels, the [`Batch`] guarantees that every bone index is below
+/// `palette.len()`.
+#[cfg(skin_asm_v7em_f32)]
+#[inline]
+pub(in crate::skin) fn float_dqs4(
+    batch: Batch<'_, f32, 4, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals: Normals<'_, f32>,
+) {
+    let mut job = job(&batch, out, core::ptr::null());
+    match normals {
+        None => {
+            // SAFETY: `job` describes live slices: `count` elements of the influences,
+            // positions and `out` (no more than their lengths) and the palette, which holds
+            // every bone index of those influences (the `Batch` invariant); `out` is borrowed
+            // mutably, so it aliases nothing the kernel reads. Every array is 4-byte aligned
+            // (`f32` elements), as the kernel's `VLDM`/`VSTM` need. The kernel's own contract
+            // (registers, stack) is stated on its declaration.
+            unsafe { super::dqs_thumbv7em_f32::dqs4_positions(&job) }
+        }
+        Some((normals, out_normals)) => {
+            job.count = job.count.min(normals.len()).min(out_normals.len());
+            job.normals = normals.as_ptr().cast();
+            job.out_normals = out_normals.as_mut_ptr().cast();
+            // SAFETY: as above, and `count` elements of `normals` and `out_normals`, the
+            // latter borrowed mutably (aliasing nothing read).
+            unsafe { super::dqs_thumbv7em_f32::dqs4_normals(&job) }
         }
     }
 }

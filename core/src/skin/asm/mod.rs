@@ -64,12 +64,16 @@ use thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
-#[cfg(skin_asm_v7em)]
+#[cfg(any(skin_asm_v7em, skin_asm_v7em_f32))]
 mod dqs;
 #[cfg(skin_asm_v7em)]
 mod dqs_thumbv7em;
+#[cfg(skin_asm_v7em_f32)]
+mod dqs_thumbv7em_f32;
 #[cfg(skin_asm_v7em)]
 pub(super) use dqs::fixed_dqs4;
+#[cfg(skin_asm_v7em_f32)]
+pub(super) use dqs::float_dqs4;
 
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_fixed)]
