@@ -17,7 +17,7 @@ use skin_core::lane::{Lane, Q14};
 #[path = "../../firmware/src/synthetic.rs"]
 mod synthetic;
 
-#[allow(dead_code)] // the on-device check; this test reads its case count
+#[allow(dead_code)] // the on-device check: its case count, and the check run on this host
 #[path = "../../firmware/src/dqs_check.rs"]
 mod dqs_check;
 
@@ -277,4 +277,8 @@ fn lane_loops_match_the_generic_loop_on_this_host() {
         synthetic::check_lane_loop::<f32>().unwrap(),
         Ok(expected_cases())
     );
+    // And the DQS check (the generic loop on this host in both lanes).
+    let dqs = Ok(dqs_check::DQS_CASES);
+    assert_eq!(dqs_check::check_dqs_loop::<Q14>().unwrap(), dqs);
+    assert_eq!(dqs_check::check_dqs_loop::<f32>().unwrap(), dqs);
 }
