@@ -228,8 +228,9 @@ macro_rules! dqs_f32_purge {
 pub(super) unsafe fn dqs4_normals(job: &Job) {
     // SAFETY: the caller's contract above covers every access; the block declares every
     // register it changes (r0-r5, r8-r12, lr, s0-s31, the flags) but r6 and r7, which it
-    // saves and restores itself, and leaves sp as it found it. Labels are numeric (local),
-    // so the block stays valid wherever the compiler places it.
+    // saves and restores itself, and leaves sp as it found it. Its `VCMP`s also set
+    // FPSCR's condition flags, which compiled code reads only right after its own `VCMP`.
+    // Labels are numeric (local), so the block stays valid wherever the compiler places it.
     unsafe {
         core::arch::asm!(
             concat!(
