@@ -1,11 +1,13 @@
 //! The entries of the DQS-4 kernels: the fixed lane's (`dqs_thumbv7em.rs`, cores with the
-//! DSP extension), given a [`DualJob`], and the `f32` lane's (`dqs_thumbv7em_f32.rs`, cores
-//! with a single-precision FPU and the hard-float ABI), given a [`Job`], each made from a
+//! DSP extension), given a `DualJob`, and the `f32` lane's (`dqs_thumbv7em_f32.rs`, cores
+//! with a single-precision FPU and the hard-float ABI), given a `Job`, each made from a
 //! validated view as the LBS entries make theirs.
 
+#[cfg(skin_asm_v7em)]
+use super::dqs_thumbv7em::{self as fixed_kernel, DualJob};
 use super::job;
 #[cfg(skin_asm_v7em)]
-use super::{dqs_thumbv7em as fixed_kernel, Job, SEED_TABLE};
+use super::SEED_TABLE;
 use crate::dual::Dual;
 #[cfg(skin_asm_v7em)]
 use crate::lane::{Out16, Q14, RECIP, RECIP_INTERVALS};
@@ -14,23 +16,6 @@ use crate::skin::batch::{Batch, Normals};
 /// The reciprocal seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_v7em)]
 static RECIP_TABLE: [u16; RECIP_INTERVALS] = RECIP;
-
-/// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
-/// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
-/// byte 36).
-#[cfg(skin_asm_v7em)]
-#[repr(C)]
-pub(super) struct DualJob {
-    job: Job,
-    recip: *const u16,
-}
-
-#[cfg(skin_asm_v7em)]
-const _: () = {
-    use core::mem::{offset_of, size_of};
-    assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
-    assert!(offset_of!(DualJob, recip) == 36);
-};
 
 /// The fixed lane's DQS loop for four influences, in assembly (ARMv7E-M with DSP): the
 /// generic loop's bits (`crate::skin::dqs`).
