@@ -3,7 +3,7 @@
 //! makes a validated view ([`super::batch`]) and runs the loop [`super::dispatch`] picks.
 
 use super::batch::{Batch, Rigid};
-use super::{dispatch, generic};
+use super::{dispatch, dqs, generic};
 use crate::affine::Affine;
 use crate::dual::Dual;
 use crate::error::Error;
@@ -220,6 +220,34 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
         generic::lbs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
+    /// [`Self::skin_dqs`] by the generic loop (`skin::dqs`), bypassing the loop the dispatch
+    /// point picks: the reference the DQS assembly kernels must match bit for bit (checked
+    /// on the device by the firmware benchmark).
+    pub fn skin_dqs_generic(
+        &self,
+        palette: &[Dual<L>],
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        check_dual(palette)?;
+        dqs::dqs(self.batch(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_dqs_with_normals`] by the generic loop (see [`Self::skin_dqs_generic`]).
+    pub fn skin_dqs_with_normals_generic(
+        &self,
+        palette: &[Dual<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        check_dual(palette)?;
+        let batch = self.batch(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        dqs::dqs(batch, out, Some((normals, out_normals)));
         Ok(())
     }
 
