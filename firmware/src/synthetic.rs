@@ -420,7 +420,7 @@ struct CheckOutputs<L: Lane> {
 /// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
 /// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest
 /// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
-/// lane's limits, 4-byte aligned or not, positions at both ends of the range, zero, tiny (collapsing), diagonal and
+/// lane's limits, positions at both ends of the range, zero, tiny (collapsing), diagonal and
 /// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
 /// and with normals, besides random values. Returns the number of cases compared, or the
 /// first that differs.
@@ -436,33 +436,12 @@ pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
                 len: 0,
                 normals: false,
             };
-            // The palette word-aligned in even rounds, 2 bytes off in odd ones (in the fixed
-            // lane, whose matrices need only 2-byte alignment).
-            let checked = if round % 2 == 1 {
-                check_shifted::<L>(&mut rng, case, &mut cases)?
-            } else {
-                check_aligned::<L>(&mut rng, case, &mut cases)?
-            };
-            if let Err(m) = checked {
+            if let Err(m) = check_case::<L>(&mut rng, case, &mut cases)? {
                 return Ok(Err(m));
             }
         }
     }
     Ok(Ok(cases))
-}
-
-/// A word-aligned palette for [`check_lane_loop`].
-#[repr(C, align(4))]
-struct Aligned<L: Lane> {
-    matrices: [Affine<L>; CHECK_BONES],
-}
-
-/// A palette that starts 2 bytes into a word-aligned `repr(C)` struct: not word-aligned
-/// where the matrices need only 2-byte alignment (the fixed lane).
-#[repr(C, align(4))]
-struct Shifted<L: Lane> {
-    _pad: u16,
-    matrices: [Affine<L>; CHECK_BONES],
 }
 
 /// The zero matrix (storage before a palette is made).
@@ -472,34 +451,17 @@ fn zero<L: Lane>() -> Affine<L> {
     }
 }
 
-/// [`check_lane_loop`]'s `case` with a word-aligned palette (its own frame: the two
-/// palettes never share the stack, which a micro:bit's 16 KiB cannot spare).
+/// [`check_lane_loop`]'s `case` with its own palette (its own frame, which the micro:bit's
+/// 16 KiB of stack can spare only once). The palette is word-aligned like every
+/// [`Affine`]'s storage.
 #[inline(never)]
-fn check_aligned<L: Lane>(
+fn check_case<L: Lane>(
     rng: &mut Rng,
     case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
-    let mut palette = Aligned {
-        matrices: [zero::<L>(); CHECK_BONES],
-    };
-    let palette = &mut palette.matrices[..case.bones];
-    check_palette(rng, palette)?;
-    check_with(rng, palette, case, cases)
-}
-
-/// [`check_lane_loop`]'s `case` with a palette 2 bytes off a word boundary.
-#[inline(never)]
-fn check_shifted<L: Lane>(
-    rng: &mut Rng,
-    case: Mismatch,
-    cases: &mut u32,
-) -> Result<Result<(), Mismatch>, Error> {
-    let mut palette = Shifted {
-        _pad: 0,
-        matrices: [zero::<L>(); CHECK_BONES],
-    };
-    let palette = &mut palette.matrices[..case.bones];
+    let mut palette = [zero::<L>(); CHECK_BONES];
+    let palette = &mut palette[..case.bones];
     check_palette(rng, palette)?;
     check_with(rng, palette, case, cases)
 }

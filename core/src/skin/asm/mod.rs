@@ -97,7 +97,7 @@ const _: () = {
     assert!(size_of::<Q14>() == 2 && size_of::<Out16>() == 4);
     assert!(size_of::<crate::lane::Weight15>() == 2);
     assert!(size_of::<Affine<Q14>>() == 24 && size_of::<Affine<f32>>() == 48);
-    assert!(align_of::<Affine<f32>>() == 4);
+    assert!(align_of::<Affine<Q14>>() == 4 && align_of::<Affine<f32>>() == 4);
     assert!(size_of::<Influence<Q14>>() == 10 && size_of::<Influence<f32>>() == 16);
     assert!(size_of::<[Q14; 3]>() == 6 && size_of::<[Out16; 3]>() == 12);
     assert!(size_of::<[f32; 3]>() == 12 && align_of::<[f32; 3]>() == 4);
@@ -154,8 +154,8 @@ pub(super) fn fixed_lbs4(
             // least one, and within what the kernel takes: `fits`), and the 96-entry
             // `SEED_TABLE`; `out` is borrowed mutably, so it aliases nothing the kernel
             // reads. Every bone index of those influences is below `palette_len` (the
-            // `Batch` invariant). `out` is 4-byte aligned (`[Out16; 3]`), the rest at least
-            // 2-byte aligned as the kernels need. The kernel's own contract (registers,
+            // `Batch` invariant). `out` and the palette are 4-byte aligned (`[Out16; 3]`,
+            // `Affine`), the rest at least 2-byte aligned as the kernels need. The kernel's own contract (registers,
             // stack, unaligned loads) is stated on its declaration.
             unsafe { fixed_kernel::lbs4_positions(&job) }
         }
