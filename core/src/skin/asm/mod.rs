@@ -64,6 +64,11 @@ use thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
+#[cfg(skin_asm_v7em)]
+mod thumbv7em_morph;
+#[cfg(skin_asm_v7em)]
+pub(crate) use thumbv7em_morph::nudge_q14;
+
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_fixed)]
 static SEED_TABLE: [u16; crate::lane::SEED.len()] = crate::lane::SEED;
