@@ -52,9 +52,8 @@ pub(crate) fn nudge_q14(
     (w, e): (i32, u32),
 ) {
     let count = vertices.len().min(deltas.len());
-    let (Ok(start), Ok(len)) = (u32::try_from(start), u32::try_from(coords.len())) else {
-        return;
-    };
+    // `usize` is 32 bits on these targets (asserted with `Job`'s layout): exact.
+    let (start, len) = (start as u32, coords.len() as u32);
     let (scale, wide) = if e >= 16 {
         (w.wrapping_shl(32 - e), 0)
     } else {
