@@ -11,7 +11,11 @@ use crate::num::{NumError, Real};
 /// assert_eq!(m.transform_point([1.0, 1.0, 1.0]), [2.0, 3.0, 4.0]);
 /// assert_eq!(m.transform_vector([1.0, 1.0, 1.0]), [1.0, 1.0, 1.0]);
 /// ```
+///
+/// Word-aligned whatever `R` is (an `I2F14` matrix, 24 bytes, included): the Cortex-M4
+/// fixed kernel reads a row's four entries with one `LDRD`, which needs 4-byte alignment.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(align(4))]
 pub struct Affine<R> {
     /// The three rows, each `[x, y, z, translation]`.
     pub rows: [[R; 4]; 3],

@@ -75,10 +75,21 @@ where
     );
 
     let same = lane_loop_matches_generic_loop::<L>()? && dqs_loop_matches_generic_loop::<L>()?;
-    if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
-        defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
-        return Ok(false);
-    }
+    let morphed = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS));
+    // The deform step's assembly loop (the M4F's fixed lane) against the lane's steps: only
+    // there, as a second use of the scene's code changes how LLVM compiles the Rust loop
+    // the other builds time (Cortex-M0: 117 -> 143 instructions a target and vertex).
+    #[cfg(all(feature = "mps2-an386", feature = "fixed"))]
+    let morphed = morphed.and_then(|()| crate::morph_bench::check::<L>());
+    #[cfg(not(all(feature = "mps2-an386", feature = "fixed")))]
+    let morphed = morphed.map(|()| true);
+    let morphed = match morphed {
+        Ok(same) => same,
+        Err(e) => {
+            defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
+            return Ok(false);
+        }
+    };
     if let Err(e) = crate::anim_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS))
     {
         defmt::error!("CHECK FAILED: the animation benchmark: {}", e);
@@ -86,7 +97,7 @@ where
     }
     let measured = kernels::<L>(clock, &to_instructions, empty)?;
     let lattices = lattices::<L>(clock, &to_instructions, empty)?;
-    Ok(measured && same && lattices)
+    Ok(measured && same && morphed && lattices)
 }
 
 /// Measures every kernel (its own function: its buffers do not share the stack with the

@@ -51,14 +51,7 @@ pub fn run<L: AssetLane + Project>(
     instructions: impl Fn(u64) -> u64,
     (empty, calls): (u64, u32),
 ) -> Result<(), RasterError> {
-    let value = |v: f32| L::from_f32(v).map_err(|_| Error::NoRoot);
-    let mut positions = [[L::default(); 3]; VERTICES];
-    let mut normals = [[L::default(); 3]; VERTICES];
-    for (i, (p, n)) in positions.iter_mut().zip(&mut normals).enumerate() {
-        let a = i as f32 / VERTICES as f32;
-        *p = [value(a - 0.5)?, value(0.25 - a / 2.0)?, value(a / 4.0)?];
-        *n = [value(0.0)?, value(0.0)?, value(1.0)?];
-    }
+    let (positions, normals) = base::<L>()?;
     let indices: [u16; VERTICES] = core::array::from_fn(|i| i as u16);
     let moved: [u16; VERTICES] = core::array::from_fn(|i| i as u16);
     let deltas: [[i16; 3]; VERTICES] =
@@ -97,29 +90,18 @@ pub fn run<L: AssetLane + Project>(
             values: &weights,
         }],
     };
-    let parts = AssetParts {
-        unit_exponent: 0,
-        parents: &[None],
-        rest: &[Transform::IDENTITY],
-        root: Affine::IDENTITY,
-        joints: &[0],
-        inverse_binds: &[Affine::IDENTITY],
-        positions: &positions,
-        normals: Some(&normals),
-        influences: &[Influence::rigid(0); VERTICES],
-        indices: &indices,
-        parts: &[Part {
-            vertices: VERTICES as u32,
-            indices: VERTICES as u32,
-            bones: &[0],
-        }],
-        clips: &[ClipParts {
-            name: "morph",
-            duration: 4.0,
-            channels: &[],
-        }],
-        skinning: skin_core::skin::Skinning::Lbs,
-    };
+    let part = [Part {
+        vertices: VERTICES as u32,
+        indices: VERTICES as u32,
+        bones: &[0],
+    }];
+    let clips = [ClipParts {
+        name: "morph",
+        duration: 4.0,
+        channels: &[],
+    }];
+    let influences = [Influence::rigid(0); VERTICES];
+    let parts = one_part(&positions, &normals, &indices, &influences, &part, &clips);
     // 4-byte aligned, as the firmware embeds its asset: the entries are read in place.
     let mut bytes = Aligned([0u8; BYTES]);
     let mut timed = |morphs: Option<&MorphParts<'_>>, times: &[f32], counts: &mut [u64]| {
@@ -164,4 +146,160 @@ pub fn run<L: AssetLane + Project>(
         counts[2].saturating_sub(counts[3]) as f32 / moved
     );
     Ok(())
+}
+
+/// The part's bind positions (along a diagonal, in [−½, ½)) and normals (+Z).
+fn base<L: AssetLane>() -> Result<([[L; 3]; VERTICES], [[L; 3]; VERTICES]), Error> {
+    let value = |v: f32| L::from_f32(v).map_err(|_| Error::NoRoot);
+    let mut positions = [[L::default(); 3]; VERTICES];
+    let mut normals = [[L::default(); 3]; VERTICES];
+    for (i, (p, n)) in positions.iter_mut().zip(&mut normals).enumerate() {
+        let a = i as f32 / VERTICES as f32;
+        *p = [value(a - 0.5)?, value(0.25 - a / 2.0)?, value(a / 4.0)?];
+        *n = [value(0.0)?, value(0.0)?, value(1.0)?];
+    }
+    Ok((positions, normals))
+}
+
+/// An asset of one rigid part (bone 0 at the identity) of [`VERTICES`] vertices.
+fn one_part<'a, L: AssetLane>(
+    positions: &'a [[L; 3]],
+    normals: &'a [[L; 3]],
+    indices: &'a [u16],
+    influences: &'a [Influence<L>],
+    parts: &'a [Part<'a>],
+    clips: &'a [ClipParts<'a>],
+) -> AssetParts<'a, L> {
+    AssetParts {
+        unit_exponent: 0,
+        parents: &[None],
+        rest: &[Transform::IDENTITY],
+        root: Affine::IDENTITY,
+        joints: &[0],
+        inverse_binds: &[Affine::IDENTITY],
+        positions,
+        normals: Some(normals),
+        influences,
+        indices,
+        parts,
+        clips,
+        skinning: skin_core::skin::Skinning::Lbs,
+    }
+}
+
+/// The check's two targets' default weights: the lane's most negative and a large positive.
+#[cfg(all(feature = "mps2-an386", feature = "fixed"))]
+const CHECK_WEIGHTS: [f32; 2] = [-2.0, 1.5];
+/// The check's targets' (position, normal) exponents: both sides of 16, where the
+/// Cortex-M4F's loop turns from `MLA` to `SMLAW<y>`.
+#[cfg(all(feature = "mps2-an386", feature = "fixed"))]
+const CHECK_EXPONENTS: [(i8, i8); 2] = [(15, 17), (20, 9)];
+
+/// Checks the deform step's loop (the assembly on the Cortex-M4F's fixed lane, the Rust
+/// loop elsewhere) against the lane's own
+/// [`nudge_quantised`](skin_core::morph::MorphLane::nudge_quantised): a part moved by
+/// two targets at their default weights ([`CHECK_WEIGHTS`]: no clip), one moving every
+/// vertex, the other every third, with exponents on both sides of 16, deltas at both ends
+/// of the stored range (±32767), then skinned at the identity. Logs `CHECK morph-loop ok cases=…` (vertices
+/// compared) and returns whether every skinned position and normal is the expected one.
+#[cfg(all(feature = "mps2-an386", feature = "fixed"))]
+#[inline(never)]
+pub fn check<L: AssetLane + Project>() -> Result<bool, RasterError> {
+    let (positions, normals) = base::<L>()?;
+    let indices: [u16; VERTICES] = core::array::from_fn(|i| i as u16);
+    let every: [u16; VERTICES] = core::array::from_fn(|i| i as u16);
+    let third: [u16; VERTICES / 3] = core::array::from_fn(|i| 3 * i as u16);
+    let wide = |i: usize, m: i32| ((i as i32 * 7919) % (2 * m + 1) - m) as i16;
+    let d0: [[i16; 3]; VERTICES] = core::array::from_fn(|i| [wide(i, 4000), -4000, 3999]);
+    let n0: [[i16; 3]; VERTICES] = core::array::from_fn(|i| [i16::MAX, -i16::MAX, wide(i, 32767)]);
+    let d1: [[i16; 3]; VERTICES / 3] =
+        core::array::from_fn(|i| [-i16::MAX, i16::MAX, wide(i, 32000)]);
+    let n1: [[i16; 3]; VERTICES / 3] = core::array::from_fn(|i| [wide(i, 40), 40, -39]);
+    let spans = [
+        [Span {
+            vertices: &every,
+            positions: &d0,
+            normals: &n0,
+        }],
+        [Span {
+            vertices: &third,
+            positions: &d1,
+            normals: &n1,
+        }],
+    ];
+    let targets: [QuantisedTarget<'_>; 2] = core::array::from_fn(|t| QuantisedTarget {
+        position_exponent: CHECK_EXPONENTS[t].0,
+        normal_exponent: CHECK_EXPONENTS[t].1,
+        spans: &spans[t],
+    });
+    let morphs = MorphParts {
+        sets: &[MorphSet {
+            first_part: 0,
+            parts: 1,
+            defaults: &CHECK_WEIGHTS,
+            targets: &targets,
+        }],
+        channels: &[],
+    };
+    let part = [Part {
+        vertices: VERTICES as u32,
+        indices: VERTICES as u32,
+        bones: &[0],
+    }];
+    let clips = [ClipParts {
+        name: "still",
+        duration: 1.0,
+        channels: &[],
+    }];
+    let influences = [Influence::rigid(0); VERTICES];
+    let parts = one_part(&positions, &normals, &indices, &influences, &part, &clips);
+    let mut bytes = Aligned([0u8; BYTES]);
+    let n = parts.write_with_morphs(Some(&morphs), &mut bytes.0)?;
+    let scene = Scene::<L, 1>::new(Asset::<L>::read(&bytes.0[..n])?, 64, 64)?;
+    let (mut pose, mut world) = ([Transform::IDENTITY; 1], [Affine::IDENTITY; 1]);
+    scene.rest(&mut pose, &mut world)?;
+    let mut palette = Palette::<L, 1>::new();
+    let mut scratch = Scratch::<L, VERTICES>::default();
+    // Expected: each target's rounded steps on the bind vertex in target order, then the
+    // identity's point and renormalised linear part.
+    let mut want = (positions, normals);
+    for (t, &w) in CHECK_WEIGHTS.iter().enumerate() {
+        let w = L::morph_weight(w).map_err(|_| Error::NoRoot)?;
+        let (e, span) = (CHECK_EXPONENTS[t], &spans[t][0]);
+        let (sp, sn) = (L::step(w, e.0), L::step(w, e.1));
+        for (i, &v) in span.vertices.iter().enumerate() {
+            let v = usize::from(v);
+            for c in 0..3 {
+                want.0[v][c] = L::nudge_quantised(want.0[v][c], sp, span.positions[i][c]);
+                want.1[v][c] = L::nudge_quantised(want.1[v][c], sn, span.normals[i][c]);
+            }
+        }
+    }
+    let (one, zero) = (L::from_f32(1.0), L::from_f32(0.0));
+    let (one, zero) = (
+        one.map_err(|_| Error::NoRoot)?,
+        zero.map_err(|_| Error::NoRoot)?,
+    );
+    let rows = [
+        [one, zero, zero, zero],
+        [zero, one, zero, zero],
+        [zero, zero, one, zero],
+    ];
+    let (mut same, mut cases) = (true, 0u32);
+    scene.skinned(&world, &mut palette, &mut scratch, |first, p, n| {
+        for (i, p) in p.iter().enumerate() {
+            let (wp, wn) = (&want.0[first + i], &want.1[first + i]);
+            let point = rows.each_ref().map(|r| L::point(r, wp));
+            let unit = L::unit(rows.each_ref().map(|r| L::linear(r, wn)));
+            same &= *p == point && n.is_some_and(|n| n[i] == unit);
+            cases += 1;
+        }
+    })?;
+    same &= cases == VERTICES as u32;
+    if same {
+        defmt::info!("CHECK morph-loop ok cases={=u32}", cases);
+    } else {
+        defmt::error!("CHECK FAILED: the deform step's loop differs from the lane's steps");
+    }
+    Ok(same)
 }

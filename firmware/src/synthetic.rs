@@ -438,7 +438,7 @@ impl<L: Lane> Default for CheckOutputs<L> {
 /// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
 /// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest
 /// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
-/// lane's limits, 4-byte aligned or not, positions at both ends of the range, zero, tiny (collapsing), diagonal and
+/// lane's limits, positions at both ends of the range, zero, tiny (collapsing), diagonal and
 /// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
 /// and with normals, besides random values. Returns the number of cases compared, or the
 /// first that differs.
@@ -481,8 +481,9 @@ pub fn check_loops<L: Lane, E: CheckEntry<L>>(
                 len: 0,
                 normals: false,
             };
-            // The palette word-aligned in even rounds, 2 bytes off in odd ones (in the fixed
-            // lane, whose entries need only 2-byte alignment).
+            // The palette word-aligned in even rounds, 2 bytes off in odd ones where the
+            // entries need only 2-byte alignment (the fixed lane's dual quaternions; an
+            // `Affine` is word-aligned, so its odd rounds are aligned too).
             let checked = if round % 2 == 1 {
                 check_shifted::<L, E>(&mut rng, case, &mut cases)?
             } else {

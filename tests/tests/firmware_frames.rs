@@ -454,13 +454,15 @@ fn firmware_frames_mps2_an386_m4f_f32() {
 
 /// Morph targets before skinning on the boards: the generated skinned worm (non-zero
 /// default weights, a cubic-spline weight channel, parts split by the `vs_1_1` budget) as
-/// Cortex-M0 fixed-lane code on the micro:bit, and a Khronos morph sample (AnimatedMorphCube:
+/// Cortex-M0 fixed-lane code on the micro:bit and on the Cortex-M4F (whose fixed lane moves
+/// the vertices with its assembly loop), and a Khronos morph sample (AnimatedMorphCube:
 /// weights animated, normals moved; its ×100 node scale is beyond the fixed lane's pose
 /// range, so `f32`) on the Cortex-M4F: frames bit for bit the host's.
 #[test]
 fn firmware_frames_morph_targets() {
     let test = "firmware_frames_morph_targets";
     frames(test, "microbit", "fixed", &[Model::MorphWorm]);
+    frames(test, "mps2-an386", "fixed", &[Model::MorphWorm]);
     frames(
         test,
         "mps2-an386",

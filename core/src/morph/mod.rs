@@ -48,6 +48,9 @@ use crate::num::NumError;
 /// fixed-function vertex-attribute scheme allowed.
 pub const ACTIVE_TARGETS: usize = 8;
 
+/// A chunk's coordinates and a target's step in the fixed lane ([`MorphLane::as_fixed`]).
+pub type FixedCoords<'a> = (&'a mut [[Q14; 3]], (i32, u32));
+
 /// The morph arithmetic of a lane.
 pub trait MorphLane: Lane {
     /// A weight as the loop multiplies it.
@@ -70,6 +73,12 @@ pub trait MorphLane: Lane {
     fn step(w: Self::MorphWeight, e: i8) -> Self::Step;
     /// `v + w·q·2⁻ᵉ` for a quantised delta `q` ([`quantised`]).
     fn nudge_quantised(v: Self, s: Self::Step, q: i16) -> Self;
+    /// The coordinates and step as the fixed lane's (`I2F14`), for the loops written for it
+    /// alone (the Cortex-M4 assembly of the scene's deform step); `None` in other lanes.
+    fn as_fixed(coords: &mut [[Self; 3]], s: Self::Step) -> Option<FixedCoords<'_>> {
+        let _ = (coords, s);
+        None
+    }
 }
 
 impl MorphLane for f32 {
@@ -130,6 +139,9 @@ impl MorphLane for Q14 {
         // checked per frame before the loop (the player's reach check).
         let step = (w * i32::from(q) + ((1 << e) >> 1)) >> e;
         Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
+    }
+    fn as_fixed(coords: &mut [[Q14; 3]], s: (i32, u32)) -> Option<FixedCoords<'_>> {
+        Some((coords, s))
     }
 }
 

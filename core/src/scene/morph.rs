@@ -17,6 +17,8 @@ use crate::clip::Wrap;
 use crate::error::Error;
 use crate::morph::{quantised, Active, MorphLane, ACTIVE_TARGETS};
 use crate::raster::{Project, RasterError};
+#[cfg(skin_asm_v7em)]
+use crate::skin::nudge_q14;
 #[cfg(skin_asm_fixed)]
 use crate::{lane::Q14, skin::records};
 
@@ -157,8 +159,24 @@ impl<L: MorphLane> PartMorph<'_, L> {
             ) {
                 // In place (2-byte aligned little-endian records, as the firmware embeds).
                 let k = v.partition_point(|&v| usize::from(v) < end);
-                let bits = |d: &[Q14; 3]| d.map(Q14::to_bits);
                 let (v, p) = (&v[..k], &p[..k]);
+                #[cfg(skin_asm_v7em)]
+                if let Some((coords, step)) = L::as_fixed(positions, s.0) {
+                    // The Cortex-M4's loop, positions then normals: an entry moves both
+                    // or neither, as below (`len` the shorter chunk).
+                    let n = n.get(..k).zip(normals);
+                    let len = n.as_ref().map_or(coords.len(), |(_, m)| m.len());
+                    let len = coords.len().min(len);
+                    nudge_q14(&mut coords[..len], start, v, p, step);
+                    if let Some((n, normals)) = n {
+                        if let Some((normals, step)) = L::as_fixed(normals, s.1) {
+                            nudge_q14(&mut normals[..len], start, v, n, step);
+                        }
+                    }
+                    cursor.advance(k);
+                    continue;
+                }
+                let bits = |d: &[Q14; 3]| d.map(Q14::to_bits);
                 match n.get(..k) {
                     Some(n) => {
                         let entries = v.iter().zip(p).zip(n);

@@ -55,6 +55,8 @@ mod stretch;
 #[cfg(skin_x86)]
 mod x86;
 
+#[cfg(skin_asm_v7em)]
+pub(crate) use asm::nudge_q14;
 #[cfg(skin_asm_fixed)]
 pub(crate) use asm::records;
 pub use dispatch::Loop;

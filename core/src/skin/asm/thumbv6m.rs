@@ -15,7 +15,9 @@
 //! pointer. The position and the normal are pushed too and multiplied from the stack; the
 //! rounding constants 2¹¹ and 2¹³ and the table's address live in high registers. The
 //! renormalisation is [`Lane::unit`]'s integer sequence (`MULS` and a carry test for the
-//! checked sum of squares, the four-step even normalisation of `normalise_even`).
+//! checked sum of squares; the even normalisation of `normalise_even` read from a 64-byte table
+//! by the squared length's top six bits when it is at least 2²⁶ — every normal longer than ½,
+//! 5 instructions — and by its four-step search below that).
 //!
 //! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
 //! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
@@ -367,25 +369,15 @@ skin_core_q14_lbs4_v6m_normals:
     @ len2 in r3; below 256: the zero vector.
     lsrs r4, r3, #8
     beq .Lskin_v6m_n_zero
-    @ Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift.
-    movs r4, #0
-    lsrs r5, r3, #16
-    bne 1f
-    lsls r3, r3, #16
-    adds r4, #16
-1:  lsrs r5, r3, #24
-    bne 1f
-    lsls r3, r3, #8
-    adds r4, #8
-1:  lsrs r5, r3, #28
-    bne 1f
-    lsls r3, r3, #4
-    adds r4, #4
-1:  lsrs r5, r3, #30
-    bne 1f
-    lsls r3, r3, #2
-    adds r4, #2
-1:  @ Seed y (r6), one Newton step.
+    @ Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the table for
+    @ len2 >= 2^26 (every normal longer than 1/2), else by search.
+    lsrs r5, r3, #26
+    beq .Lskin_v6m_n_search
+    adr r4, .Lskin_v6m_n_shift
+    ldrb r4, [r4, r5]
+    lsls r3, r4
+.Lskin_v6m_n_seed:
+    @ Seed y (r6), one Newton step.
     ldr r5, [sp, #56 + 20]
     lsrs r6, r3, #25
     lsls r6, r6, #1
@@ -448,8 +440,35 @@ skin_core_q14_lbs4_v6m_normals:
     movs r1, #0
     movs r2, #0
     b .Lskin_v6m_n_store
+.Lskin_v6m_n_search:
+    @ len2 in [256, 2^26): a four-step search for the even shift.
+    movs r4, #0
+    lsrs r5, r3, #16
+    bne 1f
+    lsls r3, r3, #16
+    adds r4, #16
+1:  lsrs r5, r3, #24
+    bne 1f
+    lsls r3, r3, #8
+    adds r4, #8
+1:  lsrs r5, r3, #28
+    bne 1f
+    lsls r3, r3, #4
+    adds r4, #4
+1:  lsrs r5, r3, #30
+    bne 1f
+    lsls r3, r3, #2
+    adds r4, #2
+1:  b .Lskin_v6m_n_seed
 .Lskin_v6m_n_return:
     SKIN_V6M_EPILOGUE .Lskin_v6m_n_saved
+    @ The even leading-zero count of len2 by len2 >> 26 (1..63: 4, 4, 4, 2 (x12), 0 (x48)).
+    .p2align 2
+.Lskin_v6m_n_shift:
+    .byte 0, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2
+    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .size skin_core_q14_lbs4_v6m_normals, . - skin_core_q14_lbs4_v6m_normals
 
 @ ---------------------------------------------------------------------------------------
