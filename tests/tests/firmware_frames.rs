@@ -54,6 +54,8 @@ enum Model {
     Sample(&'static str),
     FourSkins69Joints,
     MorphWorm,
+    /// The worm whose last joint the clip scales up to 4× (uniformly when `true`).
+    SquashStretch(bool),
 }
 
 /// What a run left behind.
@@ -98,6 +100,12 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             // A rigid prop on joint 3 (node 4), which the clip turns.
             skin_tests::gltf_gen::rigid_prop(&mut g, 4);
             std::fs::write(&path, g.glb()).expect("write the generated model");
+            Some(path)
+        }
+        Model::SquashStretch(uniform) => {
+            let path = dir.path().join("squash-stretch.glb");
+            let worm = skin_tests::gltf_gen::squash_stretch_worm(uniform);
+            std::fs::write(&path, worm.glb()).expect("the generated model is written");
             Some(path)
         }
         Model::MorphWorm => {
@@ -447,6 +455,16 @@ fn firmware_frames_morph_targets() {
         "f32",
         &[Model::Sample("morph/AnimatedMorphCube.glb")],
     );
+}
+
+/// Squash and stretch in the fixed lane: the worm whose last joint its clip scales up to 4×
+/// uniformly (palettes at exponents 1 and 2: stored as M/2 or M/4, the output shifted back)
+/// plays as Cortex-M0 code on the micro:bit, frames bit for bit the host's. (The per-axis
+/// worm also plays bit for bit, on the Cortex-M4F; one build is kept for the suite's time.)
+#[test]
+fn firmware_frames_squash_and_stretch() {
+    let test = "firmware_frames_squash_and_stretch";
+    frames(test, "microbit", "fixed", &[Model::SquashStretch(true)]);
 }
 
 /// The `vmla` build's chained multiply-adds give the same frames (the host renders with
