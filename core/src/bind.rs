@@ -153,7 +153,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
                 "the palette is smaller than the bind pose's joint capacity"
             )
         };
-        out.fill(self.len(), |joint| self.matrix(joint, world))
+        out.fill(|| (0..self.len()).map(|joint| self.matrix(joint, world)))
     }
 
     /// One joint's skinning matrix `M = W[bone] · B⁻¹` from the skeleton's world matrices:

@@ -36,7 +36,7 @@ use crate::num::Real;
 /// let matrices = [Affine::IDENTITY, stretched];
 /// let mut p: Palette<Q14, 2> = Palette::new();
 /// assert!(p.push(&stretched).is_err()); // an I2F14 row holds less than 2
-/// p.fill(2, |j| Ok(matrices[j])).unwrap();
+/// p.fill(|| matrices.iter().map(|m| Ok(*m))).unwrap();
 /// assert_eq!(p.exponent(), 2); // stored as M / 4
 /// assert_eq!(p.as_slice()[1].rows[1][1], Q14::ONE);
 /// let mut out = [[<Q14 as Lane>::point(&p.as_slice()[1].rows[1], &[Q14::ZERO, Q14::from_num(0.5), Q14::ZERO]); 3]];
@@ -89,22 +89,22 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
         self.exponent
     }
 
-    /// Clear the palette and fill it with the `n` matrices `matrix(0..n)`, with the smallest
+    /// Clear the palette and fill it with the matrices `matrices()` yields, with the smallest
     /// exponent up to [`Lane::MAX_EXPONENT`] at which every one fits the lane: the unscaled
     /// palette (exponent 0, the same bits as [`Palette::push`]) unless a matrix does not fit,
-    /// then again at exponent 1, then 2. Errors of `matrix` are returned as they are;
-    /// [`Error::Overflow`] when a matrix does not fit even at the largest exponent.
-    pub fn fill(
-        &mut self,
-        n: usize,
-        mut matrix: impl FnMut(usize) -> Result<Affine<L::Real>, Error>,
-    ) -> Result<(), Error> {
+    /// then again (a fresh iterator) at exponent 1, then 2. Errors the iterator yields are
+    /// returned as they are; [`Error::Overflow`] when a matrix does not fit even at the
+    /// largest exponent.
+    pub fn fill<I>(&mut self, matrices: impl Fn() -> I) -> Result<(), Error>
+    where
+        I: Iterator<Item = Result<Affine<L::Real>, Error>>,
+    {
         let mut exponent = 0;
         'exponents: loop {
             self.clear();
             self.exponent = exponent;
-            for i in 0..n {
-                match self.push(&matrix(i)?) {
+            for m in matrices() {
+                match self.push(&m?) {
                     Err(Error::Overflow { .. }) if exponent < L::MAX_EXPONENT => {
                         exponent += 1;
                         continue 'exponents;

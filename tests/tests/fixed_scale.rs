@@ -123,7 +123,7 @@ fn squash_and_stretch_up_to_4x_skins_within_the_bound() {
             .collect();
         let mut palette = Palette::<Q14, BONES>::new();
         palette
-            .fill(BONES, |b| Ok(fx[b]))
+            .fill(|| fx.iter().map(|m| Ok(*m)))
             .unwrap_or_else(|e| panic!("case {case} {kind:?}: {e}"));
         let e = palette.exponent();
         assert_eq!(Some(e), smallest_exponent(&fx), "case {case} {kind:?}");
@@ -172,7 +172,7 @@ fn palettes_that_fit_unscaled_keep_the_bits_of_a_plain_push() {
             continue; // a scaled row beyond what exponent 0 holds
         }
         let mut filled = Palette::<Q14, BONES>::new();
-        filled.fill(BONES, |b| Ok(fx[b])).unwrap();
+        filled.fill(|| fx.iter().map(|m| Ok(*m))).unwrap();
         assert_eq!(filled.exponent(), 0, "case {case}");
         assert_eq!(filled.as_slice(), plain.as_slice(), "case {case}");
     }
@@ -184,13 +184,13 @@ fn rows_beyond_the_largest_exponent_are_refused() {
     let beyond = Affine::<Fx>::from_f32([[2.72, 2.72, 2.72, 0.0]; 3]).unwrap();
     let mut palette = Palette::<Q14, 2>::new();
     let err = palette
-        .fill(2, |b| Ok([Affine::IDENTITY, beyond][b]))
+        .fill(|| [Affine::IDENTITY, beyond].into_iter().map(Ok))
         .unwrap_err();
     assert!(matches!(err, Error::Overflow { index: 1, .. }), "{err:?}");
     // 2.6 along each axis of a row (7.8) fits at exponent 2.
     let within = Affine::<Fx>::from_f32([[2.6, 2.6, 2.6, 0.0]; 3]).unwrap();
     palette
-        .fill(2, |b| Ok([Affine::IDENTITY, within][b]))
+        .fill(|| [Affine::IDENTITY, within].into_iter().map(Ok))
         .unwrap();
     assert_eq!(palette.exponent(), 2);
 }

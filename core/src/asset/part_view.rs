@@ -89,10 +89,10 @@ impl<'a, L: AssetLane> PartView<'a, L> {
         world: &[Affine<L::Real>],
         out: &mut Palette<L, CAP>,
     ) -> Result<(), Error> {
-        let bones = self.bones();
-        out.fill(bones.len(), |b| {
-            let joint = bones.get(b).map_or(usize::MAX, usize::from);
-            bind.matrix(joint, world)
+        out.fill(|| {
+            self.bones()
+                .iter()
+                .map(|joint| bind.matrix(usize::from(joint), world))
         })
     }
 

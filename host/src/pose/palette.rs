@@ -99,7 +99,7 @@ pub fn node_palette<L: Lane>(
 ) -> Result<LanePalette<L>, PoseError> {
     let world = node_world::<L::Real>(rig, locals, node)?;
     let mut p: Palette<L, 1> = Palette::new();
-    p.fill(1, |_| Ok(world))
+    p.fill(|| core::iter::once(Ok(world)))
         .map_err(PoseError::core(format!("world matrix of node {node}")))?;
     Ok(LanePalette::of(&p))
 }
