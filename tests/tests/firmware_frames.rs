@@ -468,6 +468,25 @@ fn firmware_frames_squash_and_stretch() {
     frames(test, "microbit", "fixed", &[Model::SquashStretch(true)]);
 }
 
+/// The clip chosen at build time (`scripts/firmware.sh … --anim NAME`: the model baked with
+/// that clip alone, which the firmware plays as the asset's first): Fox's second clip,
+/// "Walk", on the Cortex-M4F in fixed, frames bit for bit the host's.
+#[test]
+fn firmware_frames_play_the_clip_chosen_at_build_time() {
+    let test = "firmware_frames_play_the_clip_chosen_at_build_time";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let model = Model::Sample("Fox.glb");
+    let Some(run) = run(test, "mps2-an386", "fixed", &["--anim", "Walk"], model) else {
+        return;
+    };
+    check::<Q14>("mps2-an386", model, &run);
+    let assets = lines(&run.log, "ASSET");
+    assert_eq!(assets[0]["clip"], "Walk", "{}", run.log);
+}
+
 /// The `vmla` build's chained multiply-adds give the same frames (the host renders with
 /// separate multiplies and adds).
 #[test]
