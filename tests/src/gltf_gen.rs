@@ -898,7 +898,8 @@ pub fn morph_worm(interp: Interp) -> Gen {
 /// Squash and stretch: the [`Worm`] (no other scale channel) whose last bone's scale its clip
 /// animates up to 4×, at every key time of [`KEY_TIMES`]: uniformly (1, 2.5, 4, 1.5) when
 /// `uniform`, else per axis (stretched 4× across the chain while squashed to ½ along it,
-/// then squashed to ¼ across while stretched 4× along it) — joint matrices up to 4× a rigid
+/// then 4× one way across and ¼ the other, never longer along it: the worm stays as long as
+/// its rest pose, which pictures are framed by) — joint matrices up to 4× a rigid
 /// transform, beyond the 2/√3 an unscaled fixed-point palette row holds.
 pub fn squash_stretch_worm(uniform: bool) -> Gen {
     let worm = Worm {
@@ -909,12 +910,7 @@ pub fn squash_stretch_worm(uniform: bool) -> Gen {
     let keys: [[f32; 3]; 4] = if uniform {
         [1.0, 2.5, 4.0, 1.5].map(|s| [s; 3])
     } else {
-        [
-            [1.0; 3],
-            [4.0, 0.5, 4.0],
-            [0.25, 4.0, 0.25],
-            [1.0, 2.0, 1.0],
-        ]
+        [[1.0; 3], [4.0, 0.5, 4.0], [4.0, 1.0, 0.25], [2.0, 1.0, 1.0]]
     };
     let times = g.floats(&KEY_TIMES, "SCALAR", 1);
     let values = g.floats(keys.as_flattened(), "VEC3", 3);

@@ -459,9 +459,8 @@ fn firmware_frames_morph_targets() {
 
 /// Squash and stretch in the fixed lane: the worm whose last joint its clip scales up to 4×
 /// uniformly (palettes at exponents 1 and 2: stored as M/2 or M/4, the output shifted back)
-/// plays as Cortex-M0 code on the micro:bit, frames bit for bit the host's. (The per-axis
-/// worm on the micro:bit and the uniform one on the Cortex-M4F played bit for bit too; one
-/// build is kept for the suite's time.)
+/// plays as Cortex-M0 code on the micro:bit, frames bit for bit the host's. (It played bit
+/// for bit on the Cortex-M4F too; one build is kept for the suite's time.)
 #[test]
 fn firmware_frames_squash_and_stretch() {
     let test = "firmware_frames_squash_and_stretch";

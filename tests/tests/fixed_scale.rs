@@ -7,7 +7,9 @@
 //! * palettes that fit unscaled keep exponent 0 and the bits of the plain push;
 //! * a row beyond `2^(MAX_EXPONENT+1)` is still refused, as an overflow;
 //! * the generated squash-and-stretch worm (a joint's clip scales it to 4×) poses in fixed
-//!   through the host within the bound of the f64 glTF reference.
+//!   through the host within the bound of the f64 glTF reference, its palettes reaching
+//!   exponent 2, and `skin validate`'s core fixed row holds it to the bound at that
+//!   exponent (with a GPU adapter).
 
 use skin_core::affine::Affine;
 use skin_core::error::Error;
@@ -16,7 +18,9 @@ use skin_core::num::Fx;
 use skin_core::palette::Palette;
 use skin_core::skin::SkinnedMesh;
 use skin_core::vertex::Influence;
+use skin_host::pose::palette::fixed_exponent;
 use skin_host::pose::{self, LaneKind};
+use skin_host::validate::{self, Options};
 use skin_tests::gltf_gen::{squash_stretch_worm, KEY_TIMES};
 use skin_tests::gltf_ref;
 use skin_tests::Rng;
@@ -227,4 +231,33 @@ fn the_squash_and_stretch_worm_poses_in_fixed_within_the_bound() {
             );
         }
     }
+}
+
+#[test]
+fn the_squash_and_stretch_worms_reach_exponent_2_and_validate() {
+    let test = "the_squash_and_stretch_worms_reach_exponent_2_and_validate";
+    let rig = skin_host::import::from_slice(&squash_stretch_worm(true).glb(), None).unwrap();
+    // At rest every joint is rigid; at the third key the last joint is scaled 4×.
+    assert_eq!(fixed_exponent(&rig, None).unwrap(), 0);
+    assert_eq!(fixed_exponent(&rig, Some((0, KEY_TIMES[2]))).unwrap(), 2);
+    let Some(gpu) = skin_tests::gpu(test) else {
+        return;
+    };
+    // The per-axis worm, which stays within its rest pose's length (pictures are framed by
+    // it; the uniform one's 4× leaf leaves their depth range).
+    let rig = skin_host::import::from_slice(&squash_stretch_worm(false).glb(), None).unwrap();
+    assert_eq!(fixed_exponent(&rig, Some((0, KEY_TIMES[1]))).unwrap(), 2);
+    let report = validate::validate(&rig, gpu, &Options::default(), |_, _| {}).unwrap();
+    let fixed = report
+        .rows
+        .iter()
+        .find(|r| r.path == "core fixed")
+        .expect("a core fixed row");
+    let k = pose::fixed_unit(&rig).unwrap();
+    assert!(
+        fixed.limit >= fixed_error_bound(2) * 2f64.powi(k),
+        "the fixed row's limit {} is not the bound at exponent 2",
+        fixed.limit
+    );
+    assert!(report.rows.iter().all(|r| r.passes()), "{:#?}", report.rows);
 }

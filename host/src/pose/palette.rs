@@ -104,6 +104,24 @@ pub fn node_palette<L: Lane>(
     Ok(LanePalette::of(&p))
 }
 
+/// The largest exponent of `rig`'s fixed-point LBS palettes (each skin's, and each rigid
+/// mesh node's) at the rest pose (`anim` = `None`) or clip `c` at `t` seconds: 0 unless a
+/// joint scales beyond what an unscaled `I2F14` row holds; the fixed lane's error bound at
+/// that frame is [`skin_core::lane::fixed_error_bound`] of it.
+pub fn fixed_exponent(rig: &Rig, anim: Option<(usize, f32)>) -> Result<u8, PoseError> {
+    let k = super::fixed_unit(rig)?;
+    let locals = super::animate::frame(rig, anim, k)?;
+    let mut most = 0;
+    for (node, _, skin) in rig.mesh_nodes() {
+        let palette = match skin {
+            Some(s) => skin_palette::<Q14>(rig, &locals, s, k)?,
+            None => node_palette::<Q14>(rig, &locals, node)?,
+        };
+        most = most.max(palette.exponent);
+    }
+    Ok(most)
+}
+
 /// A skin's joints at a frame: its bind pose, the world matrices of its joints and their
 /// ancestors, each joint's index among those, and its inverse binds (asset units `2^k`).
 pub struct SkinFrame<R: Real> {
