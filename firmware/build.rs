@@ -30,6 +30,7 @@ fn main() {
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rerun-if-changed=memory");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=limits.rs");
 
     let target = env::var("TARGET").expect("cargo sets TARGET");
     println!("cargo:rustc-env=SKIN_TARGET={target}");
@@ -76,15 +77,13 @@ fn main() {
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
 }
 
-/// What a model needs of the frame loop's buffers.
-#[derive(Clone, Copy)]
-struct Model {
-    bones: usize,
-    vertices: usize,
-    triangles: usize,
-    /// Entries of the largest part palette.
-    palette: usize,
-}
+// The boards' limits (`Limits`, `MICROBIT_LIMITS`, `PICO_LIMITS`): one table, which
+// `skin budget --board` (host/src/board.rs) includes too.
+include!("limits.rs");
+
+/// What a model needs of the frame loop's buffers, in the units of a board's limits
+/// (`palette`: entries of its largest part palette).
+type Model = Limits;
 
 impl Model {
     /// The needs of the asset `bytes` in lane `L`; `None` when it does not read as one.
@@ -204,10 +203,10 @@ impl Board {
     }
 }
 
-/// The boards. The micro:bit's 16 KiB hold the procedural character (15 bones, 276
-/// vertices, 520 triangles) with about a kilobyte to spare; the Pico's 264 KiB hold the
-/// sample models, and the MPS2 boards get the Pico's limits, so that Cortex-M0 code on the
-/// mps2-an385 measures what the Pico needs.
+/// The boards, with their limits from `limits.rs` (the MPS2 boards get the Pico's, so that
+/// Cortex-M0 code on the mps2-an385 measures what the Pico needs). The micro:bit's 16 KiB
+/// hold the procedural character (15 bones, 276 vertices, 520 triangles) with about a
+/// kilobyte to spare; the Pico's 264 KiB hold the sample models.
 const BOARDS: [Board; 4] = [
     Board {
         feature: "MPS2_AN386",
@@ -216,7 +215,7 @@ const BOARDS: [Board; 4] = [
         ram: "4 MiB, held to the Pico's limits",
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
-        most: PICO,
+        most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
     },
     Board {
@@ -226,7 +225,7 @@ const BOARDS: [Board; 4] = [
         ram: "4 MiB, held to the Pico's limits",
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
-        most: PICO,
+        most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
     },
     Board {
@@ -236,12 +235,7 @@ const BOARDS: [Board; 4] = [
         ram: "16 KiB",
         rows: 4,
         budget: None,
-        most: Model {
-            bones: 16,
-            vertices: 320,
-            triangles: 600,
-            palette: 16,
-        },
+        most: MICROBIT_LIMITS,
         room: MICROBIT_ROOM,
     },
     Board {
@@ -251,7 +245,7 @@ const BOARDS: [Board; 4] = [
         ram: "264 KiB",
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
-        most: PICO,
+        most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
     },
 ];
@@ -279,18 +273,6 @@ const MICROBIT_ROOM: [usize; 2] = [9 * 1024, 8448];
 /// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
 /// 16-bit depth.
 const ROW_BYTES: usize = 240 * 4;
-
-/// The Pico's limits: 128 bones in the skeleton, posed whole (a character of four 43-joint
-/// skins has 70; about 90 bytes of RAM a bone); 48 palette entries a part, the `vs_1_1`
-/// budget's most (32 bones as 3×4 matrices, 48 as dual quaternions), as parts are skinned
-/// one palette at a time; vertices and triangles as before the buffers were sized to the
-/// model.
-const PICO: Model = Model {
-    bones: 128,
-    vertices: 4096,
-    triangles: 8192,
-    palette: 48,
-};
 
 /// Stops the build with one clear message.
 fn fail(why: &str) -> ! {

@@ -18,7 +18,7 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
-# OPTIONS: --rows N, --vmla, --skinning lbs|dqs (below).
+# OPTIONS: --rows N, --vmla, --skinning lbs|dqs, --anim CLIP (below).
 # --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
 #        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12); a band
 #        that with those needs more than the board's RAM holds stops the build.
@@ -26,6 +26,8 @@
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # --skinning dqs: dual quaternion skinning: the model baked with `--skinning dqs` (48 bones
 #        a part) and the firmware built with feature `dqs`; an --asset must be baked so.
+# --anim INDEX|NAME: the clip to play: the model is baked with only that clip (`skin bake
+#        --anim`), and the firmware plays the asset's first clip; default: the model's first.
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
 #        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
 #        --gif FILE  also turns the frames into an animation (`skin frames`; .gif or .apng)
@@ -102,7 +104,7 @@ vmla() {
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" gif="" extra="" variant="" rows="" skinning=lbs
+  model="" asset="" out="" gif="" extra="" variant="" rows="" skinning=lbs anim=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
@@ -116,6 +118,11 @@ parse_options() {
         esac
         shift 2
         ;;
+      --anim)
+        anim="${2:?--anim needs a clip index or name}"
+        variant="$variant-anim-$(printf '%s' "$anim" | tr -c 'A-Za-z0-9' '_')"
+        shift 2
+        ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
       --asset) asset="${2:?--asset needs a file}"; shift 2 ;;
       --out) out="${2:?--out needs a folder}"; shift 2 ;;
@@ -124,13 +131,14 @@ parse_options() {
     esac
   done
   [ -z "$model" ] || [ -z "$asset" ] || die "give --model or --asset, not both"
+  [ -z "$anim" ] || [ -z "$asset" ] || die "--anim picks a clip to bake: give --model, not --asset"
   [ -z "$model" ] || [ -f "$model" ] || die "no such model: $model"
   [ -z "$asset" ] || [ -f "$asset" ] || die "no such asset: $asset"
 }
 
 # Bakes the chosen model for LANE (unless --asset gave one); sets asset and name.
 bake() {
-  local lane="$1" skin dir
+  local lane="$1" skin dir clip=()
   dir="$target_dir/assets"
   mkdir -p "$dir"
   if [ -n "$asset" ]; then
@@ -146,8 +154,9 @@ bake() {
   fi
   name="$(basename "${model%.*}")"
   asset="$dir/$name-$lane$variant.bin"
+  [ -z "$anim" ] || clip=(--anim "$anim")
   "$skin" bake "$model" -o "$asset.$$" --arith "$lane" --budget vs_1_1 \
-    --skinning "$skinning" >/dev/null
+    --skinning "$skinning" "${clip[@]}" >/dev/null
   mv "$asset.$$" "$asset"
 }
 

@@ -113,7 +113,8 @@ impl<R: Real, const J: usize> BindPose<R, J> {
         budget.check(self.len(), layout)
     }
 
-    /// Fill `out` with `M_i = W_i · B_i⁻¹` for every joint, narrowed to lane `L`.
+    /// Fill `out` with `M_i = W_i · B_i⁻¹` for every joint, narrowed to lane `L` at the
+    /// smallest exponent that fits them all ([`Palette::fill`]).
     ///
     /// A palette smaller than `J` is a compile-time error; [`Error::Overflow`] when a matrix
     /// does not fit the lane (fixed point), [`Error::LengthMismatch`] when `world` is short.
@@ -152,11 +153,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
                 "the palette is smaller than the bind pose's joint capacity"
             )
         };
-        out.clear();
-        for joint in 0..self.len() {
-            out.push(&self.matrix(joint, world)?)?;
-        }
-        Ok(())
+        out.fill(|| (0..self.len()).map(|joint| self.matrix(joint, world)))
     }
 
     /// One joint's skinning matrix `M = W[bone] · B⁻¹` from the skeleton's world matrices:

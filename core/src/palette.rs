@@ -19,9 +19,34 @@ use crate::num::Real;
 /// assert_eq!(p.len(), 1);
 /// assert_eq!(p.as_slice()[0].rows[0][3], 1.0);
 /// ```
+///
+/// A palette has an *exponent* `e`: its matrices are stored as `M · 2^−e`, and what they
+/// skin is widened by `2^e` ([`Palette::widen`]). [`Palette::fill`] picks the smallest `e`
+/// that fits every matrix of the palette (0 unless a joint scales beyond what the lane's
+/// rows hold: about 1.15× in fixed point, see [`crate::lane`]), so a fixed-point palette
+/// skins joints scaled up to 4×:
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::lane::{Lane, Q14};
+/// use skin_core::num::Fx;
+/// use skin_core::palette::Palette;
+/// let mut stretched = Affine::<Fx>::IDENTITY;
+/// stretched.rows[1][1] = Fx::from_num(4); // a joint stretched 4× along y
+/// let matrices = [Affine::IDENTITY, stretched];
+/// let mut p: Palette<Q14, 2> = Palette::new();
+/// assert!(p.push(&stretched).is_err()); // an I2F14 row holds less than 2
+/// p.fill(|| matrices.iter().map(|m| Ok(*m))).unwrap();
+/// assert_eq!(p.exponent(), 2); // stored as M / 4
+/// assert_eq!(p.as_slice()[1].rows[1][1], Q14::ONE);
+/// let mut out = [[<Q14 as Lane>::point(&p.as_slice()[1].rows[1], &[Q14::ZERO, Q14::from_num(0.5), Q14::ZERO]); 3]];
+/// p.widen(&mut out);
+/// assert_eq!(out[0][0].to_num::<f32>(), 2.0); // 0.5 stretched 4×
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Palette<L: Lane, const CAP: usize> {
     matrices: Vec<Affine<L>, CAP>,
+    exponent: u8,
 }
 
 impl<L: Lane, const CAP: usize> Palette<L, CAP> {
@@ -29,6 +54,7 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
     pub const fn new() -> Self {
         Self {
             matrices: Vec::new(),
+            exponent: 0,
         }
     }
 
@@ -47,18 +73,59 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
         self.matrices.is_empty()
     }
 
-    /// Remove every matrix.
+    /// Remove every matrix; the exponent returns to 0.
     pub fn clear(&mut self) {
         self.matrices.clear();
+        self.exponent = 0;
     }
 
-    /// The matrices, in joint order.
+    /// The matrices, in joint order (each `M · 2^−e`, `e` the [exponent](Self::exponent)).
     pub fn as_slice(&self) -> &[Affine<L>] {
         &self.matrices
     }
 
-    /// Narrow `m` to the lane and append it: [`Error::NotFinite`] for NaN or infinite
-    /// entries, [`Error::Overflow`] when it does not fit the lane.
+    /// The exponent `e`: the matrices are stored as `M · 2^−e` (see the type's docs).
+    pub fn exponent(&self) -> u8 {
+        self.exponent
+    }
+
+    /// Clear the palette and fill it with the matrices `matrices()` yields, with the smallest
+    /// exponent up to [`Lane::MAX_EXPONENT`] at which every one fits the lane: the unscaled
+    /// palette (exponent 0, the same bits as [`Palette::push`]) unless a matrix does not fit,
+    /// then again (a fresh iterator) at exponent 1, then 2. Errors the iterator yields are
+    /// returned as they are; [`Error::Overflow`] when a matrix does not fit even at the
+    /// largest exponent.
+    pub fn fill<I>(&mut self, matrices: impl Fn() -> I) -> Result<(), Error>
+    where
+        I: Iterator<Item = Result<Affine<L::Real>, Error>>,
+    {
+        let mut exponent = 0;
+        'exponents: loop {
+            self.clear();
+            self.exponent = exponent;
+            for m in matrices() {
+                match self.push(&m?) {
+                    Err(Error::Overflow { .. }) if exponent < L::MAX_EXPONENT => {
+                        exponent += 1;
+                        continue 'exponents;
+                    }
+                    r => r?,
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Widen positions skinned with this palette back to asset units (`· 2^e`, exact);
+    /// nothing to do at exponent 0.
+    #[inline]
+    pub fn widen(&self, out: &mut [[L::Out; 3]]) {
+        crate::lane::widen::<L>(out, self.exponent);
+    }
+
+    /// Narrow `m` (scaled by the palette's exponent, 0 unless [`Palette::fill`] raised it) to
+    /// the lane and append it: [`Error::NotFinite`] for NaN or infinite entries,
+    /// [`Error::Overflow`] when it does not fit the lane.
     pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
         let index = self.matrices.len();
         if !m.rows.iter().flatten().all(|v| v.is_finite()) {
@@ -67,7 +134,7 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
                 index,
             });
         }
-        let narrowed = L::narrow(m).ok_or(Error::Overflow {
+        let narrowed = L::narrow_scaled(m, self.exponent).ok_or(Error::Overflow {
             what: Quantity::Palette,
             index,
             format: L::NAME,

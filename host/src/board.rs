@@ -1,6 +1,7 @@
-//! Boards: what the firmware's build for each board holds (`firmware/build.rs`'s limits,
-//! to which it sizes the frame loop's buffers, the memory map in `firmware/memory/`, the frame loop's measured code and
-//! RAM), and whether a model baked for it fits: [`fit`].
+//! Boards: what the firmware's build for each board holds (the limits in
+//! `firmware/limits.rs`, one table that `firmware/build.rs` includes too and sizes the
+//! frame loop's buffers by; the memory map in `firmware/memory/`; the frame loop's measured
+//! code and RAM), and whether a model baked for it fits: [`fit`].
 //!
 //! The firmware skins part by part, each part's palette within the `vs_1_1` budget (32
 //! bones as 3×4 matrices), so a model of any number of joints is split as the GPU path
@@ -22,7 +23,7 @@
 use std::fmt::Write as _;
 
 use skin_core::asset::{Asset, AssetLane};
-use skin_core::budget::{Budget, Layout};
+use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 
 use crate::bake::{bake, Baked, Options};
@@ -38,13 +39,15 @@ pub struct Board {
     pub core: &'static str,
     /// Whether the build runs the `f32` lane (every board runs the fixed lane).
     pub f32: bool,
-    /// Bones of the skeleton, and joint entries, the scene holds (`bones` in build.rs).
+    /// Bones of the skeleton, and joint entries, the scene holds (`bones` in
+    /// `firmware/limits.rs`).
     pub bones: usize,
-    /// Bones a part's palette holds (`PALETTE`: `vs_1_1` as 3×4 matrices).
+    /// Bones a part's palette holds (`palette` in `firmware/limits.rs`: the `vs_1_1`
+    /// budget's 48 on the larger boards, 16 on the micro:bit, whose RAM holds no more).
     pub palette: usize,
-    /// Screen vertices of all parts together (`vertices` in build.rs).
+    /// Screen vertices of all parts together (`vertices` in `firmware/limits.rs`).
     pub vertices: usize,
-    /// Triangles of all parts together (`triangles` in build.rs; spans for binning half
+    /// Triangles of all parts together (`triangles` in `firmware/limits.rs`; spans for binning half
     /// of them, the rest of a frame's drawn unbinned: the same picture, more instructions).
     pub triangles: usize,
     /// Flash for code and asset, bytes (`firmware/memory/`).
@@ -64,8 +67,11 @@ pub struct Board {
     pub ram_used: usize,
 }
 
-/// The palette a part of any board holds: `vs_1_1` as 3×4 matrices.
-const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+/// The boards' limits: the one table `firmware/build.rs` sizes and checks the frame loop by.
+mod limits {
+    include!("../../firmware/limits.rs");
+}
+use limits::{MICROBIT_LIMITS, PICO_LIMITS};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
@@ -77,10 +83,10 @@ impl Board {
             name: "microbit",
             core: "nRF51822, Cortex-M0",
             f32: false,
-            bones: 16,
-            palette: PALETTE,
-            vertices: 320,
-            triangles: 600,
+            bones: MICROBIT_LIMITS.bones,
+            palette: MICROBIT_LIMITS.palette,
+            vertices: MICROBIT_LIMITS.vertices,
+            triangles: MICROBIT_LIMITS.triangles,
             flash: 256 * KIB,
             ram: 16 * KIB,
             code: 118_008,
@@ -90,10 +96,10 @@ impl Board {
             name: "mps2-an385",
             core: "MPS2 AN385, Cortex-M3",
             f32: false,
-            bones: 128,
-            palette: PALETTE,
-            vertices: 4096,
-            triangles: 8192,
+            bones: PICO_LIMITS.bones,
+            palette: PICO_LIMITS.palette,
+            vertices: PICO_LIMITS.vertices,
+            triangles: PICO_LIMITS.triangles,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 114_296,
@@ -103,10 +109,10 @@ impl Board {
             name: "mps2-an385-m0",
             core: "MPS2 AN385, Cortex-M0 code on the M3",
             f32: false,
-            bones: 128,
-            palette: PALETTE,
-            vertices: 4096,
-            triangles: 8192,
+            bones: PICO_LIMITS.bones,
+            palette: PICO_LIMITS.palette,
+            vertices: PICO_LIMITS.vertices,
+            triangles: PICO_LIMITS.triangles,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 120_104,
@@ -116,10 +122,10 @@ impl Board {
             name: "mps2-an386",
             core: "MPS2 AN386, Cortex-M4F",
             f32: true,
-            bones: 128,
-            palette: PALETTE,
-            vertices: 4096,
-            triangles: 8192,
+            bones: PICO_LIMITS.bones,
+            palette: PICO_LIMITS.palette,
+            vertices: PICO_LIMITS.vertices,
+            triangles: PICO_LIMITS.triangles,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 113_244,
@@ -129,10 +135,10 @@ impl Board {
             name: "pico",
             core: "RP2040, Cortex-M0+",
             f32: false,
-            bones: 128,
-            palette: PALETTE,
-            vertices: 4096,
-            triangles: 8192,
+            bones: PICO_LIMITS.bones,
+            palette: PICO_LIMITS.palette,
+            vertices: PICO_LIMITS.vertices,
+            triangles: PICO_LIMITS.triangles,
             flash: 2 * MIB - 256,
             ram: 256 * KIB,
             code: 135_756,

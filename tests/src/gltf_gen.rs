@@ -894,3 +894,36 @@ pub fn morph_worm(interp: Interp) -> Gen {
         .push(json!({"sampler": sampler, "target": {"node": node, "path": "weights"}}));
     g
 }
+
+/// Squash and stretch: the [`Worm`] (no other scale channel) whose last bone's scale its clip
+/// animates up to 4×, at every key time of [`KEY_TIMES`]: uniformly (1, 2.5, 4, 1.5) when
+/// `uniform`, else per axis (stretched 4× across the chain while squashed to ½ along it,
+/// then 4× one way across and ¼ the other, never longer along it: the worm stays as long as
+/// its rest pose, which pictures are framed by) — joint matrices up to 4× a rigid
+/// transform, beyond the 2/√3 an unscaled fixed-point palette row holds.
+pub fn squash_stretch_worm(uniform: bool) -> Gen {
+    let worm = Worm {
+        scale_channel: false,
+        ..Worm::default()
+    };
+    let mut g = worm.build();
+    let keys: [[f32; 3]; 4] = if uniform {
+        [1.0, 2.5, 4.0, 1.5].map(|s| [s; 3])
+    } else {
+        [[1.0; 3], [4.0, 0.5, 4.0], [4.0, 1.0, 0.25], [2.0, 1.0, 1.0]]
+    };
+    let times = g.floats(&KEY_TIMES, "SCALAR", 1);
+    let values = g.floats(keys.as_flattened(), "VEC3", 3);
+    let leaf = worm.bones; // nodes: the root, then the chain's bones
+    let anim = &mut g.json["animations"][0];
+    let sampler = anim["samplers"].as_array().map_or(0, Vec::len);
+    anim["samplers"]
+        .as_array_mut()
+        .expect("the worm's clip has samplers")
+        .push(json!({"input": times, "output": values, "interpolation": "LINEAR"}));
+    anim["channels"]
+        .as_array_mut()
+        .expect("the worm's clip has channels")
+        .push(json!({"sampler": sampler, "target": {"node": leaf, "path": "scale"}}));
+    g
+}

@@ -464,11 +464,12 @@ mod core_errors {
             NumError::OutOfRange,
             &["range"],
         );
-        // A palette matrix whose translation leaves Q14's [−2, 2).
+        // A palette matrix whose translation leaves Q14's [−8, 8) (its [−2, 2) at the largest
+        // palette exponent, 2).
         let bind = BindPose::<Fx, 4>::new(&[0, 1], &[Affine::IDENTITY; 2], 2).unwrap();
         let far = Affine::<Fx>::from_f32([
             [1.0, 0.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0, 3.0],
+            [0.0, 1.0, 0.0, 9.0],
             [0.0, 0.0, 1.0, 0.0],
         ])
         .unwrap();
@@ -482,8 +483,9 @@ mod core_errors {
             },
             &["palette matrix 1", "I2F14"],
         );
-        // A row whose linear part has L1 norm ≥ 2 (scale 2) is refused as well.
-        let scaled = Transform::<Fx>::from_f32([0.0; 3], [0.0, 0.0, 0.0, 1.0], [2.0; 3])
+        // A row whose linear part has L1 norm ≥ 8 (scale 8: beyond 2 even at the largest
+        // palette exponent, 2) is refused as well.
+        let scaled = Transform::<Fx>::from_f32([0.0; 3], [0.0, 0.0, 0.0, 1.0], [8.0; 3])
             .unwrap()
             .to_affine();
         expect_err(

@@ -33,7 +33,9 @@ fn check<L: Lane>(rig: &Rig, locals: &[Trs], capacity: usize, k: i32) -> (usize,
     for (_, mesh, skin_index) in rig.mesh_nodes() {
         let Some(s) = skin_index else { continue };
         let transforms = pose::values::transforms::<L::Real>(rig, locals, k).unwrap();
-        let palette = pose::palette::skin_palette::<L>(rig, &transforms, s, k).unwrap();
+        let palette = pose::palette::skin_palette::<L>(rig, &transforms, s, k)
+            .unwrap()
+            .matrices;
         for prim in &rig.meshes[mesh].primitives {
             if prim.influences.is_none() {
                 continue;

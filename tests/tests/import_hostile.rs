@@ -449,19 +449,20 @@ fn normals_are_made_unit_vectors_with_a_warning() {
 
 #[test]
 fn a_palette_beyond_the_fixed_lane_is_named_with_its_row_sum_and_limit() {
-    // Joint 0 turned 45° about Z and scaled 1.5: its palette rows sum to 1.5·√2 ≈ 2.12.
+    // Joint 0 turned 45° about Z and scaled 6: its palette rows sum to 6·√2 ≈ 8.49, beyond
+    // the 8 an I2F14 row holds at the largest palette exponent (2).
     let mut g = keyed_triangle(1.0, &[0.0, 1.0], "translation", &[0.0; 6]);
     let (s, c) = (22.5f32.to_radians().sin(), 22.5f32.to_radians().cos());
     g.json["nodes"][0]["rotation"] = json!([0.0, 0.0, s, c]);
-    g.json["nodes"][0]["scale"] = json!([1.5, 1.5, 1.5]);
+    g.json["nodes"][0]["scale"] = json!([6.0, 6.0, 6.0]);
     let rig = import::from_slice(&g.glb(), None).unwrap();
     let e = pose::pose(&rig, None, Arith::Fixed)
         .unwrap_err()
         .to_string();
     for want in [
         "skin 0 joint 0 (node 0 \"root\")",
-        "row summing to 2.1213",
-        "beyond what I2F14 holds (rows of |rotation·scale| summing below 2",
+        "row summing to 8.4853",
+        "beyond what I2F14 holds (rows of |rotation·scale| summing below 8",
     ] {
         assert!(e.contains(want), "{want:?} not in {e}");
     }

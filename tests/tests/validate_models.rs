@@ -604,19 +604,19 @@ fn validate_frames_cover_each_clip_evenly() {
     );
 }
 
-/// A model the fixed lane cannot hold (a joint turned 45° and scaled 1.5: palette rows
-/// summing to 2.12, beyond I2F14's 2) is validated on every other path; its core fixed row
+/// A model the fixed lane cannot hold (a joint turned 45° and scaled 6: palette rows
+/// summing to 8.49, beyond the 8 of I2F14 at the largest palette exponent) is validated on every other path; its core fixed row
 /// says why it is not available, and nothing fails.
 #[test]
 fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
     let mut g = skin_tests::gltf_gen::keyed_triangle(1.0, &[0.0, 1.0], "translation", &[0.0; 6]);
     let (s, c) = (22.5f32.to_radians().sin(), 22.5f32.to_radians().cos());
     g.json["nodes"][0]["rotation"] = serde_json::json!([0.0, 0.0, s, c]);
-    g.json["nodes"][0]["scale"] = serde_json::json!([1.5, 1.5, 1.5]);
+    g.json["nodes"][0]["scale"] = serde_json::json!([6.0, 6.0, 6.0]);
     let rig = skin_host::import::from_slice(&g.glb(), None).unwrap();
     let options = Options::default();
     let why = validate::fixed_unavailable(&rig, &options).expect("fixed cannot hold it");
-    assert!(why.contains("row summing to 2.1213"), "{why}");
+    assert!(why.contains("row summing to 8.4853"), "{why}");
     let Some(gpu) = gpu("a_model_beyond_the_fixed_lane_reports_every_other_row") else {
         return;
     };

@@ -79,20 +79,21 @@ impl<'a, L: AssetLane> PartView<'a, L> {
     }
 
     /// Fill `out` with this part's skinning matrices `W[joint bone] · B⁻¹[joint]`, narrowed
-    /// to the lane. `bind` is the asset's bind pose ([`Asset::bind_pose`]), `world` the
-    /// skeleton's world matrices. [`Error::Capacity`] when the part has more bones than
-    /// `CAP`, [`Error::Overflow`] when a matrix does not fit the lane.
+    /// to the lane at the smallest exponent that fits them all ([`Palette::fill`]). `bind`
+    /// is the asset's bind pose ([`Asset::bind_pose`]), `world` the skeleton's world
+    /// matrices. [`Error::Capacity`] when the part has more bones than `CAP`,
+    /// [`Error::Overflow`] when a matrix does not fit the lane.
     pub fn palette<const J: usize, const CAP: usize>(
         &self,
         bind: &BindPose<L::Real, J>,
         world: &[Affine<L::Real>],
         out: &mut Palette<L, CAP>,
     ) -> Result<(), Error> {
-        out.clear();
-        for joint in self.bones().iter() {
-            out.push(&bind.matrix(usize::from(joint), world)?)?;
-        }
-        Ok(())
+        out.fill(|| {
+            self.bones()
+                .iter()
+                .map(|joint| bind.matrix(usize::from(joint), world))
+        })
     }
 
     /// [`Self::palette`] for dual quaternion skinning: each matrix as a unit dual quaternion

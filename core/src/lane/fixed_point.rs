@@ -44,16 +44,22 @@ impl Lane for Q14 {
         let sum: u32 = w.iter().map(|w| u32::from(w.to_bits())).sum();
         (sum <= 1 << 15).then(|| Weight15::from_bits(((1u32 << 15) - sum) as u16))
     }
-    fn narrow(m: &Affine<Fx>) -> Option<Affine<Q14>> {
+    const MAX_EXPONENT: u8 = 2;
+
+    fn narrow_scaled(m: &Affine<Fx>, exponent: u8) -> Option<Affine<Q14>> {
         let mut out = Affine {
             rows: [[Q14::ZERO; 4]; 3],
         };
         for (o, r) in out.rows.iter_mut().zip(&m.rows) {
             for (o, v) in o.iter_mut().zip(r) {
-                *o = fx_to_q14(*v)?;
+                *o = fx_to_q14(*v, exponent)?;
             }
         }
         Self::fits(&out).then_some(out)
+    }
+    fn widen(o: Out16, exponent: u8) -> Out16 {
+        // |o| < 6 for a palette that fits (module docs): the shift stays far inside i32.
+        Out16::from_bits(o.to_bits() << exponent)
     }
     fn fits(m: &Affine<Q14>) -> bool {
         // One LSB of margin: a blended entry rounds by at most ½ LSB, so a blend of rows
@@ -126,7 +132,7 @@ impl Lane for Q14 {
         let mut out = Dual::<Q14>::default();
         let pairs = out.real.iter_mut().zip(&d.real);
         for (o, v) in pairs.chain(out.dual.iter_mut().zip(&d.dual)) {
-            *o = fx_to_q14(*v)?;
+            *o = fx_to_q14(*v, 0)?;
         }
         Self::fits_dual(&out).then_some(out)
     }
@@ -285,9 +291,11 @@ fn normalise_even(x: u32) -> (u32, u32) {
     }
 }
 
-/// `Fx` (24 fractional bits) to `Q14` (14), rounding to nearest; `None` when out of range.
-fn fx_to_q14(v: Fx) -> Option<Q14> {
-    let bits = v.to_bits().checked_add(1 << 9)? >> 10;
+/// `v · 2^−exponent` from `Fx` (24 fractional bits) to `Q14` (14), rounded to nearest once;
+/// `None` when out of range.
+fn fx_to_q14(v: Fx, exponent: u8) -> Option<Q14> {
+    let shift = 10 + u32::from(exponent);
+    let bits = v.to_bits().checked_add(1 << (shift - 1))? >> shift;
     i16::try_from(bits).ok().map(Q14::from_bits)
 }
 

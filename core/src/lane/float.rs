@@ -44,8 +44,17 @@ impl Lane for f32 {
         let rest = 1.0 - w.iter().sum::<f32>();
         (rest >= -WEIGHT_TOLERANCE).then_some(rest.max(0.0))
     }
-    fn narrow(m: &Affine<f32>) -> Option<Affine<f32>> {
-        Self::fits(m).then_some(*m)
+    const MAX_EXPONENT: u8 = 0;
+
+    fn narrow_scaled(m: &Affine<f32>, exponent: u8) -> Option<Affine<f32>> {
+        let s = 1.0 / f32::from(1u16 << exponent);
+        let m = Affine {
+            rows: m.rows.map(|r| r.map(|v| v * s)),
+        };
+        Self::fits(&m).then_some(m)
+    }
+    fn widen(o: f32, exponent: u8) -> f32 {
+        o * f32::from(1u16 << exponent)
     }
     fn fits(m: &Affine<f32>) -> bool {
         m.rows.iter().flatten().all(|v| v.is_finite())

@@ -34,7 +34,28 @@
 //! 48 000 random vertices of 19–85-bone rigs (`tests/tests/core_props.rs`, ≈ 1/20 000 of the
 //! extent); on every clip of the sample models at most 1.1·10⁻⁴ of the extent, ≈ 1/9000
 //! (CesiumMan; `tests/tests/host_pose.rs`).
-
+//!
+//! **Joint scale: the palette exponent.** A rotation's row has an L1 norm up to √3, so the
+//! row bound alone admits a joint scale of at most 2/√3 ≈ 1.15 in every orientation, and a
+//! matrix 2× a rigid transform never. A palette ([`crate::palette::Palette`]) therefore has
+//! an exponent `e` in 0..=2: its matrices are stored as `M·2^−e`, each entry rounded once
+//! from the `I8F24` product; the loop runs unchanged on them (the kernels never see `e`),
+//! and the skinned positions are shifted left by `e` afterwards ([`widen`], exact).
+//! [`Palette::fill`](crate::palette::Palette::fill) picks, each frame, the smallest `e` at
+//! which every matrix of the palette (one part's, on the boards) fits; a palette that fits
+//! at 0 is filled and skinned to the same bits as without an exponent, at the same speed
+//! but for one compare. **Range**: a matrix fits at `e` when every row of its linear part
+//! has an L1 norm below `2^(e+1)·(1 − 2⁻¹⁴)` and every translation coordinate lies in
+//! `[−2^(e+1), 2^(e+1))`. A joint matrix `R·S·…` with uniform or per-axis scale (largest
+//! axis `s`) and any rotation has rows of L1 norm at most `s·√3`, so every `s < 8/√3 ≈ 4.6`
+//! fits at `e = 2` — squash and stretch up to 4× in any orientation (the `I8F24` product
+//! itself holds entries up to 128). **Bound**: each rounding above is in units of the
+//! stored matrix, `2^e` times coarser in asset units, and the shift adds none: per
+//! coordinate `2^e·8.25·2⁻¹⁵` ([`fixed_error_bound`]), at most 1.01·10⁻³ asset units at
+//! `e = 2`. Normals go through the scaled linear part and are renormalised, so the exponent
+//! leaves their direction unchanged. Measured: at most 0.57 of the bound at each exponent
+//! over 48 000 vertices of random 8-bone squash-and-stretch palettes (rotations times
+//! uniform and per-axis scales up to 4×) against `f64` (`tests/tests/fixed_scale.rs`).
 //!
 //! **The dual quaternion palette** ([`crate::palette::DualPalette`]) in the fixed lane: each
 //! bone's unit dual quaternion `q + ε·d`, both parts `[x, y, z, w]` in `I2F14`: the rotation
@@ -105,6 +126,30 @@ pub const WEIGHT_TOLERANCE: f32 = 1.0 / 256.0;
 /// with |p|∞ < 1: 8.25·2⁻¹⁵ ≈ 2.5·10⁻⁴ (derived in the [module docs](self)).
 pub const FIXED_ERROR_BOUND: f64 = 8.25 / 32768.0;
 
+/// [`FIXED_ERROR_BOUND`] for a palette of exponent `exponent` ([`crate::palette::Palette`]):
+/// its roundings are `2^exponent` times coarser in asset units (derived in the
+/// [module docs](self)).
+///
+/// ```
+/// use skin_core::lane::{fixed_error_bound, FIXED_ERROR_BOUND};
+/// assert_eq!(fixed_error_bound(0), FIXED_ERROR_BOUND);
+/// assert!(fixed_error_bound(2) < 1.01e-3);
+/// ```
+pub fn fixed_error_bound(exponent: u8) -> f64 {
+    FIXED_ERROR_BOUND * f64::from(1u16 << exponent)
+}
+
+/// Positions skinned with a palette of exponent `exponent` back in asset units: each
+/// coordinate `· 2^exponent`, exactly ([`Lane::widen`]); nothing to do at 0.
+#[inline]
+pub fn widen<L: Lane>(out: &mut [[L::Out; 3]], exponent: u8) {
+    if exponent > 0 {
+        for o in out {
+            *o = o.map(|c| L::widen(c, exponent));
+        }
+    }
+}
+
 /// The fixed lane's dual quaternion skinning error bound per skinned coordinate, in asset
 /// units, for a vertex whose blended real part has norm `nu` (derived in the
 /// [module docs](self)).
@@ -145,9 +190,23 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// (exact in fixed point).
     fn implicit_weight(w: &[Self::Weight]) -> Option<Self::Weight>;
 
+    /// The largest palette exponent this lane takes ([`crate::palette::Palette::fill`]):
+    /// 0 for `f32` (every finite matrix fits), 2 for fixed point (joint scale beyond 4×;
+    /// see the module docs).
+    const MAX_EXPONENT: u8;
+
     /// Narrow a palette matrix to this lane, or `None` when it does not fit
     /// (see the module docs for the fixed lane's condition).
-    fn narrow(m: &Affine<Self::Real>) -> Option<Affine<Self>>;
+    #[inline]
+    fn narrow(m: &Affine<Self::Real>) -> Option<Affine<Self>> {
+        Self::narrow_scaled(m, 0)
+    }
+    /// Narrow `m · 2^−exponent` to this lane (rounded once, from `m`), or `None` when it
+    /// does not fit: a palette entry of a palette with that exponent.
+    fn narrow_scaled(m: &Affine<Self::Real>, exponent: u8) -> Option<Affine<Self>>;
+    /// `o · 2^exponent`, exactly: a position skinned with a palette of that exponent, back
+    /// in asset units.
+    fn widen(o: Self::Out, exponent: u8) -> Self::Out;
     /// Whether a matrix already in this lane's format keeps the loop's arithmetic in range
     /// (finite in `f32`; rows of L1 norm below 2 in fixed point). [`Lane::narrow`] only
     /// returns matrices that fit; baked palettes are checked with this.

@@ -92,7 +92,10 @@ impl<L: AssetLane + Project, const P: usize> PartPalette<L> for Palette<L, P> {
     #[inline(always)]
     fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
         let view = chunk.view(self.as_slice())?;
-        dispatch::lbs(view, chunk.out, chunk.normals);
+        // The kernels skin with the stored (scaled) matrices; the exponent is applied to
+        // their output, so they need not know it.
+        dispatch::lbs(view, &mut *chunk.out, chunk.normals);
+        self.widen(chunk.out);
         Ok(())
     }
 }

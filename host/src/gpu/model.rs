@@ -152,9 +152,9 @@ impl Model {
                 Some(s) => {
                     if skins[s].is_none() {
                         skins[s] = Some(match self.skinning {
-                            Skinning::Lbs => {
-                                FramePalette::Matrices(skin_palette::<f32>(rig, locals, s, 0)?)
-                            }
+                            Skinning::Lbs => FramePalette::Matrices(
+                                skin_palette::<f32>(rig, locals, s, 0)?.matrices,
+                            ),
                             Skinning::Dqs => {
                                 FramePalette::Duals(skin_dual_palette::<f32>(rig, locals, s, 0)?)
                             }

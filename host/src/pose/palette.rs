@@ -68,17 +68,60 @@ pub fn node_world<R: Real>(
     Ok(world[at])
 }
 
+/// A palette in a lane as the host keeps it: its matrices, each `M · 2^−exponent`, and its
+/// exponent ([`Palette::exponent`]: above 0 only for a fixed-point palette with a joint
+/// scaled beyond what an unscaled row holds).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LanePalette<L: Lane> {
+    /// The stored matrices.
+    pub matrices: Vec<Affine<L>>,
+    /// Positions skinned with them are widened by `2^exponent`.
+    pub exponent: u8,
+}
+
+impl<L: Lane> LanePalette<L> {
+    fn of<const CAP: usize>(p: &Palette<L, CAP>) -> Self {
+        Self {
+            matrices: p.as_slice().to_vec(),
+            exponent: p.exponent(),
+        }
+    }
+
+    /// Positions skinned with [`Self::matrices`] back in asset units.
+    pub fn widen(&self, out: &mut [[L::Out; 3]]) {
+        skin_core::lane::widen::<L>(out, self.exponent);
+    }
+}
+
 /// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix.
 pub fn node_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     node: usize,
-) -> Result<Vec<Affine<L>>, PoseError> {
+) -> Result<LanePalette<L>, PoseError> {
     let world = node_world::<L::Real>(rig, locals, node)?;
     let mut p: Palette<L, 1> = Palette::new();
-    p.push(&world)
+    p.fill(|| core::iter::once(Ok(world)))
         .map_err(PoseError::core(format!("world matrix of node {node}")))?;
-    Ok(p.as_slice().to_vec())
+    Ok(LanePalette::of(&p))
+}
+
+/// The largest exponent of `rig`'s fixed-point LBS palettes (each skin's, and each rigid
+/// mesh node's) at the rest pose (`anim` = `None`) or clip `c` at `t` seconds: 0 unless a
+/// joint scales beyond what an unscaled `I2F14` row holds; the fixed lane's error bound at
+/// that frame is [`skin_core::lane::fixed_error_bound`] of it.
+pub fn fixed_exponent(rig: &Rig, anim: Option<(usize, f32)>) -> Result<u8, PoseError> {
+    let k = super::fixed_unit(rig)?;
+    let locals = super::animate::frame(rig, anim, k)?;
+    let mut most = 0;
+    for (node, _, skin) in rig.mesh_nodes() {
+        let palette = match skin {
+            Some(s) => skin_palette::<Q14>(rig, &locals, s, k)?,
+            None => node_palette::<Q14>(rig, &locals, node)?,
+        };
+        most = most.max(palette.exponent);
+    }
+    Ok(most)
 }
 
 /// A skin's joints at a frame: its bind pose, the world matrices of its joints and their
@@ -129,19 +172,19 @@ pub fn skin_frame<R: Real>(
 }
 
 /// The palette `W · IBM` of `skin` in lane `L` from the node transforms `locals` (indexed
-/// by node, asset units `2^k`), one matrix a joint.
+/// by node, asset units `2^k`), one matrix a joint, at the smallest exponent that holds it.
 pub fn skin_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     skin: usize,
     k: i32,
-) -> Result<Vec<Affine<L>>, PoseError> {
+) -> Result<LanePalette<L>, PoseError> {
     let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
     let mut palette: Box<Palette<L, MAX_JOINTS>> = Box::default();
     f.bind
         .palette(&f.world, &mut palette)
         .map_err(|e| palette_error::<L>(rig, skin, &f.joints, &f.ibms, &f.world, e))?;
-    Ok(palette.as_slice().to_vec())
+    Ok(LanePalette::of(&palette))
 }
 
 /// The dual quaternion palette of `skin` in lane `L` (see [`skin_palette`]): each joint
@@ -277,7 +320,12 @@ pub fn palette_error<L: Lane>(
         .fold(0.0, f64::max);
     let translation = m.iter().map(|r| r[3].abs()).fold(0.0, f64::max);
     let limit = if L::NAME == Q14::NAME {
-        "rows of |rotation·scale| summing below 2 and translations within ±2".to_string()
+        let most = 2 << L::MAX_EXPONENT;
+        format!(
+            "rows of |rotation·scale| summing below {most} and translations within ±{most}, \
+             with the palette scaled by 2^-{}",
+            L::MAX_EXPONENT
+        )
     } else {
         format!("entries within ±{}", L::Real::LIMIT)
     };

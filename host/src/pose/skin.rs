@@ -1,7 +1,6 @@
 //! Skinning: every (mesh node, primitive) of a rig skinned by skin-core's
 //! [`SkinnedMesh`] (or placed by its node as a one-bone [`RigidMesh`]) in a lane.
 
-use skin_core::affine::Affine;
 use skin_core::lane::{Lane, Q14};
 use skin_core::skin::{RigidMesh, SkinnedMesh};
 use skin_core::transform::Transform;
@@ -10,7 +9,7 @@ use super::animate::frame;
 use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
-use super::palette::{node_palette, skin_palette, skin_stretch_palette};
+use super::palette::{node_palette, skin_palette, skin_stretch_palette, LanePalette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -127,7 +126,13 @@ pub fn pose_lane<L: Lane>(
         // Joints with scale or shear: split (Kavan et al.) in `f32`, refused in fixed point.
         let (palette, (dual, stretches)) = match (skin, skinning) {
             (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, (Vec::new(), None)),
-            (Some(s), Skinning::Dqs) => (Vec::new(), skin_stretch_palette::<L>(rig, locals, s, k)?),
+            (Some(s), Skinning::Dqs) => {
+                let none = LanePalette {
+                    matrices: Vec::new(),
+                    exponent: 0,
+                };
+                (none, skin_stretch_palette::<L>(rig, locals, s, k)?)
+            }
             (None, _) => (node_palette::<L>(rig, locals, node)?, (Vec::new(), None)),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
@@ -141,7 +146,11 @@ pub fn pose_lane<L: Lane>(
                     let inf = influences::<L>(prim, &ctx)?;
                     SkinnedMesh::<L, 4>::new(&pos, &inf)
                         .and_then(|m| match skinning {
-                            Skinning::Lbs => m.skin(&palette, &mut out),
+                            Skinning::Lbs => {
+                                m.skin(&palette.matrices, &mut out)?;
+                                palette.widen(&mut out);
+                                Ok(())
+                            }
                             Skinning::Dqs => {
                                 m.skin_dqs_stretched(&dual, stretches.as_deref(), &mut out)
                             }
@@ -151,7 +160,7 @@ pub fn pose_lane<L: Lane>(
                 _ => {
                     // A rigid mesh (or a skinned node's primitive without weights, which
                     // glTF places by the node's world matrix too).
-                    let by_node: Vec<Affine<L>>;
+                    let by_node: LanePalette<L>;
                     let rigid = if skin.is_some() {
                         by_node = node_palette::<L>(rig, locals, node)?;
                         &by_node
@@ -160,8 +169,9 @@ pub fn pose_lane<L: Lane>(
                     };
                     let bones = vec![0u8; pos.len()];
                     RigidMesh::<L>::new(&pos, &bones)
-                        .and_then(|m| m.skin(rigid, &mut out))
+                        .and_then(|m| m.skin(&rigid.matrices, &mut out))
                         .map_err(failed)?;
+                    rigid.widen(&mut out);
                 }
             }
             posed.push(LanePosed {

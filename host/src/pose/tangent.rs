@@ -82,7 +82,13 @@ pub fn tangents_in<L: Lane>(
                     match skinning {
                         Skinning::Lbs => {
                             let palette = skin_palette::<L>(rig, locals, s, k)?;
-                            tangent::skinned::<L, 4>(&pos, &inf, &palette, &lane, &mut turned)
+                            tangent::skinned::<L, 4>(
+                                &pos,
+                                &inf,
+                                &palette.matrices,
+                                &lane,
+                                &mut turned,
+                            )
                         }
                         Skinning::Dqs => {
                             let palette = skin_dual_palette::<L>(rig, locals, s, k)?;
@@ -94,7 +100,7 @@ pub fn tangents_in<L: Lane>(
                 _ => {
                     let palette = node_palette::<L>(rig, locals, node)?;
                     let bones = vec![0u8; pos.len()];
-                    tangent::rigid::<L>(&pos, &bones, &palette, &lane, &mut turned)
+                    tangent::rigid::<L>(&pos, &bones, &palette.matrices, &lane, &mut turned)
                         .map_err(failed())?;
                 }
             }

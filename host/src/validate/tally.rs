@@ -4,6 +4,7 @@ use skin_core::lane::fixed_dual_error_bound;
 
 use crate::gpu::{Drawn, Model, Reference, Skinned};
 use crate::oracle::{self, PosedPrimitive64};
+use crate::pose::palette::fixed_exponent;
 use crate::pose::{pose_with, LaneKind, PoseError, PosedPrimitive, Skinning};
 use crate::rig::Rig;
 
@@ -26,6 +27,9 @@ pub struct Tally {
     /// The smallest norm of a blended real part the oracle met (dual quaternion skinning;
     /// the fixed lane's bound grows as it shrinks).
     least_norm: f64,
+    /// The largest fixed-point LBS palette exponent met (a joint scaled beyond an unscaled
+    /// row; the fixed lane's bound doubles with each).
+    exponent: u8,
     /// Why the fixed lane could not skin a frame by this method, if it could not.
     fixed_failed: Option<String>,
     core_f32: Errors,
@@ -50,6 +54,7 @@ impl Tally {
         Self {
             method,
             least_norm: 1.0,
+            exponent: 0,
             fixed_failed: None,
             core_f32: Errors::default(),
             core_fixed: Errors::default(),
@@ -91,7 +96,10 @@ impl Tally {
         let core_f32 = pose_with(rig, anim, LaneKind::F32, self.method)?;
         let core_fixed = match (fixed && self.fixed_failed.is_none(), self.method) {
             (false, _) => None,
-            (true, Skinning::Lbs) => Some(pose_with(rig, anim, LaneKind::Fixed, self.method)?),
+            (true, Skinning::Lbs) => {
+                self.exponent = self.exponent.max(fixed_exponent(rig, anim)?);
+                Some(pose_with(rig, anim, LaneKind::Fixed, self.method)?)
+            }
             (true, Skinning::Dqs) => pose_with(rig, anim, LaneKind::Fixed, self.method)
                 .map_err(|e| self.fixed_failed = Some(e.to_string()))
                 .ok(),
@@ -122,6 +130,7 @@ impl Tally {
     /// Add one frame's tally.
     pub fn merge(&mut self, frame: &Tally) {
         self.least_norm = self.least_norm.min(frame.least_norm);
+        self.exponent = self.exponent.max(frame.exponent);
         if self.fixed_failed.is_none() {
             self.fixed_failed.clone_from(&frame.fixed_failed);
         }
@@ -244,13 +253,14 @@ impl Tally {
 
     /// The table's rows with their limits (model units; `extent` and asset unit `2^k`);
     /// `fixed_unavailable`: why the fixed lane could not run, if it could not. The fixed
-    /// lane's limit is its derived bound: LBS's constant one, or DQS's at the smallest
-    /// blended norm `ν` met ([`fixed_dual_error_bound`]), in asset units, plus the `f32`
-    /// limit.
+    /// lane's limit is its derived bound: LBS's constant one (times `2^e` at the largest
+    /// palette exponent `e` met: joints scaled beyond an unscaled row), or DQS's at the
+    /// smallest blended norm `ν` met ([`fixed_dual_error_bound`]), in asset units, plus the
+    /// `f32` limit.
     pub fn rows(&self, extent: f64, k: i32, fixed_unavailable: Option<&str>) -> Vec<Row> {
         let f32_limit = LIMITS.f32_extent * extent;
         let fixed_bound = match self.method {
-            Skinning::Lbs => LIMITS.fixed_asset_units,
+            Skinning::Lbs => LIMITS.fixed_asset_units * f64::from(1u16 << self.exponent),
             Skinning::Dqs => fixed_dual_error_bound(self.least_norm) + 1e-6,
         };
         let fixed_limit = fixed_bound * 2f64.powi(k) + f32_limit;
