@@ -32,9 +32,9 @@ mod frame;
 mod morph_bench;
 #[cfg(feature = "pico")]
 mod pico;
-mod stack;
 #[cfg(feature = "pico")]
 mod st7789;
+mod stack;
 #[cfg(feature = "bench")]
 mod synthetic;
 
