@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first (`host/src/lib.rs` documents why).
 const LAYERS: &[&[&str]] = &[
     &["error", "rig", "picture", "output"],
-    &["accessor", "character", "split", "frames", "lattice"],
+    &["accessor", "character", "split", "frames", "lattice", "psd"],
     &["import"],
     &["pose", "oracle"],
     &["bake", "gpu", "inspect", "envelope"],
