@@ -38,7 +38,7 @@ const STAGES: &[(&str, &[&str])] = &[
         &["error", "radii", "capsules", "weigh", "study", "gltf"],
     ),
     ("validate", &["report", "error", "tally", "pictures"]),
-    ("cli", &["error", "args", "layers", "commands", "frames"]),
+    ("cli", &["error", "args", "layers", "correctives", "commands", "frames"]),
 ];
 
 fn src() -> PathBuf {

@@ -193,12 +193,13 @@ fn bad_input_is_refused_by_name() {
     assert!(r.condition > skin_host::psd::CONDITION_LIMIT && r.lambda == 1e-3);
     let m = message(solve(&[rest, bent], 2, 0.5, None));
     assert!(m.contains("weights has 1 entries, 2 expected"), "{m}");
-    let names = ["root", "upper", "forearm"];
-    assert_eq!(resolve(&["forearm"], &names).unwrap(), [2]);
+    let names = [Some("root"), None, Some("forearm")];
+    assert_eq!(resolve(&["forearm", "#1"], &names).unwrap(), [2, 1]);
     assert_eq!(
         resolve(&["forarm"], &names).unwrap_err().to_string(),
-        "corrective driving joint 'forarm' is not a joint of the skin"
+        "corrective driving joint 'forarm' is not a node of the model"
     );
+    assert!(resolve(&["#3"], &names).is_err());
     // The core refuses what the host would not give it.
     let centres = [[0.0f32, 0.0, 0.0, 1.0]];
     let msg = Rbf::new(&[3], &centres, &[1.0], 1, 0.5, 3)

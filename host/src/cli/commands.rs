@@ -12,6 +12,7 @@ use super::args::{
     PictureArgs, SkinningArg, WeightsArg,
 };
 use super::error::CliError;
+use super::correctives::CorrectivesArgs;
 use super::layers::LayerArgs;
 use crate::animation;
 use crate::bake::{self, bake};
@@ -110,6 +111,8 @@ pub struct PoseCommand {
     lane: LaneArgs,
     #[command(flatten)]
     weights: WeightsArg,
+    #[command(flatten)]
+    correctives: CorrectivesArgs,
     /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning.
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
@@ -129,7 +132,9 @@ impl PoseCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
-        let weights = self.weights.at(&rig, frame)?;
+        let mut weights = self.weights.at(&rig, frame)?;
+        self.correctives
+            .apply(&rig, frame, lane, &mut weights, warn)?;
         let skinning = Skinning::from(self.skinning);
         let layers = self.layers.layers(&rig)?;
         let (posed, joints, steps) = if layers.is_empty() {
@@ -298,6 +303,9 @@ pub struct RenderCommand {
     /// file's and the clip's.
     #[command(flatten)]
     weights: WeightsArg,
+    /// (GPU backends, one picture) corrective targets weighted by the frame's pose.
+    #[command(flatten)]
+    correctives: CorrectivesArgs,
     #[command(flatten)]
     picture: PictureArgs,
     /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
@@ -373,6 +381,20 @@ impl RenderCommand {
             .map_err(render_err)?;
         if let Some(weights) = &self.weights.weights {
             renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
+        }
+        if self.correctives.correctives.is_some() {
+            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) || format.is_some() {
+                return Err(CliError::Usage(
+                    "--correctives draws one picture with --backend gpu (or lbs-dqs): the CPU \
+                     renderer plays the baked asset, which does not carry correctives"
+                        .into(),
+                ));
+            }
+            let mut nodes = self.weights.at(&rig, frame)?;
+            let corrected = self.correctives.apply(&rig, frame, lane, &mut nodes, warn)?;
+            if let Some(weights) = corrected {
+                renderer = renderer.with_weights(weights).map_err(render_err)?;
+            }
         }
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,

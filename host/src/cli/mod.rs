@@ -14,6 +14,7 @@ pub mod args;
 pub mod commands;
 mod error;
 mod frames;
+pub mod correctives;
 pub mod layers;
 
 use std::io::Write;

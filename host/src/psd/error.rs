@@ -10,7 +10,7 @@ pub enum PsdError {
     #[error("corrective regularisation lambda = {0}: it must be a finite number >= 0")]
     Lambda(f64),
     /// A driving joint names no joint of the skeleton.
-    #[error("corrective driving joint '{0}' is not a joint of the skin")]
+    #[error("corrective driving joint '{0}' is not a node of the model")]
     UnknownJoint(String),
     /// No driving joint, or more than the core evaluates.
     #[error("correctives with {count} driving joints: they need 1 to {limit}")]

@@ -31,6 +31,7 @@
 //! ```
 
 pub mod eigen;
+pub mod file;
 mod error;
 
 pub use error::PsdError;
@@ -81,17 +82,19 @@ impl Solution {
     }
 }
 
-/// Driving joints by name: each `names` entry's index among `joints` (the skin's joint
-/// names, in joint order).
-pub fn resolve(names: &[&str], joints: &[&str]) -> Result<Vec<u16>, PsdError> {
+/// Driving joints by name: each of `names` as the index of the node of that name among
+/// `nodes`, or `#N` for node `N`.
+pub fn resolve(names: &[&str], nodes: &[Option<&str>]) -> Result<Vec<u16>, PsdError> {
     names
         .iter()
-        .map(|n| {
-            joints
-                .iter()
-                .position(|j| j == n)
+        .map(|&n| {
+            let index = match n.strip_prefix('#').and_then(|i| i.parse::<usize>().ok()) {
+                Some(i) if i < nodes.len() => Some(i),
+                _ => nodes.iter().position(|j| *j == Some(n)),
+            };
+            index
                 .and_then(|i| u16::try_from(i).ok())
-                .ok_or_else(|| PsdError::UnknownJoint((*n).to_owned()))
+                .ok_or_else(|| PsdError::UnknownJoint(n.to_owned()))
         })
         .collect()
 }
