@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 pub mod anim_oracle;
 pub mod dual_oracle;
+pub mod elbow;
 pub mod envelope_oracle;
 pub mod firmware;
 pub mod fuzz;

@@ -38,7 +38,17 @@ const STAGES: &[(&str, &[&str])] = &[
         &["error", "radii", "capsules", "weigh", "study", "gltf"],
     ),
     ("validate", &["report", "error", "tally", "pictures"]),
-    ("cli", &["error", "args", "layers", "correctives", "commands", "frames"]),
+    (
+        "cli",
+        &[
+            "error",
+            "args",
+            "layers",
+            "correctives",
+            "commands",
+            "frames",
+        ],
+    ),
 ];
 
 fn src() -> PathBuf {

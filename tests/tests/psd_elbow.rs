@@ -16,140 +16,8 @@ use skin_core::skin::SkinnedMesh;
 use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 use skin_host::psd::{solve, Sample};
-use skin_tests::dual_oracle::{dqs_point, Bone};
-use skin_tests::oracle::{lbs_point, M34, V3};
-
-const RINGS: usize = 41;
-const SEGMENTS: usize = 16;
-const RADIUS: f64 = 0.25;
-/// The sculpted poses, degrees: one corrective each.
-const SCULPTED: [f64; 2] = [60.0, 120.0];
-
-/// The arm: rings along x from 0 to 2 (the elbow at x = 1), a centre vertex closing each
-/// end; the forearm's weight rising smoothly from x = 0.75 to 1.25.
-struct Arm {
-    positions: Vec<V3>,
-    forearm: Vec<f64>,
-    triangles: Vec<[usize; 3]>,
-}
-
-fn arm() -> Arm {
-    let mut positions = Vec::new();
-    for r in 0..RINGS {
-        let x = 2.0 * r as f64 / (RINGS - 1) as f64;
-        for s in 0..SEGMENTS {
-            let a = std::f64::consts::TAU * s as f64 / SEGMENTS as f64;
-            positions.push([x, RADIUS * a.cos(), RADIUS * a.sin()]);
-        }
-    }
-    let ends = positions.len();
-    positions.push([0.0, 0.0, 0.0]);
-    positions.push([2.0, 0.0, 0.0]);
-    let at = |r: usize, s: usize| r * SEGMENTS + s % SEGMENTS;
-    let mut triangles = Vec::new();
-    for r in 0..RINGS - 1 {
-        for s in 0..SEGMENTS {
-            triangles.push([at(r, s), at(r, s + 1), at(r + 1, s + 1)]);
-            triangles.push([at(r, s), at(r + 1, s + 1), at(r + 1, s)]);
-        }
-    }
-    for s in 0..SEGMENTS {
-        triangles.push([ends, at(0, s + 1), at(0, s)]);
-        triangles.push([ends + 1, at(RINGS - 1, s), at(RINGS - 1, s + 1)]);
-    }
-    let forearm = positions
-        .iter()
-        .map(|p| {
-            let t = ((p[0] - 0.75) / 0.5).clamp(0.0, 1.0);
-            t * t * (3.0 - 2.0 * t)
-        })
-        .collect();
-    Arm {
-        positions,
-        forearm,
-        triangles,
-    }
-}
-
-/// The enclosed volume (outward triangles).
-fn volume(p: &[V3], triangles: &[[usize; 3]]) -> f64 {
-    triangles
-        .iter()
-        .map(|&[a, b, c]| {
-            let (a, b, c) = (p[a], p[b], p[c]);
-            (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-                + a[2] * (b[0] * c[1] - b[1] * c[0]))
-                / 6.0
-        })
-        .sum()
-}
-
-/// The elbow's rotation about z by `deg`, `[x, y, z, w]`.
-fn bend(deg: f64) -> [f64; 4] {
-    let h = deg.to_radians() / 2.0;
-    [0.0, 0.0, h.sin(), h.cos()]
-}
-
-/// The forearm bone: the rotation about the elbow (1, 0, 0), scaled by `unit`.
-fn bones(deg: f64, unit: f64) -> [Bone; 2] {
-    let q = bend(deg);
-    let r = skin_tests::oracle::quat_to_matrix(q);
-    let p = [unit, 0.0, 0.0];
-    let t = [0, 1, 2].map(|i| p[i] - (0..3).map(|k| r[i][k] * p[k]).sum::<f64>());
-    [
-        Bone {
-            q: [0.0, 0.0, 0.0, 1.0],
-            t: [0.0; 3],
-        },
-        Bone { q, t },
-    ]
-}
-
-fn matrix(b: &Bone) -> M34 {
-    skin_tests::oracle::trs(b.t, b.q, [1.0; 3])
-}
-
-fn lbs(arm: &Arm, bones: &[Bone; 2], positions: &[V3]) -> Vec<V3> {
-    let palette = [matrix(&bones[0]), matrix(&bones[1])];
-    positions
-        .iter()
-        .zip(&arm.forearm)
-        .map(|(&p, &w)| lbs_point(&palette, &[0, 1], &[1.0 - w, w], p))
-        .collect()
-}
-
-fn dqs(arm: &Arm, bones: &[Bone; 2], positions: &[V3]) -> Vec<V3> {
-    positions
-        .iter()
-        .zip(&arm.forearm)
-        .map(|(&p, &w)| dqs_point(bones, &[0, 1], &[1.0 - w, w], p))
-        .collect()
-}
-
-/// The corrective in bind space at `deg`: `δ = A⁻¹·(dqs − lbs)`, `A` the vertex's
-/// blended rotation part.
-fn corrective(arm: &Arm, unit: f64, deg: f64) -> Vec<V3> {
-    let positions: Vec<V3> = arm.positions.iter().map(|p| p.map(|c| c * unit)).collect();
-    let b = bones(deg, unit);
-    let (want, have) = (dqs(arm, &b, &positions), lbs(arm, &b, &positions));
-    let r = skin_tests::oracle::quat_to_matrix(b[1].q);
-    arm.forearm
-        .iter()
-        .zip(want.iter().zip(&have))
-        .map(|(&w, (t, l))| {
-            let a: M34 = std::array::from_fn(|i| {
-                let mut row = [0.0; 4];
-                for k in 0..3 {
-                    row[k] = w * r[i][k] + if i == k { 1.0 - w } else { 0.0 };
-                }
-                row
-            });
-            let inv = skin_tests::oracle::inverse(&a).expect("an invertible blend below 180°");
-            let d = [0, 1, 2].map(|i| t[i] - l[i]);
-            skin_tests::oracle::transform_vector(&inv, d)
-        })
-        .collect()
-}
+use skin_tests::elbow::{arm, bend, bones, corrective, dqs, lbs, matrix, volume, Arm, SCULPTED};
+use skin_tests::oracle::V3;
 
 /// The RBF of the correctives, each keyed to the elbow at its `SCULPTED` angle, with the
 /// rest pose (both off) at 0.
@@ -221,7 +89,8 @@ fn f32_lane(arm: &Arm, angles: &[f64]) -> Vec<(f64, f64, f64, f64, [f32; 2])> {
         .iter()
         .map(|&deg| {
             let b = bones(deg, 1.0);
-            let palette = b.map(|b| Affine::<f32>::from_f32(matrix(&b).map(|r| r.map(|c| c as f32))).unwrap());
+            let palette = b
+                .map(|b| Affine::<f32>::from_f32(matrix(&b).map(|r| r.map(|c| c as f32))).unwrap());
             let w = weight(&rbf, deg);
             let mut moved = base.clone();
             morph
@@ -269,13 +138,19 @@ fn the_corrective_keeps_the_elbow_volume_in_f32() {
     let at = |deg: f64| rows[angles.iter().position(|&a| a == deg).unwrap()];
     // At rest the correctives are off: the same shape as without them.
     let (_, s0, _, s1, w) = at(0.0);
-    assert!(w.iter().all(|w| w.abs() < 1e-6) && (s0 - s1).abs() < 1e-6, "{w:?} {s0} {s1}");
+    assert!(
+        w.iter().all(|w| w.abs() < 1e-6) && (s0 - s1).abs() < 1e-6,
+        "{w:?} {s0} {s1}"
+    );
     // At a sculpted pose its corrective alone is on: the DQS shape, so the volume LBS lost
     // is back.
     for (k, deg) in SCULPTED.into_iter().enumerate() {
         let (v0, _, v1, s1, w) = at(deg);
         assert!((w[k] - 1.0).abs() < 1e-5 && w[1 - k].abs() < 1e-5, "{w:?}");
-        assert!(v1.abs() < v0.abs() / 4.0 && s1 < 1e-5, "{deg}°: {v0} / {v1} {s1}");
+        assert!(
+            v1.abs() < v0.abs() / 4.0 && s1 < 1e-5,
+            "{deg}°: {v0} / {v1} {s1}"
+        );
     }
     assert!(at(120.0).0 < -0.05, "LBS at 120° should lose volume");
     assert!(at(120.0).2.abs() < 0.01);
@@ -284,7 +159,10 @@ fn the_corrective_keeps_the_elbow_volume_in_f32() {
     // faster than the error it corrects grows, and overshoots: a sample at 30° is the cure.)
     for deg in [90.0, 150.0] {
         let (v0, s0, v1, s1, _) = at(deg);
-        assert!(v1.abs() < v0.abs() && s1 < s0, "{deg}°: {v0} {s0} / {v1} {s1}");
+        assert!(
+            v1.abs() < v0.abs() && s1 < s0,
+            "{deg}°: {v0} {s0} / {v1} {s1}"
+        );
     }
 }
 
@@ -297,10 +175,19 @@ fn the_corrective_keeps_the_elbow_volume_in_the_fixed_lane() {
     let (centres, weights) = s.lane::<Fx>();
     let rbf = Rbf::new(&[1], &centres, &weights, 2, 0.5, 2).unwrap();
     let q = |v: f64| <Q14 as Lane>::from_f32(v as f32).unwrap();
-    let base: Vec<[Q14; 3]> = arm.positions.iter().map(|p| p.map(|c| q(c * unit))).collect();
+    let base: Vec<[Q14; 3]> = arm
+        .positions
+        .iter()
+        .map(|p| p.map(|c| q(c * unit)))
+        .collect();
     let deltas: Vec<Vec<[Q14; 3]>> = SCULPTED
         .iter()
-        .map(|&deg| corrective(&arm, unit, deg).iter().map(|d| d.map(q)).collect())
+        .map(|&deg| {
+            corrective(&arm, unit, deg)
+                .iter()
+                .map(|d| d.map(q))
+                .collect()
+        })
         .collect();
     let vertices: Vec<u16> = (0..base.len() as u16).collect();
     let targets = targets(&vertices, &deltas);
@@ -325,7 +212,10 @@ fn the_corrective_keeps_the_elbow_volume_in_the_fixed_lane() {
             .zip(&target)
             .map(|(a, t)| skin_tests::oracle::distance(*a, *t))
             .fold(0.0, f64::max);
-        eprintln!("fixed {deg}°: weights {w:?}, volume {:+.3} %, shape {far:.2e}", 100.0 * v);
+        eprintln!(
+            "fixed {deg}°: weights {w:?}, volume {:+.3} %, shape {far:.2e}",
+            100.0 * v
+        );
         match on {
             Some(k) => {
                 // The weights within the RBF's bound of 1 and 0; every coordinate rounded to

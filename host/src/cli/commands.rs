@@ -11,8 +11,8 @@ use super::args::{
     preset, save, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, NormalsArg,
     PictureArgs, SkinningArg, WeightsArg,
 };
-use super::error::CliError;
 use super::correctives::CorrectivesArgs;
+use super::error::CliError;
 use super::layers::LayerArgs;
 use crate::animation;
 use crate::bake::{self, bake};
@@ -391,7 +391,9 @@ impl RenderCommand {
                 ));
             }
             let mut nodes = self.weights.at(&rig, frame)?;
-            let corrected = self.correctives.apply(&rig, frame, lane, &mut nodes, warn)?;
+            let corrected = self
+                .correctives
+                .apply(&rig, frame, lane, &mut nodes, warn)?;
             if let Some(weights) = corrected {
                 renderer = renderer.with_weights(weights).map_err(render_err)?;
             }

@@ -29,7 +29,12 @@ pub struct CorrectivesArgs {
     #[arg(long, value_name = "FILE")]
     pub correctives: Option<PathBuf>,
     /// Solve a singular (or badly conditioned) corrective system as (K + λI)⁻¹.
-    #[arg(long, value_name = "LAMBDA", requires = "correctives")]
+    #[arg(
+        long,
+        value_name = "LAMBDA",
+        requires = "correctives",
+        allow_hyphen_values = true
+    )]
     pub regularise: Option<f64>,
 }
 
@@ -45,7 +50,11 @@ fn usage(what: String) -> CliError {
     CliError::Usage(format!("correctives: {what}"))
 }
 
-fn resolved(rig: &Rig, file: &CorrectivesFile, regularise: Option<f64>) -> Result<Resolved, CliError> {
+fn resolved(
+    rig: &Rig,
+    file: &CorrectivesFile,
+    regularise: Option<f64>,
+) -> Result<Resolved, CliError> {
     let mesh = match &file.mesh {
         Some(m) => rig
             .meshes
@@ -124,7 +133,11 @@ fn resolved(rig: &Rig, file: &CorrectivesFile, regularise: Option<f64>) -> Resul
 }
 
 /// The correctives' weights at `locals` in format `R`.
-fn evaluate<R: RbfReal>(rig: &Rig, r: &Resolved, locals: &[skin_core::transform::Transform<R>]) -> Result<Vec<f32>, CliError> {
+fn evaluate<R: RbfReal>(
+    rig: &Rig,
+    r: &Resolved,
+    locals: &[skin_core::transform::Transform<R>],
+) -> Result<Vec<f32>, CliError> {
     let (centres, weights) = r.solution.lane::<R>();
     let rbf = Rbf::new(
         &r.drivers,

@@ -12,9 +12,9 @@
 
 pub mod args;
 pub mod commands;
+pub mod correctives;
 mod error;
 mod frames;
-pub mod correctives;
 pub mod layers;
 
 use std::io::Write;

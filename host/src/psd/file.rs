@@ -100,7 +100,9 @@ fn pose(p: &Value, i: usize) -> Result<Pose, String> {
     let rotations = p
         .get("rotations")
         .and_then(Value::as_array)
-        .ok_or(format!("correctives: pose {i}: rotations is missing or not a list"))?
+        .ok_or(format!(
+            "correctives: pose {i}: rotations is missing or not a list"
+        ))?
         .iter()
         .enumerate()
         .map(|(r, q)| {
@@ -119,9 +121,16 @@ fn pose(p: &Value, i: usize) -> Result<Pose, String> {
     let targets = p
         .get("targets")
         .and_then(Value::as_object)
-        .ok_or(format!("correctives: pose {i}: targets is missing or not an object"))?
+        .ok_or(format!(
+            "correctives: pose {i}: targets is missing or not an object"
+        ))?
         .iter()
-        .map(|(name, w)| Ok((name.clone(), number(Some(w), &format!("pose {i} target {name}"))?)))
+        .map(|(name, w)| {
+            Ok((
+                name.clone(),
+                number(Some(w), &format!("pose {i} target {name}"))?,
+            ))
+        })
         .collect::<Result<_, String>>()?;
     Ok(Pose { rotations, targets })
 }

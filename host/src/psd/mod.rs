@@ -31,8 +31,8 @@
 //! ```
 
 pub mod eigen;
-pub mod file;
 mod error;
+pub mod file;
 
 pub use error::PsdError;
 
