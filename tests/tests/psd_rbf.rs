@@ -103,7 +103,7 @@ fn core_within_bound<R: RbfReal>(seed: u64) -> f64 {
         let lane_rows = |v: &[[R; 4]]| -> Vec<f64> {
             v.iter().flatten().map(|x| f64::from(x.to_f32())).collect()
         };
-        let centres64: Vec<Vec<f64>> = centres.chunks(d).map(|c| lane_rows(c)).collect();
+        let centres64: Vec<Vec<f64>> = centres.chunks(d).map(&lane_rows).collect();
         let w64: Vec<Vec<f64>> = weights
             .chunks(t)
             .map(|r| r.iter().map(|x| f64::from(x.to_f32())).collect())
