@@ -9,6 +9,7 @@
 //! RESULT board=… core=… lane=… kernel=… vertices=… instructions=… per_vertex=… checksum=…
 //! LATTICE board=… core=… lane=… degree=… vertices=… instructions=… per_vertex=…
 //! MORPH board=… core=… lane=… vertices=… plain=… none=… one=… two=… per_target_vertex=…
+//! PSD board=… core=… format=… drivers=… samples=… targets=… instructions=… per_frame=…
 //! ```
 //!
 //! `LATTICE` is the lattice free-form deformation (`skin_core::lattice`) of one chunk of
@@ -16,7 +17,8 @@
 //! control points moved; each timed call copies the chunk's skinned positions (three words a
 //! vertex) and deforms the copy.
 //!
-//! `MORPH` is the deform step's cost ([`crate::morph_bench`]).
+//! `MORPH` is the deform step's cost ([`crate::morph_bench`]), `PSD` one frame's corrective
+//! weights ([`crate::psd_bench`]).
 //!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
@@ -26,6 +28,7 @@ use skin_core::asset::AssetLane;
 use skin_core::error::Error;
 use skin_core::lane::Lane;
 use skin_core::lattice::{Coord, Lattice};
+use skin_core::psd::RbfReal;
 use skin_core::raster::Project;
 
 use crate::board::{self, Clock};
@@ -41,6 +44,7 @@ const EMPTY_CALLS: u32 = 1000;
 pub fn run<L: AssetLane + Project>(clock: &mut Clock) -> Result<bool, Error>
 where
     L::Out: Coord,
+    L::Real: RbfReal,
 {
     let (cal_instructions, cal_ticks) = clock.calibrate();
     defmt::info!(
@@ -73,6 +77,10 @@ where
     let same = lane_loop_matches_generic_loop::<L>()?;
     if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
         defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
+        return Ok(false);
+    }
+    if let Err(e) = crate::psd_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS)) {
+        defmt::error!("CHECK FAILED: the PSD benchmark: {}", e);
         return Ok(false);
     }
     let measured = kernels::<L>(clock, &to_instructions, empty)?;

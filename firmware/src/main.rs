@@ -21,6 +21,8 @@ mod bench;
 mod board;
 #[cfg(feature = "bench")]
 mod morph_bench;
+#[cfg(feature = "bench")]
+mod psd_bench;
 mod clock;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;
