@@ -11,7 +11,8 @@
 //!   firmware then refuses it at run time, with the reader's error.
 //! - Rows per band are the board's (the Pico's and the MPS2 boards' as tall as their
 //!   budget leaves room for next to the model's buffers, up to 24), or `SKIN_BAND_ROWS`
-//!   (1..=240) when set.
+//!   (1..=240) when set; a band that, with the model's projected vertices and spans, needs
+//!   more than the board's RAM holds stops the build the same way.
 //! - `SKIN_TARGET` (the target triple) is passed on for the log.
 
 use std::{env, fs, path::PathBuf};
@@ -45,9 +46,11 @@ fn main() {
     };
     let asset = PathBuf::from(asset);
     println!("cargo:rerun-if-changed={}", asset.display());
-    let bytes = fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
+    let bytes =
+        fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
     fs::write(out.join("asset.bin"), &bytes).expect("write asset.bin");
-    let model = if env::var_os("CARGO_FEATURE_FIXED").is_some() {
+    let fixed = env::var_os("CARGO_FEATURE_FIXED").is_some();
+    let model = if fixed {
         Model::of::<skin_core::lane::Q14>(&bytes)
     } else {
         Model::of::<f32>(&bytes)
@@ -69,6 +72,7 @@ fn main() {
         },
         _ => board.rows(&model),
     };
+    board.check_band(&model, rows, fixed, &asset);
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
 }
 
@@ -137,6 +141,10 @@ struct Board {
     budget: Option<usize>,
     /// The largest model it plays: bones, vertices, triangles, palette entries.
     most: Model,
+    /// Bytes its RAM holds for the projected vertices, the spans and the band together,
+    /// whatever the rows per band: what the rest of the frame loop leaves, in the fixed
+    /// lane and in `f32` (whose skinning buffers are larger).
+    room: [usize; 2],
 }
 
 impl Board {
@@ -173,9 +181,30 @@ impl Board {
             ));
         }
     }
+
+    /// Stops the build when `model`'s projected vertices and spans with a band of `rows`
+    /// rows need more than the board's RAM holds: rows chosen with `SKIN_BAND_ROWS` may
+    /// be taller than the board's own choice, and a stack past the RAM's end faults at
+    /// run time (on the micro:bit, 8-row bands of the character need 1.6 KiB more than
+    /// its 16 KiB).
+    fn check_band(&self, model: &Model, rows: usize, fixed: bool, asset: &std::path::Path) {
+        let need = model.bytes() + rows * ROW_BYTES;
+        let room = self.room[usize::from(!fixed)];
+        if need > room {
+            fail(&format!(
+                "{} does not fit the {} ({} of RAM) in {rows}-row bands: it needs {need} bytes \
+                 of projected vertices (8 each), spans for half its triangles (4 each) and \
+                 the band ({ROW_BYTES} a row), the board holds {}",
+                asset.display(),
+                self.name,
+                self.ram,
+                room,
+            ));
+        }
+    }
 }
 
-/// The boards. The micro:bit's 16 KiB hold the procedural character (13 bones, 276
+/// The boards. The micro:bit's 16 KiB hold the procedural character (15 bones, 276
 /// vertices, 520 triangles) with about a kilobyte to spare; the Pico's 264 KiB hold the
 /// sample models, and the MPS2 boards get the Pico's limits, so that Cortex-M0 code on the
 /// mps2-an385 measures what the Pico needs.
@@ -188,6 +217,7 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO,
+        room: [PICO_ROOM; 2],
     },
     Board {
         feature: "MPS2_AN385",
@@ -197,6 +227,7 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO,
+        room: [PICO_ROOM; 2],
     },
     Board {
         feature: "MICROBIT",
@@ -211,6 +242,7 @@ const BOARDS: [Board; 4] = [
             triangles: 600,
             palette: 16,
         },
+        room: MICROBIT_ROOM,
     },
     Board {
         feature: "PICO",
@@ -220,6 +252,7 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO,
+        room: [PICO_ROOM; 2],
     },
 ];
 
@@ -230,6 +263,18 @@ const PICO_ROWS: usize = 24;
 /// 4,672 triangles: 35,528 bytes) gets 12-row bands, and its frame loop 60–63 KiB of stack
 /// with the pose and skinning buffers; smaller models get 24-row bands (fewer band set-ups).
 const PICO_BUDGET: Option<usize> = Some(46 * 1024);
+
+/// The Pico's RAM for projected vertices, spans and band (any rows): its 256 KiB less
+/// 32 KiB for the rest of the frame loop (CesiumMan's takes 14 KiB; 128 bones' pose and
+/// palette about 11 KiB more).
+const PICO_ROOM: usize = 224 * 1024;
+
+/// The micro:bit's RAM for projected vertices, spans and band, fixed lane and `f32`: its
+/// 16 KiB less the rest of the frame loop (the character's took 7,052 bytes of stack in
+/// the fixed lane, 7,108 with dual quaternions, 7,584 in `f32`, measured with 4-row bands)
+/// and a few hundred bytes to spare: the fixed character fits 6-row bands (16,060 bytes of
+/// stack; 16,136 with dual quaternions), not 8; the `f32` one 4, not 6 (it faulted).
+const MICROBIT_ROOM: [usize; 2] = [9 * 1024, 8448];
 
 /// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
 /// 16-bit depth.

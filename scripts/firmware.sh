@@ -20,7 +20,8 @@
 #        (already baked); default: the procedural character (`skin character`).
 # OPTIONS: --rows N, --vmla, --skinning lbs|dqs (below).
 # --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
-#        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12).
+#        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12); a band
+#        that with those needs more than the board's RAM holds stops the build.
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same
 #        bits, fewer instructions, more cycles on a Cortex-M4); f32 on mps2-an386 only.
 # --skinning dqs: dual quaternion skinning: the model baked with `--skinning dqs` (48 bones

@@ -9,6 +9,8 @@
 //! RESULT board=… core=… lane=… kernel=… vertices=… instructions=… per_vertex=… checksum=…
 //! LATTICE board=… core=… lane=… degree=… vertices=… instructions=… per_vertex=…
 //! MORPH board=… core=… lane=… vertices=… plain=… none=… one=… two=… per_target_vertex=…
+//! BLEND board=… core=… lane=… joints=… layers=… instructions=… per_joint_layer=… one_layer=… checks_per_joint_layer=…
+//! IK board=… core=… lane=… solves=… instructions=… per_solve=… worst=…
 //! PSD board=… core=… format=… drivers=… samples=… targets=… instructions=… per_frame=…
 //! ```
 //!
@@ -17,8 +19,9 @@
 //! control points moved; each timed call copies the chunk's skinned positions (three words a
 //! vertex) and deforms the copy.
 //!
-//! `MORPH` is the deform step's cost ([`crate::morph_bench`]), `PSD` one frame's corrective
-//! weights ([`crate::psd_bench`]).
+//! `MORPH` is the deform step's cost ([`crate::morph_bench`]); `BLEND` and `IK` the
+//! animation layer's ([`crate::anim_bench`]); `PSD` one frame's corrective weights
+//! ([`crate::psd_bench`]).
 //!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
@@ -77,6 +80,11 @@ where
     let same = lane_loop_matches_generic_loop::<L>()?;
     if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
         defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
+        return Ok(false);
+    }
+    if let Err(e) = crate::anim_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS))
+    {
+        defmt::error!("CHECK FAILED: the animation benchmark: {}", e);
         return Ok(false);
     }
     if let Err(e) = crate::psd_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS)) {

@@ -34,8 +34,8 @@ use skin_core::palette::DualPalette;
 #[cfg(not(feature = "dqs"))]
 use skin_core::palette::Palette;
 use skin_core::raster::bins::Span;
-use skin_core::scene::{Scene, Scratch, Stage, Stages};
 use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
+use skin_core::scene::{Scene, Scratch, Stage, Stages};
 use skin_core::transform::Transform;
 
 use crate::clock::Clock;

@@ -16,21 +16,25 @@
 #![no_main]
 
 #[cfg(feature = "bench")]
+mod anim_bench;
+#[cfg(feature = "bench")]
 mod bench;
 #[cfg(feature = "qemu")]
 mod board;
-#[cfg(feature = "bench")]
-mod morph_bench;
-#[cfg(feature = "bench")]
-mod psd_bench;
 mod clock;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;
 #[cfg(not(feature = "bench"))]
 mod frame;
+#[cfg(feature = "bench")]
+mod morph_bench;
+#[cfg(feature = "bench")]
+mod psd_bench;
 #[cfg(feature = "pico")]
 mod pico;
 mod stack;
+#[cfg(feature = "pico")]
+mod st7789;
 #[cfg(feature = "bench")]
 mod synthetic;
 

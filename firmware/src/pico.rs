@@ -1,6 +1,7 @@
 //! The Raspberry Pi Pico (RP2040, Cortex-M0+ at 125 MHz) with a 240 × 240 ST7789 display on
-//! SPI, driven by `mipidsi`: the same frame loop as under QEMU, forever, the clip timed by
-//! the RP2040's microsecond timer; defmt logs over RTT (`probe-rs run`).
+//! SPI, initialised by `mipidsi` and then written by DMA, a band at a time while the next is
+//! drawn ([`st7789`]): the same frame loop as under QEMU, forever, the clip timed by the
+//! RP2040's microsecond timer; defmt logs over RTT (`probe-rs run`).
 //!
 //! Wiring (Waveshare Pico-LCD-1.3, which plugs onto the Pico; any ST7789 240 × 240 module
 //! wired the same way works): SPI1 SCK GP10, MOSI GP11, CS GP9, DC GP8, RST GP12,
@@ -11,12 +12,13 @@ use mipidsi::interface::SpiInterface;
 use mipidsi::models::ST7789;
 use mipidsi::options::ColorInversion;
 use rp2040_hal::clocks::{init_clocks_and_plls, Clock as _};
+use rp2040_hal::dma::DMAExt;
 use rp2040_hal::fugit::RateExtU32;
 use rp2040_hal::gpio::{FunctionSpi, Pins};
 use rp2040_hal::{pac, Sio, Spi, Timer, Watchdog};
 
 use crate::clock::Clock;
-use crate::{frame, stack, Lane, ASSET};
+use crate::{frame, st7789, stack, Lane, ASSET};
 
 /// The second-stage bootloader for the Pico's W25Q080 flash: the boot ROM runs these 256
 /// bytes (memory/pico.x puts them at the start of flash).
@@ -69,27 +71,40 @@ fn run() -> Result<core::convert::Infallible, &'static str> {
 
     let sck = pins.gpio10.into_function::<FunctionSpi>();
     let mosi = pins.gpio11.into_function::<FunctionSpi>();
-    let spi = Spi::<_, _, _, 8>::new(pac.SPI1, (mosi, sck)).init(
+    let mut spi = Spi::<_, _, _, 8>::new(pac.SPI1, (mosi, sck)).init(
         &mut pac.RESETS,
         clocks.peripheral_clock.freq(),
         SPI_HZ.Hz(),
         embedded_hal::spi::MODE_0,
     );
-    let cs = pins.gpio9.into_push_pull_output();
-    let dc = pins.gpio8.into_push_pull_output();
+    let mut cs = pins.gpio9.into_push_pull_output();
+    let mut dc = pins.gpio8.into_push_pull_output();
     let rst = pins.gpio12.into_push_pull_output();
     let mut backlight = pins.gpio13.into_push_pull_output();
-    let device = ExclusiveDevice::new(spi, cs, timer).map_err(|_| "chip select")?;
-    // Pixels are gathered here and sent in bursts of 256.
-    let mut buffer = [0u8; 512];
-    let interface = SpiInterface::new(device, dc, &mut buffer);
-    let mut delay = timer;
-    let mut display = mipidsi::Builder::new(ST7789, interface)
-        .display_size(frame::WIDTH, frame::HEIGHT)
-        .invert_colors(ColorInversion::Inverted)
-        .reset_pin(rst)
-        .init(&mut delay)
-        .map_err(|_| "the ST7789 did not initialise")?;
+    {
+        // `mipidsi` initialises the panel over the borrowed bus and pins; dropped, it gives
+        // them back to the DMA path.
+        let device = ExclusiveDevice::new(&mut spi, &mut cs, timer).map_err(|_| "chip select")?;
+        let mut buffer = [0u8; 512];
+        let interface = SpiInterface::new(device, &mut dc, &mut buffer);
+        let mut delay = timer;
+        mipidsi::Builder::new(ST7789, interface)
+            .display_size(frame::WIDTH, frame::HEIGHT)
+            .invert_colors(ColorInversion::Inverted)
+            .reset_pin(rst)
+            .init(&mut delay)
+            .map_err(|_| "the ST7789 did not initialise")?;
+    }
+    let dma = pac.DMA.split(&mut pac.RESETS);
+    let buffers = [
+        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+    ];
+    let [Some(a), Some(b)] = buffers else {
+        return Err("band buffers already taken");
+    };
+    let mut display =
+        st7789::Panel::new(spi, dc, cs, dma.ch0, [a, b]).map_err(|_| "chip select")?;
     embedded_hal::digital::OutputPin::set_high(&mut backlight).map_err(|_| "backlight")?;
 
     let board = frame::Board {

@@ -31,12 +31,13 @@ use std::path::Path;
 
 use embedded_graphics::pixelcolor::{Rgb565, RgbColor};
 use skin_core::budget::{Budget, Layout};
+use skin_core::clip::Wrap;
 use skin_core::raster::Bounds;
 
 use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
 use crate::pose::animate::duration;
-use crate::pose::{LaneKind, Skinning};
+use crate::pose::{LaneKind, Layers, PoseError, Skinning};
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -254,8 +255,8 @@ pub struct Renderer<'a> {
     cpu: Cpu,
     /// The device, the models it draws (one, or LBS then DQS) and the camera's box.
     gpu: Option<(Reference, Vec<Model>, Bounds)>,
-    /// Morph-target weights for every mesh with targets, in place of the clip's (the GPU's).
-    weights: Option<Vec<f32>>,
+    /// The animation layer on every frame (empty: the clip as it is).
+    layers: Layers,
 }
 
 impl<'a> Renderer<'a> {
@@ -300,41 +301,94 @@ impl<'a> Renderer<'a> {
             size,
             cpu,
             gpu,
-            weights: None,
+            layers: Layers::default(),
         })
     }
 
-    /// The renderer drawing every mesh with morph targets at `weights` (one a target of
-    /// each such mesh) on the GPU, in place of the clip's weights.
-    pub fn with_weights(mut self, weights: Vec<f32>) -> Result<Self, RenderError> {
-        let mut nodes = crate::pose::morph::weights(self.rig, None);
-        crate::pose::morph::override_weights(self.rig, &mut nodes, &weights)?;
-        self.weights = Some(weights);
-        Ok(self)
+    /// The renderer drawing every frame with the animation layer `layers` (blends, a mask,
+    /// an additive clip, a walk, IK, look-at: as `skin pose` poses it) on the clip, or in
+    /// place of it where `layers` blends clips.
+    pub fn with_layers(mut self, layers: Layers) -> Self {
+        self.layers = layers;
+        self
     }
 
-    /// The clip's duration in seconds (0 for the rest pose).
+    /// The largest |weight| the CPU renderer's budget of active morph targets dropped in a
+    /// frame drawn so far ([`Cpu::dropped_weight`]; 0 when the CPU drew none).
+    pub fn dropped_weight(&self) -> f32 {
+        self.cpu.dropped_weight()
+    }
+
+    /// The clip's duration in seconds; without a clip, the longest blended clip's, or else
+    /// one stride of the walk (0 for the rest pose).
     pub fn duration(&self) -> f32 {
-        self.clip.map_or(0.0, |c| duration(self.rig, c))
+        let blended = || {
+            let d = self.layers.blend.iter();
+            d.map(|&(c, _)| duration(self.rig, c)).fold(0.0, f32::max)
+        };
+        let stride = || {
+            self.layers
+                .walk
+                .as_ref()
+                .map_or(0.0, |w| w.stride / w.speed)
+        };
+        match self.clip {
+            Some(c) => duration(self.rig, c),
+            None if !self.layers.blend.is_empty() => blended(),
+            None => stride(),
+        }
     }
 
     /// The picture at `t` seconds (looped).
     pub fn frame(&self, t: f32) -> Result<Picture, RenderError> {
+        if !t.is_finite() {
+            return Err(PoseError::BadTime(t).into());
+        }
+        let layered = !self.layers.is_empty();
+        // The animation layer's clips and walk loop over the animation's length.
+        let t = match self.duration() {
+            d if layered && d > 0.0 => Wrap::Loop.time(t, d),
+            _ => t,
+        };
         let gpu = |(reference, models, bounds): &(Reference, Vec<Model>, Bounds), m: usize| {
-            let anim = self.clip.map(|c| (c, t));
-            let frame = (anim, self.weights.as_deref());
-            render::gpu_weighted(reference, self.rig, &models[m], frame, bounds, self.size)
+            let model = &models[m];
+            match layered {
+                true => {
+                    let (layers, size) = (&self.layers, self.size);
+                    render::gpu_layered(
+                        reference,
+                        self.rig,
+                        model,
+                        (self.clip, t),
+                        layers,
+                        bounds,
+                        size,
+                    )
+                }
+                false => {
+                    let anim = self.clip.map(|c| (c, t));
+                    render::gpu(reference, self.rig, model, anim, bounds, self.size)
+                }
+            }
+        };
+        let cpu = || match layered {
+            true => {
+                let frame = (self.clip, t);
+                self.cpu
+                    .render_layered(self.rig, frame, &self.layers, self.size)
+            }
+            false => self.cpu.render(t, self.size),
         };
         match (&self.gpu, self.backend) {
             (Some(g), Backend::Gpu(_)) => gpu(g, 0),
             (Some(g), Backend::Compare(_)) => {
-                let c = self.cpu.render(t, self.size)?;
+                let c = cpu()?;
                 let g = gpu(g, 0)?;
                 let d = c.amplified(&g, GAIN);
                 Ok(c.beside(&[&g, &d], 4, Rgb565::BLACK))
             }
             (Some(g), Backend::LbsDqs) => Ok(gpu(g, 0)?.beside(&[&gpu(g, 1)?], 4, Rgb565::BLACK)),
-            _ => self.cpu.render(t, self.size),
+            _ => cpu(),
         }
     }
 

@@ -30,6 +30,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::cell::Cell;
+
 use embedded_graphics::pixelcolor::Rgb565;
 use skin_core::affine::Affine;
 use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
@@ -37,6 +39,7 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::lattice::{Coord, Lattice, LatticeError};
+use skin_core::num::Fx;
 use skin_core::palette::{DualPalette, Palette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
@@ -48,8 +51,9 @@ use crate::gpu::{GpuError, Model, Reference, View};
 use crate::lattice::LatticeFile;
 use crate::picture::Picture;
 use crate::pose::animate::duration;
+use crate::pose::layers::layered;
 use crate::pose::units::to_asset;
-use crate::pose::{LaneKind, PoseError, Skinning};
+use crate::pose::{LaneKind, Layers, PoseError, Skinning};
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -112,24 +116,50 @@ pub fn gpu(
     model: &Model,
     anim: Option<(usize, f32)>,
     bounds: &Bounds,
-    size: (u16, u16),
-) -> Result<Picture, RenderError> {
-    gpu_weighted(gpu, rig, model, (anim, None), bounds, size)
-}
-
-/// [`gpu()`] with the morph-target weights `given` for every mesh with targets in place of
-/// the frame's (`skin render --weights`; `None`: the frame's).
-pub fn gpu_weighted(
-    gpu: &Reference,
-    rig: &Rig,
-    model: &Model,
-    (anim, given): (Option<(usize, f32)>, Option<&[f32]>),
-    bounds: &Bounds,
     (width, height): (u16, u16),
 ) -> Result<Picture, RenderError> {
     let anim = looped(rig, anim)?;
-    let palettes = model.palettes(rig, anim)?;
-    let weights = model.morph_weights(rig, anim, given)?;
+    gpu_posed(
+        gpu,
+        rig,
+        model,
+        anim,
+        model.palettes(rig, anim)?,
+        bounds,
+        (width, height),
+    )
+}
+
+/// [`gpu`] of the frame's node transforms with the animation layer `layers` applied at
+/// `time` ([`layered`], as `skin pose` and [`Cpu::render_layered`] pose it); the clip `anim`
+/// (none: the rest pose) at `time` is not looped.
+pub fn gpu_layered(
+    gpu: &Reference,
+    rig: &Rig,
+    model: &Model,
+    (anim, time): (Option<usize>, f32),
+    layers: &Layers,
+    bounds: &Bounds,
+    size: (u16, u16),
+) -> Result<Picture, RenderError> {
+    let frame = anim.map(|c| (c, time));
+    let (locals, _) = layered::<f32>(rig, frame, time, layers, 0)?;
+    let palettes = model.palettes_of(rig, &locals)?;
+    gpu_posed(gpu, rig, model, frame, palettes, bounds, size)
+}
+
+/// The GPU picture of `model` drawn with `palettes` and the morph weights of the frame
+/// `anim`.
+fn gpu_posed(
+    gpu: &Reference,
+    rig: &Rig,
+    model: &Model,
+    anim: Option<(usize, f32)>,
+    palettes: Vec<crate::gpu::FramePalette>,
+    bounds: &Bounds,
+    (width, height): (u16, u16),
+) -> Result<Picture, RenderError> {
+    let weights = model.morph_weights(rig, anim);
     let cam = camera(bounds, (width, height))?;
     let view = View::scene(cam, width, height, model.shading());
     Ok(gpu.render(
@@ -147,6 +177,11 @@ pub struct Cpu {
     bytes: Vec<u8>,
     lane: LaneKind,
     unit_exponent: i32,
+    /// The rig node of each bone (empty for an asset read as it is).
+    bones: Vec<usize>,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// drawn so far.
+    dropped: Cell<f32>,
 }
 
 /// Vertices skinned at a time (the scene's scratch).
@@ -188,6 +223,8 @@ impl Cpu {
             bytes: baked.bytes,
             lane,
             unit_exponent: baked.unit_exponent,
+            bones: baked.bones,
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -205,6 +242,8 @@ impl Cpu {
             bytes,
             lane,
             unit_exponent: i32::from(unit),
+            bones: Vec::new(),
+            dropped: Cell::new(0.0),
         })
     }
 
@@ -220,8 +259,9 @@ impl Cpu {
             size: (u16, u16),
         ) -> Result<Played, RenderError> {
             let times: Vec<f32> = (0..frames).map(|k| s.frame_time(k, frames)).collect();
+            let mut dropped = 0.0f32;
             for &t in &times {
-                draw(s, b, t, size)?;
+                dropped = dropped.max(draw(s, b, t, size)?.1);
             }
             let a = s.asset();
             Ok(Played {
@@ -233,6 +273,7 @@ impl Cpu {
                 parts: a.parts().count(),
                 clip: s.clip().map(|(n, d)| (n.to_owned(), d)),
                 frames: times.len(),
+                dropped,
             })
         }
         match self.lane {
@@ -263,14 +304,68 @@ impl Cpu {
         if !t.is_finite() {
             return Err(PoseError::BadTime(t).into());
         }
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => play::<f32, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
             LaneKind::Fixed => play::<Q14, _>(&self.bytes, size, |s, p| draw(s, p, t, size)),
-        }
+        })
+    }
+
+    /// The largest |weight| the player's budget of active morph targets
+    /// ([`skin_core::morph::ACTIVE_TARGETS`] a set) dropped in any frame drawn so far by
+    /// [`Self::render`] or [`Self::render_lattice`]: 0 when every frame drew every target
+    /// at a non-zero weight.
+    pub fn dropped_weight(&self) -> f32 {
+        self.dropped.get()
+    }
+
+    /// A frame's picture, its dropped weight noted.
+    fn noted(&self, frame: Result<(Picture, f32), RenderError>) -> Result<Picture, RenderError> {
+        let (picture, dropped) = frame?;
+        self.dropped.set(self.dropped.get().max(dropped));
+        Ok(picture)
     }
 }
 
 impl Cpu {
+    /// [`Self::render`] with the animation layer: `rig`'s frame (`anim`, or the rest pose)
+    /// with `layers` at `time` ([`layered`], the code `skin pose` runs, in this lane and
+    /// asset unit) in place of the clip's pose, morph weights and the camera as at `time`.
+    /// `rig` must be the rig this renderer was made from.
+    pub fn render_layered(
+        &self,
+        rig: &Rig,
+        (anim, time): (Option<usize>, f32),
+        layers: &Layers,
+        size: (u16, u16),
+    ) -> Result<Picture, RenderError> {
+        if !time.is_finite() {
+            return Err(PoseError::BadTime(time).into());
+        }
+        let frame = anim.map(|c| (c, time));
+        let k = self.unit_exponent;
+        match self.lane {
+            LaneKind::F32 => {
+                let (locals, _) = layered::<f32>(rig, frame, time, layers, k)?;
+                let bones = self.bone_pose(&locals);
+                self.noted(play::<f32, _>(&self.bytes, size, |s, b| {
+                    draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
+                }))
+            }
+            LaneKind::Fixed => {
+                let (locals, _) = layered::<Fx>(rig, frame, time, layers, k)?;
+                let bones = self.bone_pose(&locals);
+                self.noted(play::<Q14, _>(&self.bytes, size, |s, b| {
+                    draw_posed(s, b, time, size, Some(&bones), |s, b, v| b.project(s, v))
+                }))
+            }
+        }
+    }
+
+    /// Node transforms (one a rig node) as the asset's bones' pose.
+    fn bone_pose<R: Copy>(&self, locals: &[Transform<R>]) -> Vec<Transform<R>> {
+        self.bones.iter().map(|&n| locals[n]).collect()
+    }
+
     /// [`Self::render`] with the skinned vertices moved by `file`'s lattice at `t` seconds
     /// (free-form deformation after skinning, in the lane's output format and asset units).
     pub fn render_lattice(
@@ -283,20 +378,21 @@ impl Cpu {
             return Err(PoseError::BadTime(t).into());
         }
         let scale = to_asset(self.unit_exponent);
-        match self.lane {
+        self.noted(match self.lane {
             LaneKind::F32 => through::<f32>(&self.bytes, size, t, &file.at(t, scale)?),
             LaneKind::Fixed => through::<Q14>(&self.bytes, size, t, &file.at(t, scale)?),
-        }
+        })
     }
 }
 
-/// The asset `bytes` in lane `L` drawn at `t` through `lattice`.
+/// The asset `bytes` in lane `L` drawn at `t` through `lattice`, and the weight dropped
+/// ([`draw_with`]).
 fn through<L: AssetLane + Project>(
     bytes: &[u8],
     size: (u16, u16),
     t: f32,
     lattice: &Lattice<L::Out>,
-) -> Result<Picture, RenderError>
+) -> Result<(Picture, f32), RenderError>
 where
     L::Out: Coord,
 {
@@ -324,6 +420,9 @@ pub struct Played {
     pub clip: Option<(String, f32)>,
     /// Frames drawn.
     pub frames: usize,
+    /// The largest |weight| the player's budget of active morph targets dropped in a frame
+    /// ([`Cpu::dropped_weight`]).
+    pub dropped: f32,
 }
 
 /// The buffers a scene plays into, sized for one asset.
@@ -442,36 +541,70 @@ fn rest_box<L: AssetLane + Project>(
         .map_err(RenderError::Raster)
 }
 
-/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's).
+/// The scene's frame at `t`, the camera on the skinned rest pose (as the firmware's), and
+/// the weight dropped ([`draw_with`]).
 fn draw<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
     size: (u16, u16),
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
     draw_with(scene, b, t, size, |s, b, v| b.project(s, v))
 }
 
-/// [`draw`] with the vertices skinned and projected by `project`.
+/// [`draw`] with the vertices skinned and projected by `project`: the picture, and the
+/// largest |weight| the budget of active morph targets dropped from a part
+/// ([`Scratch::dropped_weight`]).
 fn draw_with<L: AssetLane + Project>(
     scene: &mut Scene<'_, L, SCENE_BONES>,
     b: &mut Buffers<L>,
     t: f32,
-    (width, height): (u16, u16),
+    size: (u16, u16),
     project: impl FnOnce(
         &Scene<'_, L, SCENE_BONES>,
         &mut Buffers<L>,
         &mut [ScreenVertex],
     ) -> Result<(), RasterError>,
-) -> Result<Picture, RenderError> {
+) -> Result<(Picture, f32), RenderError> {
+    draw_posed(scene, b, t, size, None, project)
+}
+
+/// [`draw_with`] with the bones' pose `bones` (the animation layer's) in place of the
+/// clip's, if given.
+fn draw_posed<L: AssetLane + Project>(
+    scene: &mut Scene<'_, L, SCENE_BONES>,
+    b: &mut Buffers<L>,
+    t: f32,
+    (width, height): (u16, u16),
+    bones: Option<&[Transform<L::Real>]>,
+    project: impl FnOnce(
+        &Scene<'_, L, SCENE_BONES>,
+        &mut Buffers<L>,
+        &mut [ScreenVertex],
+    ) -> Result<(), RasterError>,
+) -> Result<(Picture, f32), RenderError> {
     b.frame_rest_pose(scene)
         .map_err(|e| screen(e, width, height))?;
     scene
-        .pose(t, &mut b.pose, &mut b.world, &mut ())
+        .pose_layered(Some(t), &mut b.pose, &mut b.world, &mut (), |pose| {
+            match bones {
+                Some(bones) if bones.len() == pose.len() => pose.copy_from_slice(bones),
+                Some(bones) => {
+                    return Err(RasterError::Capacity {
+                        what: "the animation layer's bones",
+                        needed: pose.len(),
+                        capacity: bones.len(),
+                    })
+                }
+                None => {}
+            }
+            Ok(())
+        })
         .map_err(RenderError::Raster)?;
     b.scratch.set_time(Some(t));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
+    let dropped = b.scratch.dropped_weight();
     let mut picture = Picture::filled(u32::from(width), u32::from(height), BACKGROUND);
     let mut frame =
         FrameBuffer::new(&mut picture.pixels, width, height).map_err(RenderError::Raster)?;
@@ -484,5 +617,5 @@ fn draw_with<L: AssetLane + Project>(
             skin_core::raster::FrameError::Raster(e) => RenderError::Raster(e),
             skin_core::raster::FrameError::Target(never) => match never {},
         })?;
-    Ok(picture)
+    Ok((picture, dropped))
 }

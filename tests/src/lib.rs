@@ -168,3 +168,16 @@ pub fn skin_cli(args: &[&str]) -> Result<String, String> {
     skin_host::cli::run(cli, &mut out, &mut warn).map_err(|e| e.to_string())?;
     Ok(String::from_utf8(out).expect("UTF-8 output"))
 }
+
+/// `g` imported from its `.glb` bytes.
+pub fn import_gen(g: &gltf_gen::Gen) -> Result<skin_host::Rig, skin_host::ImportError> {
+    skin_host::import::from_slice(&g.glb(), None)
+}
+
+/// The importer's refusal of `g`: the error and its message, which must be one line.
+pub fn refusal(g: &gltf_gen::Gen) -> (skin_host::ImportError, String) {
+    let e = import_gen(g).expect_err("the model must be refused");
+    let text = e.to_string();
+    assert!(!text.contains('\n'), "one line: {text}");
+    (e, text)
+}

@@ -239,6 +239,55 @@ fn bad_layer_options_are_one_line_errors() {
     );
     refused(
         &model,
+        &["--look-at", "eye=0,1,2"],
+        "--look-at: no joint named \"eye\"",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,foot.L,ankle.R"],
+        "--walk-joints: no joint named \"ankle.R\"",
+    );
+    // The skinned mesh's node is no joint: a mask there would move nothing.
+    refused(
+        &model,
+        &["--blend", "walk:1,walk:0.5", "--mask", "character"],
+        "--mask: \"character\" (node 14) is not a joint of the model's skeletons",
+    );
+    // Legs that are not below the pelvis, or share joints, are no walk.
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "head,foot.L,foot.R"],
+        "--walk-joints: the leg's hip \"thigh.L\" (node 8) is not below the pelvis \"head\" (node 3)",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,shin.L,shin.R"],
+        "--walk-joints: the leg's hip \"hips\" (node 0) is not below the pelvis \"hips\" (node 0)",
+    );
+    refused(
+        &model,
+        &["--walk", "1,0.8", "--walk-joints", "hips,foot.L,foot.L"],
+        "--walk-joints: both legs hold \"thigh.L\" (node 8)",
+    );
+    refused(
+        &model,
+        &["--walk", "NaN,0.8", "--walk-joints", "hips,foot.L,foot.R"],
+        "--walk: the speed NaN is not a finite, positive number",
+    );
+    refused(
+        &model,
+        &[
+            "--walk",
+            "1,0.8",
+            "--walk-joints",
+            "hips,foot.L,foot.R",
+            "--ground",
+            "inf,1",
+        ],
+        "--ground: the amplitude inf is not a finite number",
+    );
+    refused(
+        &model,
         &["--ik", "spine=0,1,0"],
         "--ik \"spine\" (node 1): a two-bone chain needs the end joint's parent and grandparent, and it has only the parent \"hips\" (node 0)",
     );
@@ -286,9 +335,34 @@ fn bad_layer_options_are_one_line_errors() {
     );
 }
 
-/// `skin pose --walk` on CesiumMan (../shared/models): the ankles planted on the rolling
-/// ground at their rest height above it while the JSON says their foot is in contact, a
-/// planted ankle staying put, the legs' bone lengths kept, in f32 and fixed point.
+/// A chain with a bone of no length (a joint where its parent is) cannot be solved: its
+/// bend is undefined.
+#[test]
+fn a_zero_length_bone_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = skin_tests::gltf_gen::Worm::default().build();
+    let nodes = g.json["nodes"].as_array_mut().unwrap();
+    let bone = nodes
+        .iter_mut()
+        .find(|n| n["name"] == "bone0_3")
+        .expect("the worm's fourth bone");
+    bone["translation"] = serde_json::json!([0.0, 0.0, 0.0]);
+    let path = dir.path().join("worm.glb");
+    std::fs::write(&path, g.glb()).unwrap();
+    let model = path.to_str().unwrap();
+    refused(
+        model,
+        &["--ik", "bone0_4=0.5,0.5,3"],
+        "bone 0 of the IK chain has the length 0",
+    );
+    refused(
+        model,
+        &["--ik", "bone0_3=0.5,0.5,3"],
+        "bone 1 of the IK chain has the length 0",
+    );
+}
+
+/// `skin pose --walk` on CesiumMan (../shared/models): see [`walks_on_rolling_ground`].
 #[test]
 fn cesium_man_walks_on_rolling_ground() {
     let test = "cesium_man_walks_on_rolling_ground";
@@ -300,13 +374,35 @@ fn cesium_man_walks_on_rolling_ground() {
         return skin_tests::skip(test, "CesiumMan.glb is missing");
     }
     let model = model.to_string_lossy().into_owned();
-    let rest = joints(&model, &["--rest"]);
-    let ankle_height = at(&rest, "leg_joint_L_3")[1];
-    let ground = |z: f64| 0.05 * (2.0 * std::f64::consts::PI * z / 1.5).sin();
     let legs = [
         ("leg_joint_L_1", "leg_joint_L_2", "leg_joint_L_3"),
         ("leg_joint_R_1", "leg_joint_R_2", "leg_joint_R_3"),
     ];
+    walks_on_rolling_ground(&model, "Skeleton_torso_joint_1", legs);
+}
+
+/// `skin pose --walk` on the procedural character, whose legs are thigh–shin–foot chains.
+#[test]
+fn the_procedural_character_walks_on_rolling_ground() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = character(dir.path());
+    let legs = [
+        ("thigh.L", "shin.L", "foot.L"),
+        ("thigh.R", "shin.R", "foot.R"),
+    ];
+    walks_on_rolling_ground(&model, "hips", legs);
+}
+
+/// `skin pose --rest --walk` with `pelvis` and the `legs` (hip, knee, ankle): the ankles
+/// planted on the rolling ground at their rest height above it while the JSON says their
+/// foot is in contact, a planted ankle staying put, the legs' bone lengths kept, in f32 and
+/// fixed point.
+fn walks_on_rolling_ground(model: &str, pelvis: &str, legs: [(&str, &str, &str); 2]) {
+    let model = model.to_owned();
+    let walk_joints = format!("{pelvis},{},{}", legs[0].2, legs[1].2);
+    let rest = joints(&model, &["--rest"]);
+    let ankle_height = at(&rest, legs[0].2)[1];
+    let ground = |z: f64| 0.05 * (2.0 * std::f64::consts::PI * z / 1.5).sin();
     for (arith, tol) in [("f32", 2e-4), ("fixed", 1e-3)] {
         let mut planted: [Option<[f64; 3]>; 2] = [None, None];
         let mut contacts = [0; 2];
@@ -321,7 +417,7 @@ fn cesium_man_walks_on_rolling_ground() {
                 "--walk",
                 "1.0,0.8",
                 "--walk-joints",
-                "Skeleton_torso_joint_1,leg_joint_L_3,leg_joint_R_3",
+                &walk_joints,
                 "--ground",
                 "0.05,1.5",
             ];

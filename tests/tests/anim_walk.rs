@@ -189,4 +189,19 @@ fn bad_gaits_and_walkers_are_typed_errors() {
         Walker::new(&skel, 9, legs).unwrap_err().to_string(),
         "joint 9 does not exist: the skeleton has 7 joints"
     );
+    // A leg whose hip is the pelvis, or lies beside it, is not a leg of that pelvis.
+    let from_pelvis = [leg([0, 1, 2]), leg([4, 5, 6])];
+    assert_eq!(
+        Walker::new(&skel, 0, from_pelvis).unwrap_err(),
+        AnimError::NotBelow { pelvis: 0, hip: 0 }
+    );
+    assert_eq!(
+        Walker::new(&skel, 4, legs).unwrap_err().to_string(),
+        "the leg's hip, joint 1, is not below the pelvis, joint 4"
+    );
+    let same = [leg([1, 2, 3]), leg([1, 2, 3])];
+    assert_eq!(
+        Walker::new(&skel, 0, same).unwrap_err().to_string(),
+        "both legs hold joint 1: each leg needs joints of its own"
+    );
 }

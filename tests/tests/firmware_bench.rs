@@ -3,7 +3,9 @@
 //! mps2-an385, where it must count the same instructions), runs the kernel benchmark with `-icount
 //! shift=0`, decodes its defmt log and checks that it exits 0, passes its on-device rest-pose
 //! check, measures SysTick at the documented rate, reports plausible instruction counts for
-//! every kernel, and skins the synthetic mesh to the same bits as skin-core on this host.
+//! every kernel, and skins the synthetic mesh to the same bits as skin-core on this host;
+//! the animation layer's blend and two-bone IK are counted too, each solve reaching its
+//! target on the device.
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
 //! (scripts/setup.sh); without them each test reports SKIPPED (a failure under
@@ -17,7 +19,7 @@ use skin_core::lane::{Lane, Q14};
 #[path = "../../firmware/src/synthetic.rs"]
 mod synthetic;
 
-use skin_tests::firmware::{fields, missing_tools, script};
+use skin_tests::firmware::{fields, lines, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
 /// The host's checksums of every kernel on the synthetic rig, in lane `L`.
@@ -174,7 +176,64 @@ fn check_run(
     let per: f64 = morph["per_target_vertex"].parse().unwrap();
     // At least the 6 multiplies of a moved position and normal; at most soft float's cost.
     assert!((6.0..10_000.0).contains(&per), "morph: {per}: {ctx}");
+    check_animation(lane, &log, &ctx);
     per_vertex
+}
+
+/// The animation benchmark's `BLEND`, `IK` and `WALK` lines (firmware/src/anim_bench.rs):
+/// in the lane's pose scalar, plausible counts, every timed IK solve reaching its target,
+/// and the walk planting its feet.
+fn check_animation(lane: &str, log: &str, ctx: &str) {
+    let line = |tag: &str| {
+        lines(log, tag)
+            .pop()
+            .unwrap_or_else(|| panic!("no {tag} line: {ctx}"))
+    };
+    let (scalar, reach) = match lane {
+        // The fixed lane poses in I8F24: the IK's bound of 2⁻¹¹ (tests/anim_limb.rs) in
+        // millionths of the 0.9 leg.
+        "fixed" => ("I8F24", 543),
+        // f32: 1e-4 of the extent (tests/anim_limb.rs), the leg's 0.9 as the extent.
+        _ => ("f32", 100),
+    };
+    let blend = line("BLEND");
+    assert_eq!(blend["lane"], scalar, "{ctx}");
+    assert_eq!((blend["joints"], blend["layers"]), ("16", "3"), "{ctx}");
+    let number = |f: &HashMap<&str, &str>, k: &str| f[k].parse::<f64>().unwrap();
+    let (per, one) = (
+        number(&blend, "per_joint_layer"),
+        number(&blend, "one_layer"),
+    );
+    // At least the 14 multiply-adds a layer adds to a joint; a joint's normalisation shared
+    // by three layers costs less a layer than by one.
+    assert!(
+        (14.0..20_000.0).contains(&per) && per < one,
+        "blend: {per}, {one}: {ctx}"
+    );
+    let ik = line("IK");
+    assert_eq!(ik["lane"], scalar, "{ctx}");
+    let solve = number(&ik, "per_solve");
+    assert!((100.0..200_000.0).contains(&solve), "IK: {solve}: {ctx}");
+    let worst: u32 = ik["worst"].parse().unwrap();
+    assert!(
+        worst <= reach,
+        "IK: an ankle {worst} millionths of the leg off its target: {ctx}"
+    );
+    let walk = line("WALK");
+    assert_eq!(walk["lane"], scalar, "{ctx}");
+    let frame = number(&walk, "per_frame");
+    // Two leg solves and a look-at at least; at most a small share of a frame's millions.
+    assert!(
+        (2.0 * solve..1_000_000.0).contains(&frame),
+        "walk: {frame}: {ctx}"
+    );
+    // Eight frames, each with one or both feet planted (a foot is planted for 60 % of its
+    // stride).
+    let planted: u32 = walk["planted"].parse().unwrap();
+    assert!(
+        (8..16).contains(&planted),
+        "walk: {planted} feet planted: {ctx}"
+    );
 }
 
 #[test]

@@ -795,7 +795,7 @@ fn the_gpu_renders_morph_targets_at_the_weights_given() {
     std::fs::write(&model, skin_tests::gltf_gen::morph_triangle("LINEAR").glb()).unwrap();
     let model = model.to_string_lossy().into_owned();
     let png = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
-    // Refused before any GPU work: the CPU renderer, the wrong count, not a number.
+    // Refused before any GPU work: beyond the range, the wrong count, not a number.
     for args in [
         vec![
             "render",
@@ -803,7 +803,7 @@ fn the_gpu_renders_morph_targets_at_the_weights_given() {
             "--backend",
             "cpu",
             "--weights",
-            "0,0",
+            "0,2",
             "-o",
             "x.png",
         ],

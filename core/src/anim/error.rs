@@ -149,6 +149,18 @@ pub enum AnimError {
         /// The end joint.
         end: usize,
     },
+    /// A walker's leg whose hip is not below its pelvis.
+    NotBelow {
+        /// The pelvis.
+        pelvis: usize,
+        /// The leg's hip (its root joint).
+        hip: usize,
+    },
+    /// A joint that both of a walker's legs hold.
+    SharedLeg {
+        /// The joint.
+        joint: usize,
+    },
     /// A gait's speed or stride is not finite and positive, or its lift is negative.
     Gait {
         /// `"speed"`, `"stride"` or `"lift"`.
@@ -268,6 +280,13 @@ impl core::fmt::Display for AnimError {
                 f,
                 "joint {end} has no grandparent: a two-bone chain ending there needs two joints above it"
             ),
+            AnimError::NotBelow { pelvis, hip } => write!(
+                f,
+                "the leg's hip, joint {hip}, is not below the pelvis, joint {pelvis}"
+            ),
+            AnimError::SharedLeg { joint } => {
+                write!(f, "both legs hold joint {joint}: each leg needs joints of its own")
+            }
             AnimError::Gait { what, value } => {
                 write!(f, "the gait's {what} {value} is not a finite, positive length or speed")
             }

@@ -155,6 +155,8 @@ impl<R: Real> Walker<R> {
     /// knee, ankle).
     ///
     /// Errors: [`AnimError::JointIndex`] for a pelvis the skeleton does not have;
+    /// [`AnimError::NotBelow`] for a leg whose hip is not below the pelvis (the pelvis
+    /// itself included); [`AnimError::SharedLeg`] for a joint in both legs;
     /// [`AnimError::Kinematics`] when the rest pose's forward kinematics fails.
     pub fn new<const N: usize>(
         skeleton: &Skeleton<R, N>,
@@ -167,6 +169,21 @@ impl<R: Real> Walker<R> {
                 joint: pelvis,
                 joints,
             });
+        }
+        let parents = skeleton.parents();
+        for leg in &legs {
+            let hip = leg.joints()[0];
+            let mut above = parents[hip];
+            while let Some(p) = above.map(usize::from).filter(|&p| p != pelvis) {
+                above = parents[p];
+            }
+            if above.is_none() {
+                return Err(AnimError::NotBelow { pelvis, hip });
+            }
+        }
+        let [left, right] = legs.map(|l| l.joints());
+        if let Some(&joint) = left.iter().find(|j| right.contains(j)) {
+            return Err(AnimError::SharedLeg { joint });
         }
         let at = |w: &Affine<R>| w.translation_part().map(|v| v.to_f32());
         let mut worlds = heapless::Vec::<Affine<R>, N>::new();

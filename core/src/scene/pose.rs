@@ -1,5 +1,5 @@
-//! Sample and pose: the clip at a time into the pose (local transforms), then forward
-//! kinematics into world matrices.
+//! Sample and pose: the clip at a time into the pose (local transforms), the caller's
+//! animation layer on it (if any), then forward kinematics into world matrices.
 
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
@@ -18,7 +18,22 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         world: &mut [Affine<L::Real>],
         stages: &mut impl Stages,
     ) -> Result<(), RasterError> {
-        self.pose_at(Some(t), pose, world, stages)
+        self.pose_at(Some(t), pose, world, stages, |_| Ok(()))
+    }
+
+    /// [`Self::pose`] with `layer` changing the sampled pose (local transforms, one a bone,
+    /// asset units) before forward kinematics: the animation layer's blends, IK and look-at
+    /// (`skin render --ik`, say), timed with sampling as [`Stage::Sample`]. `t` `None`
+    /// starts from the rest pose instead of the clip.
+    pub fn pose_layered(
+        &self,
+        t: Option<f32>,
+        pose: &mut [Transform<L::Real>],
+        world: &mut [Affine<L::Real>],
+        stages: &mut impl Stages,
+        layer: impl FnOnce(&mut [Transform<L::Real>]) -> Result<(), RasterError>,
+    ) -> Result<(), RasterError> {
+        self.pose_at(t, pose, world, stages, layer)
     }
 
     /// The rest pose (the skeleton as stored, no clip) into `pose`, and its world matrices
@@ -28,16 +43,18 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         pose: &mut [Transform<L::Real>],
         world: &mut [Affine<L::Real>],
     ) -> Result<(), RasterError> {
-        self.pose_at(None, pose, world, &mut ())
+        self.pose_at(None, pose, world, &mut (), |_| Ok(()))
     }
 
-    /// [`Self::pose`] at `t`, or [`Self::rest`] without it.
+    /// [`Self::pose`] at `t`, or [`Self::rest`] without it, `layer` applied before forward
+    /// kinematics.
     fn pose_at(
         &self,
         t: Option<f32>,
         pose: &mut [Transform<L::Real>],
         world: &mut [Affine<L::Real>],
         stages: &mut impl Stages,
+        layer: impl FnOnce(&mut [Transform<L::Real>]) -> Result<(), RasterError>,
     ) -> Result<(), RasterError> {
         let n = self.bones();
         let short = |len: usize| RasterError::Capacity {
@@ -55,8 +72,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             if let (Some(clip), Some(t)) = (&self.clip, t) {
                 clip.sample(t, Wrap::Loop, pose)?;
             }
-            self.skeleton.world(pose, world)
-        })?;
-        Ok(())
+            layer(pose)?;
+            Ok(self.skeleton.world(pose, world)?)
+        })
     }
 }

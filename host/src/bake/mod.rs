@@ -65,6 +65,7 @@ use vertices::Vertices;
 pub use clips::clip_name;
 pub use draws::PartSource;
 pub use error::BakeError;
+pub use morphs::dequantised;
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 
 use skin_core::asset::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 use skin_core::clip::Interpolation;
-use skin_core::morph::quantised::{exponent, quantise};
+use skin_core::morph::quantised::{dequantise, exponent, quantise};
 
 use super::draws::Draw;
 use super::error::BakeError;
@@ -194,30 +194,8 @@ fn quantised_target(
     let target = |d: &Draw| -> &Target {
         &rig.meshes[d.source.mesh].primitives[d.source.primitive].targets[t]
     };
-    let most = |deltas: fn(&Target) -> Option<&Vec<[f32; 3]>>, scale: f32| {
-        run.iter()
-            .filter_map(|d| deltas(target(d)))
-            .flatten()
-            .flatten()
-            .map(|c| (c * scale).abs())
-            .fold(0.0f32, f32::max)
-    };
     let src = &run[0].source;
-    let exp = |m: f32, what: &str| {
-        exponent(m).ok_or_else(|| {
-            BakeError::Capacity(format!(
-                "node {} mesh {} morph target {t}: a {what} delta of {m} asset units is beyond \
-                 the ±32767 a quantised delta holds",
-                src.node, src.mesh
-            ))
-        })
-    };
-    let position_exponent = exp(most(|t| t.positions.as_ref(), s), "position")?;
-    let normal_exponent = if normals {
-        exp(most(|t| t.normals.as_ref(), 1.0), "normal")?
-    } else {
-        0
-    };
+    let (position_exponent, normal_exponent) = exponents(rig, (src.node, src.mesh), t, k, normals)?;
     let spans = run
         .iter()
         .map(|d| {
@@ -255,4 +233,99 @@ fn quantised_target(
         normal_exponent,
         spans,
     })
+}
+
+/// The exponents of target `t` of the mesh that `node` draws (`mesh`): one for its position
+/// deltas in asset units `2^k` and one for its normal deltas (0 without `normals`), each
+/// over every primitive of the mesh (a node's parts are all its mesh's primitives).
+fn exponents(
+    rig: &Rig,
+    (node, mesh): (usize, usize),
+    t: usize,
+    k: i32,
+    normals: bool,
+) -> Result<(i8, i8), BakeError> {
+    let most = |deltas: fn(&Target) -> Option<&Vec<[f32; 3]>>, scale: f32| {
+        rig.meshes[mesh]
+            .primitives
+            .iter()
+            .filter_map(|p| deltas(&p.targets[t]))
+            .flatten()
+            .flatten()
+            .map(|c| (c * scale).abs())
+            .fold(0.0f32, f32::max)
+    };
+    let exp = |m: f32, what: &str| {
+        exponent(m).ok_or_else(|| {
+            BakeError::Capacity(format!(
+                "node {node} mesh {mesh} morph target {t}: a {what} delta of {m} asset units \
+                 is beyond the ±32767 a quantised delta holds"
+            ))
+        })
+    };
+    let position = exp(most(|t| t.positions.as_ref(), to_asset(k)), "position")?;
+    let normal = match normals {
+        true => exp(most(|t| t.normals.as_ref(), 1.0), "normal")?,
+        false => 0,
+    };
+    Ok((position, normal))
+}
+
+/// `rig` with each drawn mesh's morph-target deltas replaced by what an asset in units
+/// `2^k` stores for them: quantised with the baker's exponents, then turned back into model
+/// units (exactly: `q·2⁻ᵉ` times a power of two), normal deltas dropped where the asset
+/// stores no normals. Drawn with these, the GPU moves each vertex as the asset's player
+/// does, up to the rounding of the sums (`skin validate`'s pictures).
+///
+/// ```
+/// # use skin_host::rig::{Mesh, Mode, Node, Primitive, Rig, Target, Trs};
+/// let prim = Primitive { mode: Mode::Triangles, positions: vec![[0.0; 3], [1.0, 0.0, 0.0],
+///     [0.0, 1.0, 0.0]], normals: Some(vec![[0.0, 0.0, 1.0]; 3]), tangents: None,
+///     indices: None, influences: None, max_influences: 0, largest_dropped: 0.0,
+///     targets: vec![Target { positions: Some(vec![[0.3, 0.0, 0.0], [0.1, 0.0, 0.0], [0.0; 3]]),
+///     normals: None }] };
+/// let node = Node { name: None, parent: None, local: Trs::IDENTITY, mesh: Some(0), skin: None,
+///     weights: None };
+/// let rig = Rig { nodes: vec![node], order: vec![0], skins: vec![], warnings: vec![],
+///     meshes: vec![Mesh { name: None, primitives: vec![prim], weights: vec![1.0],
+///     target_names: vec![] }], clips: vec![] };
+/// let stored = skin_host::bake::dequantised(&rig, 0)?;
+/// // 0.3 has the exponent 16 (0.3·2¹⁶ = 19660.8 → 19661): stored as 19661·2⁻¹⁶.
+/// let d = stored.meshes[0].primitives[0].targets[0].positions.as_ref().unwrap();
+/// assert_eq!(d[0][0], 19661.0 / 65536.0);
+/// assert_eq!(d[1][0], 6554.0 / 65536.0);
+/// # Ok::<(), skin_host::bake::BakeError>(())
+/// ```
+pub fn dequantised(rig: &Rig, k: i32) -> Result<Rig, BakeError> {
+    let normals = rig
+        .mesh_nodes()
+        .all(|(_, m, _)| rig.meshes[m].primitives.iter().all(|p| p.normals.is_some()));
+    let s = to_asset(k);
+    let mut out = rig.clone();
+    let mut done = vec![false; rig.meshes.len()];
+    for (node, mesh, _) in rig.mesh_nodes() {
+        if std::mem::replace(&mut done[mesh], true) {
+            continue;
+        }
+        for t in 0..rig.meshes[mesh].targets() {
+            let (pe, ne) = exponents(rig, (node, mesh), t, k, normals)?;
+            for prim in &mut out.meshes[mesh].primitives {
+                let target = &mut prim.targets[t];
+                let back =
+                    |c: f32, scale: f32, e: i8| dequantise(quantise(c * scale, e), e) / scale;
+                for d in target.positions.iter_mut().flatten() {
+                    *d = d.map(|c| back(c, s, pe));
+                }
+                match normals {
+                    true => target
+                        .normals
+                        .iter_mut()
+                        .flatten()
+                        .for_each(|d| *d = d.map(|c| back(c, 1.0, ne))),
+                    false => target.normals = None,
+                }
+            }
+        }
+    }
+    Ok(out)
 }

@@ -1,4 +1,4 @@
-//! A small procedural character the project can ship (the sample models cannot be): twelve
+//! A small procedural character the project can ship (the sample models cannot be): fourteen
 //! bones, a skinned mesh of tubes, a head and feet (about 270 vertices), up to four
 //! influences a vertex where limbs meet the body, and a looping one-second walk.
 //!
@@ -8,16 +8,18 @@
 //!
 //! - **Skeleton** (Y up, metres, facing +Z, bind pose with identity rotations): `hips` →
 //!   `spine` → `chest` → `head`, `chest` → `upper_arm` → `forearm` per side, `hips` →
-//!   `thigh` → `shin` per side.
+//!   `thigh` → `shin` → `foot` per side: each leg a hip–knee–ankle chain for two-bone IK
+//!   (`skin pose --walk 1,0.8 --walk-joints hips,foot.L,foot.R` plants its feet).
 //! - **Weights** from envelopes, as the sources describe automatic weights: each bone
 //!   influences the vertices of its body parts within a reach of its segment, fading with
 //!   the square of the distance; the four strongest are kept and normalised.
-//! - **Walk**: legs and arms swing in opposition, knees and elbows bend, the hips bob twice
-//!   and sway once per stride; 17 linear keys, the last equal to the first.
+//! - **Walk**: legs and arms swing in opposition, knees and elbows bend, feet stay level
+//!   with the ground, the hips bob twice and sway once per stride; 17 linear keys, the last
+//!   equal to the first.
 //!
 //! ```
 //! let model = skin_host::character::Character::new();
-//! assert_eq!(model.bones().len(), 12);
+//! assert_eq!(model.bones().len(), 14);
 //! let glb = model.glb();
 //! let rig = skin_host::import::from_slice(&glb, None).unwrap();
 //! assert_eq!(rig.clips.len(), 1);
@@ -72,6 +74,8 @@ const THIGH_L: usize = 8;
 const SHIN_L: usize = 9;
 const THIGH_R: usize = 10;
 const SHIN_R: usize = 11;
+const FOOT_L: usize = 12;
+const FOOT_R: usize = 13;
 
 /// Sides of every tube (vertices a ring).
 const SIDES: usize = 8;
@@ -215,6 +219,21 @@ fn skeleton() -> Vec<Bone> {
             [-leg_x, 0.08, 0.],
             0.16,
         ),
+        // The ankles, at the shins' ends; each foot's segment runs to its toes.
+        bone(
+            "foot.L",
+            Some(SHIN_L),
+            [leg_x, 0.08, 0.],
+            [leg_x, 0.03, 0.14],
+            0.08,
+        ),
+        bone(
+            "foot.R",
+            Some(SHIN_R),
+            [-leg_x, 0.08, 0.],
+            [-leg_x, 0.03, 0.14],
+            0.08,
+        ),
     ]
 }
 
@@ -234,8 +253,8 @@ fn candidates(part: BodyPart) -> &'static [usize] {
         BodyPart::Head => &[HEAD, CHEST],
         BodyPart::Arm(Side::Left) => &[CHEST, UPPER_ARM_L, FOREARM_L],
         BodyPart::Arm(Side::Right) => &[CHEST, UPPER_ARM_R, FOREARM_R],
-        BodyPart::Leg(Side::Left) => &[HIPS, THIGH_L, SHIN_L],
-        BodyPart::Leg(Side::Right) => &[HIPS, THIGH_R, SHIN_R],
+        BodyPart::Leg(Side::Left) => &[HIPS, THIGH_L, SHIN_L, FOOT_L],
+        BodyPart::Leg(Side::Right) => &[HIPS, THIGH_R, SHIN_R, FOOT_R],
     }
 }
 
@@ -283,16 +302,22 @@ fn key_phase(k: usize) -> f32 {
 /// The rotation of `bone` at phase `ph` of the stride, as a glTF quaternion `[x, y, z, w]`.
 fn rotation(bone: usize, ph: f32) -> [f32; 4] {
     let deg = |d: f32| d.to_radians();
+    let (thigh, shin) = (-28. * ph.sin(), 8. + 30. * (0.5 - 0.5 * ph.cos()));
+    // The right leg is the left half a stride later.
+    let (thigh_r, shin_r) = (-thigh, 8. + 30. * (0.5 + 0.5 * ph.cos()));
     // Positive angles about +X swing a hanging limb backwards (−Z).
     let (axis, angle) = match bone {
         HIPS => ([0., 1., 0.], deg(6.) * ph.sin()),
         SPINE => ([0., 1., 0.], deg(-4.) * ph.sin()),
         CHEST => ([1., 0., 0.], deg(3.) * (2. * ph).cos()),
         HEAD => ([1., 0., 0.], deg(-3.) * (2. * ph).cos()),
-        THIGH_L => ([1., 0., 0.], deg(-28.) * ph.sin()),
-        THIGH_R => ([1., 0., 0.], deg(28.) * ph.sin()),
-        SHIN_L => ([1., 0., 0.], deg(8. + 30. * (0.5 - 0.5 * ph.cos()))),
-        SHIN_R => ([1., 0., 0.], deg(8. + 30. * (0.5 + 0.5 * ph.cos()))),
+        THIGH_L => ([1., 0., 0.], deg(thigh)),
+        THIGH_R => ([1., 0., 0.], deg(thigh_r)),
+        SHIN_L => ([1., 0., 0.], deg(shin)),
+        SHIN_R => ([1., 0., 0.], deg(shin_r)),
+        // The foot undoes the thigh's and shin's turns: level with the ground.
+        FOOT_L => ([1., 0., 0.], deg(-thigh - shin)),
+        FOOT_R => ([1., 0., 0.], deg(-thigh_r - shin_r)),
         UPPER_ARM_L => ([1., 0., 0.], deg(22.) * ph.sin()),
         UPPER_ARM_R => ([1., 0., 0.], deg(-22.) * ph.sin()),
         FOREARM_L => ([1., 0., 0.], deg(-12. - 10. * (0.5 + 0.5 * ph.sin()))),

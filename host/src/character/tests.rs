@@ -15,7 +15,7 @@ fn imports_as_a_skinned_walking_rig() {
     let rig = crate::import::from_slice(&c.glb(), None).expect("the .glb imports");
     assert!(rig.warnings.is_empty(), "{:?}", rig.warnings);
     assert_eq!(rig.skins.len(), 1);
-    assert_eq!(rig.skins[0].joints.len(), 12);
+    assert_eq!(rig.skins[0].joints.len(), 14);
     assert_eq!(rig.clips.len(), 1);
     assert_eq!(rig.clips[0].name.as_deref(), Some("walk"));
     assert_eq!(rig.clips[0].duration(), STRIDE);
@@ -135,7 +135,7 @@ fn is_deterministic_and_the_cli_writes_it() {
     let mut out = Vec::new();
     crate::cli::run(cli, &mut out, &mut Vec::new()).expect("writes");
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("12 bones") && text.contains("walk"), "{text}");
+    assert!(text.contains("14 bones") && text.contains("walk"), "{text}");
     assert_eq!(std::fs::read(&path).unwrap(), Character::new().gltf());
     let bad = dir.join("missing/c.glb");
     let cli = <crate::cli::Cli as clap::Parser>::parse_from([

@@ -103,8 +103,9 @@ impl ModelArg {
 /// the file's and the clip's.
 #[derive(Debug, Args)]
 pub struct WeightsArg {
-    /// Morph-target weights for every mesh with targets (each must have this many), replacing
-    /// the file's defaults and any animated weights; default: the file's, animated.
+    /// Morph-target weights for every mesh with targets (each must have this many), each
+    /// from -2 to 2 - 2^-14 (the fixed lane's weights), replacing the file's defaults and any
+    /// animated weights; default: the file's, animated.
     #[arg(
         long,
         value_name = "W0,W1,…",
@@ -122,17 +123,21 @@ impl WeightsArg {
         frame: Option<(usize, f32)>,
     ) -> Result<crate::pose::morph::NodeWeights, CliError> {
         let mut nodes = crate::pose::morph::weights(rig, frame);
-        let Some(weights) = &self.weights else {
-            return Ok(nodes);
-        };
-        if let Some((i, w)) = weights.iter().enumerate().find(|(_, w)| !w.is_finite()) {
-            return Err(CliError::Usage(format!(
-                "--weights: weight {i} is {w}, not a finite number"
-            )));
+        if let Some(weights) = &self.weights {
+            crate::pose::morph::override_weights(rig, &mut nodes, weights)
+                .map_err(|e| CliError::Usage(e.to_string()))?;
         }
-        crate::pose::morph::override_weights(rig, &mut nodes, weights)
-            .map_err(|e| CliError::Usage(e.to_string()))?;
         Ok(nodes)
+    }
+
+    /// `rig` playing `--weights` at rest and through every clip
+    /// ([`crate::pose::morph::with_weights`]), or `rig` as it is without them.
+    pub fn held(&self, rig: Rig) -> Result<Rig, CliError> {
+        match &self.weights {
+            Some(weights) => crate::pose::morph::with_weights(&rig, weights)
+                .map_err(|e| CliError::Usage(e.to_string())),
+            None => Ok(rig),
+        }
     }
 }
 

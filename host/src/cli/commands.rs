@@ -299,11 +299,11 @@ pub struct RenderCommand {
     /// renderer plays the model baked for it (as `skin bake --skinning`).
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
-    /// (GPU backends) morph-target weights for every mesh with targets, in place of the
-    /// file's and the clip's.
+    /// Morph-target weights for every mesh with targets, in place of the file's and the
+    /// clip's (every backend: the CPU renderer plays the asset baked with them).
     #[command(flatten)]
     weights: WeightsArg,
-    /// (GPU backends, one picture) corrective targets weighted by the frame's pose.
+    /// (One picture) corrective targets weighted by the frame's pose, held like --weights.
     #[command(flatten)]
     correctives: CorrectivesArgs,
     #[command(flatten)]
@@ -322,20 +322,31 @@ pub struct RenderCommand {
     /// degrees, keyed control-point moves; docs/DEFORMERS.md). CPU backend, one picture.
     #[arg(long, value_name = "FILE")]
     lattice: Option<PathBuf>,
+    #[command(flatten)]
+    layers: LayerArgs,
 }
 
 impl RenderCommand {
     /// Write the picture (or the animation) and a line about it.
     pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
-        let rig = self.model.load(warn)?;
+        let rig = self.weights.held(self.model.load(warn)?)?;
         let budget = preset(&self.budget)?;
         let frame = self
             .clip
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        let animation = animation::Format::of(&self.output).is_some();
+        let rig = self.correctives.held(rig, frame, lane, animation, warn)?;
+        let layers = self.layers.layers(&rig)?;
         if let Some(file) = &self.lattice {
-            return self.render_lattice(&rig, file, frame, lane, budget, out);
+            if !layers.is_empty() {
+                return Err(CliError::Usage(
+                    "--lattice draws the clip as baked: leave out the animation layer's options"
+                        .into(),
+                ));
+            }
+            return self.render_lattice(&rig, file, frame, (lane, budget), (out, warn));
         }
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
@@ -360,44 +371,15 @@ impl RenderCommand {
         };
         let clip = frame.map(|(c, _)| c);
         let format = animation::Format::of(&self.output);
-        if format.is_some() && clip.is_none() {
+        if format.is_some() && clip.is_none() && layers.blend.is_empty() && layers.walk.is_none() {
             return Err(CliError::Usage(format!(
-                "{}: an animation plays a clip: give --anim",
+                "{}: an animation plays a clip (or a --blend of clips, or a --walk): give --anim",
                 self.output.display()
             )));
         }
-        if self.weights.weights.is_some() {
-            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) {
-                return Err(CliError::Usage(
-                    "--weights needs --backend gpu (or lbs-dqs): the CPU renderer plays the \
-                     baked asset, whose morph weights are its defaults and weight channels"
-                        .into(),
-                ));
-            }
-            // Finite, and as many as each mesh's targets.
-            self.weights.at(&rig, None)?;
-        }
-        let mut renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
+        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
             .map_err(render_err)?;
-        if let Some(weights) = &self.weights.weights {
-            renderer = renderer.with_weights(weights.clone()).map_err(render_err)?;
-        }
-        if self.correctives.correctives.is_some() {
-            if matches!(self.backend, BackendArg::Cpu | BackendArg::Compare) || format.is_some() {
-                return Err(CliError::Usage(
-                    "--correctives draws one picture with --backend gpu (or lbs-dqs): the CPU \
-                     renderer plays the baked asset, which does not carry correctives"
-                        .into(),
-                ));
-            }
-            let mut nodes = self.weights.at(&rig, frame)?;
-            let corrected = self
-                .correctives
-                .apply(&rig, frame, lane, &mut nodes, warn)?;
-            if let Some(weights) = corrected {
-                renderer = renderer.with_weights(weights).map_err(render_err)?;
-            }
-        }
+        let renderer = renderer.with_layers(layers);
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
             None => {
@@ -411,7 +393,7 @@ impl RenderCommand {
         };
         let (w, h) = renderer.picture_size();
         writeln!(out, "{}: {w}x{h} {what}", self.output.display())?;
-        Ok(())
+        dropped(warn, &self.model.path(), renderer.dropped_weight())
     }
 }
 
@@ -422,9 +404,8 @@ impl RenderCommand {
         rig: &Rig,
         file: &Path,
         frame: Option<(usize, f32)>,
-        lane: LaneKind,
-        budget: skin_core::budget::Budget,
-        out: &mut dyn Write,
+        (lane, budget): (LaneKind, skin_core::budget::Budget),
+        (out, warn): (&mut dyn Write, &mut dyn Write),
     ) -> Result<(), CliError> {
         if self.backend != BackendArg::Cpu || animation::Format::of(&self.output).is_some() {
             return Err(CliError::Usage(
@@ -463,8 +444,24 @@ impl RenderCommand {
             lane.name(),
             file.display()
         )?;
-        Ok(())
+        dropped(warn, &self.model.path(), cpu.dropped_weight())
     }
+}
+
+/// A warning that the CPU renderer dropped morph targets from a frame of `path` (the
+/// player's budget, as the firmware's), when it did (`weight` > 0: the largest |weight|
+/// dropped).
+fn dropped(warn: &mut dyn Write, path: &str, weight: f32) -> Result<(), CliError> {
+    if weight > 0.0 {
+        writeln!(
+            warn,
+            "skin: warning: {path}: a frame has more than {} morph targets at a non-zero \
+             weight; the asset's player (the CPU renderer, as the firmware) drew the {0} of \
+             largest |weight| and dropped targets of |weight| up to {weight}",
+            skin_core::morph::ACTIVE_TARGETS
+        )?;
+    }
+    Ok(())
 }
 
 /// Render `renderer`'s clip at `fps` into `path` (whole or not at all), with a progress
@@ -514,6 +511,10 @@ pub struct ValidateCommand {
     /// skinning (by default both, each with its own rows).
     #[arg(long, value_name = "METHOD", value_enum)]
     skinning: Option<SkinningArg>,
+    /// Morph-target weights for every mesh with targets, held on every path (the oracle,
+    /// the pose, the GPU and the CPU renderer's asset) at rest and through every clip.
+    #[command(flatten)]
+    weights: WeightsArg,
     #[command(flatten)]
     picture: PictureArgs,
     /// Write the GPU and CPU pictures of the frame where they differ most, side by
@@ -613,7 +614,7 @@ impl ValidateCommand {
         out: &mut dyn Write,
         warn: &mut dyn Write,
     ) -> Result<(Rig, Report, validate::Options), CliError> {
-        let rig = model.load(warn)?;
+        let rig = self.weights.held(model.load(warn)?)?;
         let clips = self.clips.clips(&rig).map_err(|e| model.pose_error(e))?;
         let options = validate::Options {
             frames: self.frames,
@@ -719,8 +720,9 @@ pub struct CheckCommand {
 }
 
 impl CheckCommand {
-    /// Read and play the asset; one line saying what it holds and played.
-    pub fn run(self, out: &mut dyn Write) -> Result<(), CliError> {
+    /// Read and play the asset; one line saying what it holds and played (and a warning
+    /// when the budget of active morph targets dropped some).
+    pub fn run(self, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), CliError> {
         let path = self.asset.display().to_string();
         let limit = crate::import::MAX_BUFFER_BYTES;
         let bytes = std::fs::File::open(&self.asset)
@@ -764,7 +766,7 @@ impl CheckCommand {
             self.picture.size.0,
             self.picture.size.1,
         )?;
-        Ok(())
+        dropped(warn, &path, played.dropped)
     }
 }
 

@@ -3,7 +3,8 @@
 //! is resolved against the model, solved in `f64` ([`crate::psd::solve`], its condition
 //! number reported on standard error), and evaluated by skin-core's RBF
 //! ([`skin_core::psd::Rbf`]) on the frame's local rotations in the lane of `--arith`; the
-//! weights replace the corrective targets' in every node that draws the mesh.
+//! weights replace the corrective targets' in every node that draws the mesh (`skin pose`),
+//! or are held through the rig like `--weights` for one picture (`skin render`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,7 +15,7 @@ use skin_core::psd::{Rbf, RbfReal};
 
 use super::error::CliError;
 use crate::pose::animate::frame;
-use crate::pose::morph::NodeWeights;
+use crate::pose::morph::{weights, with_weights, NodeWeights};
 use crate::pose::{fixed_unit, LaneKind, PoseError};
 use crate::psd::file::CorrectivesFile;
 use crate::psd::{resolve, solve, Sample, Solution};
@@ -203,5 +204,32 @@ impl CorrectivesArgs {
             }
         }
         Ok(first)
+    }
+
+    /// `rig` holding, at rest and through every clip, the weights of the corrected mesh at
+    /// `frame` (its other targets' as the frame has them) for one picture of it; `rig` as it
+    /// is without a file. An animation (`animation`) is refused: the weights are one
+    /// frame's.
+    pub fn held(
+        &self,
+        rig: Rig,
+        frame: Option<(usize, f32)>,
+        lane: LaneKind,
+        animation: bool,
+        warn: &mut dyn Write,
+    ) -> Result<Rig, CliError> {
+        if self.correctives.is_none() {
+            return Ok(rig);
+        }
+        if animation {
+            return Err(CliError::Usage(
+                "--correctives draws one picture: the corrective weights are one frame's".into(),
+            ));
+        }
+        let mut nodes = weights(&rig, frame);
+        match self.apply(&rig, frame, lane, &mut nodes, warn)? {
+            Some(w) => with_weights(&rig, &w).map_err(|e| usage(e.to_string())),
+            None => Ok(rig),
+        }
     }
 }

@@ -87,7 +87,7 @@ impl LayerArgs {
         let mask = self
             .mask
             .iter()
-            .map(|j| joint(rig, "--mask", j))
+            .map(|j| masked(rig, j))
             .collect::<Result<_, _>>()?;
         let reach = self
             .ik
@@ -210,6 +210,35 @@ fn joint(rig: &Rig, option: &str, name: &str) -> Result<usize, CliError> {
             rig.nodes.len()
         ))),
     }
+}
+
+/// A `--mask` joint: a node with a skin's joint or an unskinned mesh (which its node
+/// places) at or below it; a mask on any other node (a skinned mesh's own node, whose
+/// transform skinning ignores, or a node off the skeletons) would move no vertex.
+fn masked(rig: &Rig, name: &str) -> Result<usize, CliError> {
+    let node = joint(rig, "--mask", name)?;
+    let below = |mut at: Option<usize>| {
+        while let Some(n) = at {
+            if n == node {
+                return true;
+            }
+            at = rig.nodes[n].parent;
+        }
+        false
+    };
+    let joints = rig.skins.iter().flat_map(|s| s.joints.iter().copied());
+    let rigid = (0..rig.nodes.len()).filter(|&n| {
+        let n = &rig.nodes[n];
+        n.mesh.is_some() && n.skin.is_none()
+    });
+    if joints.chain(rigid).any(|j| below(Some(j))) {
+        return Ok(node);
+    }
+    Err(usage(format!(
+        "--mask: {} is not a joint of the model's skeletons (nor an unskinned mesh's node), \
+         nor above one: it would mask nothing",
+        node_label(rig, node)
+    )))
 }
 
 /// A joint, a point, and an optional second point.

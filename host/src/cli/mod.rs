@@ -94,7 +94,7 @@ pub enum Command {
     /// weights, how far the new ones are from them: in weight, and in posed position over
     /// each clip.
     Weights(WeightsCommand),
-    /// Write the procedural character (twelve bones, a looping walk, up to four influences
+    /// Write the procedural character (fourteen bones, a looping walk, up to four influences
     /// a vertex; small enough for a 16 KiB micro:bit) as glTF, for `skin bake`.
     Character(CharacterCommand),
 }
@@ -108,7 +108,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, warn: &mut dyn Write) -> Result<(), Cl
         Command::Bake(c) => c.run(out, warn),
         Command::Render(c) => c.run(out, warn),
         Command::Validate(c) => c.run(out, warn),
-        Command::Check(c) => c.run(out),
+        Command::Check(c) => c.run(out, warn),
         Command::Frames(c) => c.run(out),
         Command::Character(c) => c.run(out),
         Command::Weights(c) => c.run(out, warn),

@@ -6,10 +6,11 @@
 
 use skin_core::budget::{Budget, Layout};
 use skin_core::raster::Bounds;
+use skin_core::transform::Transform;
 
 use super::{DrawCall, FramePalette, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
 use crate::pose::animate::frame;
-use crate::pose::morph::{override_weights, weights};
+use crate::pose::morph::weights;
 use crate::pose::palette::{node_world, skin_dual_palette, skin_palette};
 use crate::pose::{PoseError, Skinning};
 use crate::rig::Rig;
@@ -134,7 +135,16 @@ impl Model {
         rig: &Rig,
         anim: Option<(usize, f32)>,
     ) -> Result<Vec<FramePalette>, PoseError> {
-        let locals = frame::<f32>(rig, anim, 0)?;
+        self.palettes_of(rig, &frame::<f32>(rig, anim, 0)?)
+    }
+
+    /// [`Self::palettes`] of the node transforms `locals` (one a rig node, model units):
+    /// a frame the animation layer changed (`skin render --ik`).
+    pub fn palettes_of(
+        &self,
+        rig: &Rig,
+        locals: &[Transform<f32>],
+    ) -> Result<Vec<FramePalette>, PoseError> {
         let mut skins: Vec<Option<FramePalette>> = vec![None; rig.skins.len()];
         self.primitives
             .iter()
@@ -143,10 +153,10 @@ impl Model {
                     if skins[s].is_none() {
                         skins[s] = Some(match self.skinning {
                             Skinning::Lbs => {
-                                FramePalette::Matrices(skin_palette::<f32>(rig, &locals, s, 0)?)
+                                FramePalette::Matrices(skin_palette::<f32>(rig, locals, s, 0)?)
                             }
                             Skinning::Dqs => {
-                                FramePalette::Duals(skin_dual_palette::<f32>(rig, &locals, s, 0)?)
+                                FramePalette::Duals(skin_dual_palette::<f32>(rig, locals, s, 0)?)
                             }
                         });
                     }
@@ -155,7 +165,7 @@ impl Model {
                         .unwrap_or(FramePalette::Matrices(Vec::new())))
                 }
                 None => Ok(FramePalette::Matrices(vec![node_world::<f32>(
-                    rig, &locals, b.node,
+                    rig, locals, b.node,
                 )?])),
             })
             .collect()
@@ -163,23 +173,13 @@ impl Model {
 
     /// The morph-target weights of each primitive at the rest pose (`anim` = `None`) or clip
     /// `c` at `t` seconds (`Some((c, t))`): its node's, as [`crate::pose::pose()`] applies
-    /// them (empty for a mesh without targets), or `given` for every mesh with targets
-    /// (`--weights`; each must have that many).
-    pub fn morph_weights(
-        &self,
-        rig: &Rig,
-        anim: Option<(usize, f32)>,
-        given: Option<&[f32]>,
-    ) -> Result<Vec<Vec<f32>>, PoseError> {
-        let mut nodes = weights(rig, anim);
-        if let Some(given) = given {
-            override_weights(rig, &mut nodes, given)?;
-        }
-        Ok(self
-            .primitives
+    /// them (empty for a mesh without targets).
+    pub fn morph_weights(&self, rig: &Rig, anim: Option<(usize, f32)>) -> Vec<Vec<f32>> {
+        let nodes = weights(rig, anim);
+        self.primitives
             .iter()
             .map(|b| nodes[b.node].clone())
-            .collect())
+            .collect()
     }
 
     /// The box around every drawn vertex's bind position (what `skin_core::scene::Scene`

@@ -9,6 +9,34 @@ pub enum PoseError {
     /// The time is NaN or infinite.
     #[error("time {0} is not a finite number of seconds")]
     BadTime(f32),
+    /// Morph-target weights given (`--weights`) of another count than a mesh's targets.
+    #[error(
+        "--weights gives {given} weights, but node {node} draws mesh {mesh} with {targets} \
+         morph targets"
+    )]
+    MorphWeights {
+        /// Weights given.
+        given: usize,
+        /// The mesh node.
+        node: usize,
+        /// Its mesh.
+        mesh: usize,
+        /// The mesh's targets.
+        targets: usize,
+    },
+    /// A morph-target weight given (`--weights`) that is not a finite number within the
+    /// range `--weights` takes (`pose::morph::WEIGHTS`).
+    #[error("--weights: weight {index} is {value}, not a number from {low} to {high:.7}")]
+    MorphWeight {
+        /// Its place in the list.
+        index: usize,
+        /// The weight.
+        value: f32,
+        /// The smallest weight taken.
+        low: f32,
+        /// The largest weight taken.
+        high: f32,
+    },
     /// skin-core rejected the data.
     #[error("{context}: {source}")]
     Core {

@@ -235,7 +235,19 @@ fn walk<R: Real>(
         at(w.pelvis),
         [leg(w.ankles[0])?, leg(w.ankles[1])?],
     )
-    .map_err(err)?;
+    .map_err(|e| match e {
+        // The chain skeleton's joints by their nodes' names.
+        AnimError::NotBelow { pelvis, hip } => PoseError::Range(format!(
+            "--walk-joints: the leg's hip {} is not below the pelvis {}",
+            node_label(rig, nodes[hip]),
+            node_label(rig, nodes[pelvis])
+        )),
+        AnimError::SharedLeg { joint } => PoseError::Range(format!(
+            "--walk-joints: both legs hold {}: each leg needs joints of its own",
+            node_label(rig, nodes[joint])
+        )),
+        e => err(e),
+    })?;
     let s = to_asset(k);
     let gait = Gait::new(w.speed * s, w.stride * s, w.stride * s / 10.0).map_err(err)?;
     let (amplitude, wavelength) = w.ground;

@@ -4,6 +4,7 @@
 //! in file order.
 
 use std::borrow::Cow;
+use std::ops::RangeInclusive;
 
 use super::error::PoseError;
 use crate::rig::{Interpolation, Primitive, Rig, WeightChannel};
@@ -43,29 +44,90 @@ pub fn weights(rig: &Rig, anim: Option<(usize, f32)>) -> NodeWeights {
     out
 }
 
+/// The weights `--weights` may give: the fixed lane's `I2F14` weights, −2 to 2 − 2⁻¹⁴, so
+/// that weights given to one command work on every path (`pose --arith fixed`, the asset,
+/// the firmware).
+pub const WEIGHTS: RangeInclusive<f32> = -2.0..=(2.0 - 1.0 / 16384.0);
+
+/// Check weights given for every node whose mesh has targets (`--weights`): each a finite
+/// number within [`WEIGHTS`], and as many as each such mesh's targets.
+///
+/// ```
+/// # use skin_host::rig::Rig;
+/// let rig = Rig { nodes: vec![], order: vec![], skins: vec![], meshes: vec![],
+///     clips: vec![], warnings: vec![] };
+/// let e = skin_host::pose::morph::check_weights(&rig, &[0.5, f32::NAN]).unwrap_err();
+/// assert_eq!(e.to_string(), "--weights: weight 1 is NaN, not a number from -2 to 1.9999390");
+/// ```
+pub fn check_weights(rig: &Rig, weights: &[f32]) -> Result<(), PoseError> {
+    if let Some((index, &value)) = weights
+        .iter()
+        .enumerate()
+        .find(|&(_, w)| !WEIGHTS.contains(w))
+    {
+        return Err(PoseError::MorphWeight {
+            index,
+            value,
+            low: *WEIGHTS.start(),
+            high: *WEIGHTS.end(),
+        });
+    }
+    for (node, mesh, _) in rig.mesh_nodes() {
+        let targets = rig.meshes[mesh].targets();
+        if targets > 0 && targets != weights.len() {
+            return Err(PoseError::MorphWeights {
+                given: weights.len(),
+                node,
+                mesh,
+                targets,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Replace the weights of every node whose mesh has targets with `weights` (`skin pose
-/// --weights`); each such mesh must have exactly `weights.len()` targets.
+/// --weights`), checked by [`check_weights`].
 pub fn override_weights(
     rig: &Rig,
     nodes: &mut NodeWeights,
     weights: &[f32],
 ) -> Result<(), PoseError> {
-    for (node, w) in nodes.iter_mut().enumerate() {
-        if w.is_empty() {
-            continue;
-        }
-        if w.len() != weights.len() {
-            return Err(PoseError::Range(format!(
-                "--weights gives {} weights, but node {node} draws mesh {} with {} morph \
-                 targets",
-                weights.len(),
-                rig.nodes[node].mesh.unwrap_or(0),
-                w.len()
-            )));
-        }
+    check_weights(rig, weights)?;
+    for w in nodes.iter_mut().filter(|w| !w.is_empty()) {
         w.copy_from_slice(weights);
     }
     Ok(())
+}
+
+/// `rig` with every node whose mesh has targets at `weights` (checked by
+/// [`check_weights`]) at rest and through every clip: its node weights replaced, and each
+/// weights channel holding them at every key (STEP, so sampled exactly; its key times kept,
+/// so no clip's duration changes). Every path that reads the rig — the oracle, the pose,
+/// the GPU, and the asset baked from it (the CPU renderer, the firmware) — then plays them
+/// (`skin render --weights`, `skin validate --weights`).
+///
+/// ```
+/// # use skin_host::rig::Rig;
+/// let rig = Rig { nodes: vec![], order: vec![], skins: vec![], meshes: vec![],
+///     clips: vec![], warnings: vec![] };
+/// let held = skin_host::pose::morph::with_weights(&rig, &[])?;
+/// assert_eq!(held, rig);
+/// # Ok::<(), skin_host::pose::PoseError>(())
+/// ```
+pub fn with_weights(rig: &Rig, weights: &[f32]) -> Result<Rig, PoseError> {
+    check_weights(rig, weights)?;
+    let mut out = rig.clone();
+    for node in &mut out.nodes {
+        if node.mesh.is_some_and(|m| rig.meshes[m].targets() > 0) {
+            node.weights = Some(weights.to_vec());
+        }
+    }
+    for ch in out.clips.iter_mut().flat_map(|c| &mut c.weights) {
+        ch.interpolation = Interpolation::Step;
+        ch.values = weights.repeat(ch.times.len());
+    }
+    Ok(out)
 }
 
 /// A weights channel at `t` seconds: one weight a target.

@@ -23,11 +23,10 @@
 //! the joint named, and its pictures "not compared", while LBS is compared beside it.
 //!
 //! Morph targets are applied on every path (the oracle, the host's pose in both lanes, both
-//! GPU paths, and the CPU renderer through the baked asset's quantised targets); the
-//! pictures of a model whose targets move vertices are not compared here yet
-//! ([`Report::pictures_unavailable`]): the GPU draws the glTF's exact deltas and the CPU the
-//! asset's quantised ones under an 8-target budget, and no picture limit is derived for that
-//! difference (`skin render --backend compare` shows both).
+//! GPU paths, and the CPU renderer through the baked asset's quantised targets). The
+//! pictures of a model whose targets move vertices are compared as every other's: the GPU
+//! draws them with the asset's quantised deltas ([`crate::bake::dequantised`]), so both
+//! renderers move each vertex alike, and the picture limit is the same.
 //!
 //! A model the fixed lane cannot hold (a value beyond its range at rest or at a checked time
 //! of a clip) is still validated on every other path: its core fixed row says "not
@@ -254,34 +253,18 @@ pub fn validate(
     let frames = frames(rig, options);
     let fixed = fixed_unavailable(rig, options);
     let fixed = fixed.as_deref();
-    // The CPU renderer's morph targets are the asset's quantised deltas: no picture limit is
-    // derived for them against the GPU's exact ones yet (see the module docs).
-    let pictures_unavailable = rig.morphs_in_use().map(|why| {
-        format!(
-            "{why}, and the CPU picture (the asset's quantised morph targets) is not compared \
-             with the GPU's yet"
-        )
-    });
-    let mut pictures = match pictures_unavailable {
-        None => Some(PictureCheck::new(
-            rig,
-            gpu,
-            Skinning::Lbs,
-            options.budget,
-            options.size,
-        )?),
-        Some(_) => None,
-    };
+    let drawn = (options.budget, options.layout);
+    let mut pictures = PictureCheck::new(rig, gpu, Skinning::Lbs, drawn, options.size)?;
     let dqs = options.skinning.iter().position(|&s| s == Skinning::Dqs);
-    let mut dual = match (dqs, &pictures_unavailable) {
-        (Some(d), None) => Some(match &methods[d].unavailable {
+    let mut dual = match dqs {
+        Some(d) => Some(match &methods[d].unavailable {
             Some(why) => Err(why.clone()),
             None => dual_check(
-                PictureCheck::new(rig, gpu, Skinning::Dqs, options.budget, options.size),
+                PictureCheck::new(rig, gpu, Skinning::Dqs, drawn, options.size),
                 |check| check,
             )?,
         }),
-        _ => None,
+        None => None,
     };
     let (mut over_time, mut heat): (Vec<Vec<f64>>, _) = (Vec::new(), Vec::new());
     for (i, frame) in frames.iter().enumerate() {
@@ -306,9 +289,7 @@ pub fn validate(
         for (series, row) in over_time.iter_mut().zip(&rows) {
             series.push(row.errors.max);
         }
-        if let Some(p) = &mut pictures {
-            p.frame(&model, frame.anim)?;
-        }
+        pictures.frame(&model, frame.anim)?;
         if let (Some(d), Some(Ok(check))) = (dqs, &mut dual) {
             let m = &methods[d];
             let drawn = match (&m.model, &m.unavailable) {
@@ -321,7 +302,7 @@ pub fn validate(
         }
         on_frame(i + 1, frames.len());
     }
-    let (pictures, worst) = pictures.map_or_else(PictureCheck::none, PictureCheck::finish);
+    let (pictures, worst) = pictures.finish();
     let dual_pictures = dual.map(|d| d.map(|check| check.finish().0));
     let mut rows = Vec::new();
     let mut undrawn = 0;
@@ -352,7 +333,6 @@ pub fn validate(
         rows,
         size: options.size,
         pictures,
-        pictures_unavailable,
         dual_pictures,
         pixel_limit: LIMITS.pixels,
         worst,

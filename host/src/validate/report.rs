@@ -115,6 +115,9 @@ pub struct Pictures {
     pub mean: f64,
     /// The largest channel difference of any pixel of any frame, in 8-bit levels.
     pub largest: u8,
+    /// Whether the GPU drew the asset's quantised morph-target deltas
+    /// ([`crate::bake::dequantised`]), the model's targets moving vertices.
+    pub quantised_morphs: bool,
 }
 
 /// One comparison's error at every vertex of the frame where it is largest, with the
@@ -168,10 +171,6 @@ pub struct Report {
     pub size: (u16, u16),
     /// The picture comparison.
     pub pictures: Pictures,
-    /// Why the pictures were not compared, if they were not (a model whose morph targets
-    /// move vertices: the CPU renderer cannot draw it yet); [`Self::pictures`] then holds
-    /// no frames and fails nothing.
-    pub pictures_unavailable: Option<String>,
     /// The picture comparison under dual quaternion skinning (the GPU's DQS against the CPU
     /// renderer playing the asset baked for DQS), or why it could not be made (a rig DQS
     /// cannot skin); `None` when DQS was not validated or no pictures were compared.
@@ -203,12 +202,7 @@ impl Report {
             })
             .collect();
         let compared = [
-            (
-                "pictures",
-                self.pictures_unavailable
-                    .is_none()
-                    .then_some(&self.pictures),
-            ),
+            ("pictures", Some(&self.pictures)),
             (
                 "dqs pictures",
                 self.dual_pictures.as_ref().and_then(|d| d.as_ref().ok()),
@@ -251,11 +245,7 @@ impl Report {
         for r in &self.rows {
             let _ = writeln!(s, "{}", self.row(r));
         }
-        let lbs = match &self.pictures_unavailable {
-            Some(why) => Err(why.clone()),
-            None => Ok(self.pictures),
-        };
-        self.pictures_line(&mut s, "", &lbs);
+        self.pictures_line(&mut s, "", &Ok(self.pictures));
         if let Some(dual) = &self.dual_pictures {
             self.pictures_line(&mut s, " (dqs)", dual);
         }
@@ -278,9 +268,13 @@ impl Report {
             Ok(p) => {
                 let _ = writeln!(
                     s,
-                    "\nPictures{method} {}x{}, GPU vertex shader vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
+                    "\nPictures{method} {}x{}, GPU vertex shader{} vs CPU rasteriser (f32), {} frames: at worst {} of {} pixels differ ({:.3} % equal, {}), mean {:.3} % equal, largest channel difference {} of 255; limit {:.0} % every frame.\n",
                     self.size.0,
                     self.size.1,
+                    match p.quantised_morphs {
+                        true => " (the asset's quantised morph deltas)",
+                        false => "",
+                    },
                     p.frames,
                     p.worst_differing,
                     p.total,

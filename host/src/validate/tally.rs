@@ -98,7 +98,7 @@ impl Tally {
         };
         self.positions(&core_f32, core_fixed.as_deref(), &want);
         let palettes = model.palettes(rig, anim)?;
-        let weights = model.morph_weights(rig, anim, None)?;
+        let weights = model.morph_weights(rig, anim);
         for (p, prim) in model.primitives.iter().enumerate() {
             let compute = gpu.skin_compute_morphed(&prim.whole, &palettes[p], &weights[p])?;
             let vertex = gpu.skin_vertex_morphed(
