@@ -150,22 +150,44 @@ fn bad_corrective_files_are_refused_by_name() {
     let m = err("l.json", FILE, &["--regularise", "-1"]);
     assert!(m.contains("lambda = -1"), "{m}");
     let c = f.correctives("ok.json", FILE);
-    let out = f.dir.join("x.png").to_string_lossy().into_owned();
-    let m = skin_cli(&[
+    let out = f.dir.join("x.gif").to_string_lossy().into_owned();
+    let args = [
         "render",
         &f.model,
-        "--backend",
-        "cpu",
+        "--anim",
+        "bend",
         "--correctives",
         &c,
         "-o",
         &out,
-    ])
-    .unwrap_err();
-    assert!(
-        m.contains("--correctives draws one picture with --backend gpu"),
-        "{m}"
-    );
+    ];
+    let m = skin_cli(&args).unwrap_err();
+    assert!(m.contains("--correctives draws one picture"), "{m}");
+}
+
+/// The CPU renderer (the baked asset, its weights held at the frame's) draws the corrected
+/// elbow in both lanes: a picture other than the uncorrected one.
+#[test]
+fn the_cpu_draws_the_corrected_elbow() {
+    let f = files();
+    let c = f.correctives("c.json", FILE);
+    for lane in ["f32", "fixed"] {
+        let draw = |name: &str, extra: &[&str]| {
+            let out = f.dir.join(name).to_string_lossy().into_owned();
+            let mut args = vec!["render", &f.model, "--anim", "bend", "--time", "1.2"];
+            args.extend_from_slice(&["--backend", "cpu", "--arith", lane, "-o", &out]);
+            args.extend_from_slice(&["--size", "160x120"]);
+            args.extend_from_slice(extra);
+            skin_cli(&args).unwrap();
+            std::fs::read(&out).unwrap()
+        };
+        let plain = draw("plain.png", &[]);
+        let corrected = draw("corrected.png", &["--correctives", &c]);
+        assert_ne!(
+            plain, corrected,
+            "{lane}: the correctives change the picture"
+        );
+    }
 }
 
 #[test]
