@@ -9,8 +9,9 @@
 //!     lbs4/pos+nrm/f32 3273 100
 //! ```
 //!
-//! Kernels: `{stitch,lbs4,dqs4}/{pos,pos+nrm}/{f32,I2F14}` and
-//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`.
+//! Kernels: `{stitch,lbs4,dqs4}/{pos,pos+nrm}/{f32,I2F14}`,
+//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`, and `dqs4s/{pos,pos+nrm}/f32` (DQS with every joint
+//! stretched, `SkinnedMesh::skin_dqs_stretched`; named only, not in the default run).
 //! Without arguments (as `cargo bench` runs it) it skins each kernel once and exits.
 //!
 //! `… icount time N TRIALS KERNEL…` instead times the kernels, interleaved, `TRIALS` times
@@ -39,6 +40,10 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     let rigid = RigidMesh::new(&d.positions, &d.rigid).expect("valid mesh");
     let lbs = SkinnedMesh::<L, 4>::new(&d.positions, &d.influences).expect("valid mesh");
     let (out, out_n, normals) = (&mut d.out, &mut d.out_normals, &d.normals);
+    // Every joint stretched (the loop's cost does not depend on the values), for `dqs4s`.
+    let stretch = [[1.25, 0.0, 0.125], [0.0, 0.75, 0.0], [0.125, 0.0, 1.0]];
+    let stretches = vec![stretch; duals.len()];
+    let s = Some(&stretches[..]);
     for _ in 0..reps {
         let palette = black_box(palette);
         match kernel {
@@ -48,6 +53,10 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
             "lbs4/pos+nrm/" => lbs.skin_with_normals(palette, normals, out, out_n),
             "dqs4/pos/" => lbs.skin_dqs(black_box(duals), out),
             "dqs4/pos+nrm/" => lbs.skin_dqs_with_normals(black_box(duals), normals, out, out_n),
+            "dqs4s/pos/" => lbs.skin_dqs_stretched(black_box(duals), s, out),
+            "dqs4s/pos+nrm/" => {
+                lbs.skin_dqs_stretched_with_normals(black_box(duals), s, normals, out, out_n)
+            }
             _ => return false,
         }
         .expect("skins");

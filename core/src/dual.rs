@@ -63,6 +63,106 @@ impl<R: Real> Dual<R> {
     }
 }
 
+/// A joint's scale/shear: the symmetric factor `S` of the polar decomposition `A = R·S` of
+/// its matrix's linear part, rows first. Dual quaternion skinning with scale (Kavan et al.)
+/// applies the blend of the bones' `S` to a vertex first, then the blended rigid part.
+pub type Stretch<T> = [[T; 3]; 3];
+
+/// The smallest determinant a joint matrix's linear part may have to be split into a
+/// rotation and a scale/shear ([`Dual::split`]): the split inverts the matrix, and below
+/// 10⁻⁶ (every axis scaled below 1%, or one flattened to nothing) the inverse's entries pass
+/// 10⁶ and the vertices the joint moves collapse onto a plane or a line anyway.
+pub const SPLIT_MIN_DETERMINANT: f32 = 1e-6;
+
+impl Dual<f32> {
+    /// A joint matrix split as Kavan et al. skin a joint with scale: `m = [R·S | t]` into
+    /// the unit dual quaternion of the rigid part `[R | t]` and the scale/shear `S`
+    /// (symmetric, positive definite; the polar decomposition of the linear part, by scaled
+    /// Newton iteration in `f64`). `None` for the stretch of a matrix that is rigid within
+    /// [`RIGID_TOLERANCE`] (its dual quaternion is [`Dual::from_rigid`]'s: the same bits
+    /// as for a palette without scale). `Err(determinant)` for a matrix the split cannot
+    /// represent: a NaN or infinite entry (the determinant is then NaN), a reflection
+    /// (negative) or one that is not invertible (below [`SPLIT_MIN_DETERMINANT`]).
+    ///
+    /// ```
+    /// use skin_core::affine::Affine;
+    /// use skin_core::dual::Dual;
+    /// let mut m = Affine::<f32>::translation([1.0, 0.0, 0.0]);
+    /// m.rows[0][0] = 2.0; // twice as long along x
+    /// let (d, s) = Dual::split(&m).unwrap();
+    /// assert_eq!(d, Dual::from_rigid(&Affine::translation([1.0, 0.0, 0.0])).unwrap());
+    /// assert!((s.unwrap()[0][0] - 2.0).abs() < 1e-6);
+    /// m.rows[1][1] = -1.0; // a mirror
+    /// assert!(Dual::split(&m).unwrap_err() < 0.0);
+    /// ```
+    pub fn split(m: &Affine<f32>) -> Result<(Self, Option<Stretch<f32>>), f32> {
+        let a = m.rows.map(|r| [r[0], r[1], r[2]].map(f64::from));
+        let det = det3(&a);
+        if !det.is_finite() {
+            return Err(f32::NAN);
+        }
+        if det < f64::from(SPLIT_MIN_DETERMINANT) {
+            return Err(det as f32);
+        }
+        if let Ok(d) = Self::from_rigid(m) {
+            return Ok((d, None));
+        }
+        let r = polar(a);
+        // S = RᵀA, symmetrised (it is symmetric up to the iteration's rounding).
+        let sa: Stretch<f64> = core::array::from_fn(|i| {
+            core::array::from_fn(|j| (0..3).map(|k| r[k][i] * a[k][j]).sum())
+        });
+        let stretch = core::array::from_fn(|i| {
+            core::array::from_fn(|j| (0.5 * (sa[i][j] + sa[j][i])) as f32)
+        });
+        let mut rigid = *m;
+        for (row, r) in rigid.rows.iter_mut().zip(r) {
+            for (e, v) in row.iter_mut().zip(r) {
+                *e = v as f32;
+            }
+        }
+        // R is a rotation to f64 rounding, so within the tolerance in f32.
+        let dual = Self::from_rigid(&rigid).map_err(|_| det as f32)?;
+        Ok((dual, Some(stretch)))
+    }
+}
+
+/// The determinant of a 3×3 matrix.
+fn det3(a: &[[f64; 3]; 3]) -> f64 {
+    a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+        - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+        + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+}
+
+/// The rotation `R` of the polar decomposition `A = R·S` of a matrix with a positive
+/// determinant: Newton's iteration `X ← ½(γX + X⁻ᵀ/γ)` with Higham's scaling
+/// `γ = |det X|^(−1/3)`, which converges quadratically from any such `A` (a few steps for
+/// scales within 10⁻²…10²).
+fn polar(a: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    let mut x = a;
+    for _ in 0..32 {
+        let det = det3(&x);
+        // X⁻ᵀ = cof(X) / det X.
+        let c = |i: usize, j: usize| {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            x[i1][j1] * x[i2][j2] - x[i1][j2] * x[i2][j1]
+        };
+        let g = libm::cbrt(1.0 / det);
+        let next: [[f64; 3]; 3] = core::array::from_fn(|i| {
+            core::array::from_fn(|j| 0.5 * (g * x[i][j] + c(i, j) / (g * det)))
+        });
+        let change: f64 = (0..9)
+            .map(|k| libm::fabs(next[k / 3][k % 3] - x[k / 3][k % 3]))
+            .sum();
+        x = next;
+        if change < 1e-15 {
+            break;
+        }
+    }
+    x
+}
+
 /// The largest entry of `AᵀA − I` and `|det A − 1|`, as `f32` (infinite, never NaN, for
 /// non-finite input or overflowing products).
 fn deviation<R: Real>(m: &Affine<R>) -> f32 {

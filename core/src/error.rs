@@ -166,6 +166,16 @@ pub enum Error {
         /// How far it departs from a rotation (the largest entry of `AᵀA − I` and `|det A − 1|`).
         deviation: f32,
     },
+    /// A joint matrix that dual quaternion skinning with scale cannot split into a rotation
+    /// and a scale/shear ([`crate::dual::Dual::split`]): a NaN or infinite entry (the
+    /// determinant is then NaN), a reflection (negative determinant) or a matrix that is
+    /// not invertible (below [`crate::dual::SPLIT_MIN_DETERMINANT`]).
+    NotSplittable {
+        /// The joint (palette index).
+        joint: usize,
+        /// The determinant of its linear part.
+        determinant: f32,
+    },
     /// An animation channel targets a bone the skeleton does not have.
     ChannelBone {
         /// Channel index.
@@ -289,6 +299,16 @@ impl core::fmt::Display for Error {
                 "the matrix of joint {joint} is not a rotation and translation (it departs from one by {deviation:.1e}, the limit is {:.1e}): dual quaternion skinning cannot represent its scale or shear; skin it with lbs",
                 crate::dual::RIGID_TOLERANCE
             ),
+            Error::NotSplittable { joint, determinant } => {
+                let min = crate::dual::SPLIT_MIN_DETERMINANT;
+                if determinant.is_nan() {
+                    write!(f, "the matrix of joint {joint} has a NaN or infinite entry: dual quaternion skinning cannot split it into a rotation and a scale; fix the joint's animation or inverse bind matrix")
+                } else if determinant < 0.0 {
+                    write!(f, "the matrix of joint {joint} mirrors (determinant {determinant:.3e}, must be at least {min:.0e}): dual quaternion skinning cannot represent a reflection; remove the negative scale from the rig or skin it with lbs")
+                } else {
+                    write!(f, "the matrix of joint {joint} is not invertible (determinant {determinant:.3e}, must be at least {min:.0e}): dual quaternion skinning cannot split it into a rotation and a scale; remove the zero scale from the rig or skin it with lbs")
+                }
+            }
             Error::ChannelBone {
                 channel,
                 bone,

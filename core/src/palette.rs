@@ -4,7 +4,7 @@
 use heapless::Vec;
 
 use crate::affine::Affine;
-use crate::dual::Dual;
+use crate::dual::{Dual, Stretch};
 use crate::error::{Error, Quantity};
 use crate::lane::Lane;
 use crate::num::Real;
@@ -172,5 +172,89 @@ impl<L: Lane, const CAP: usize> DualPalette<L, CAP> {
             len: joint + 1,
             capacity: CAP,
         })
+    }
+}
+
+/// Up to `CAP` joints for dual quaternion skinning with scale (Kavan et al.), in `f32`: each
+/// joint's unit dual quaternion and its scale/shear ([`Dual::split`]). Whether any joint has
+/// a stretch is decided once, as the palette is filled: a palette of rigid joints has no
+/// stretches ([`Self::stretches`] is `None`) and skins by the plain DQS loop, with
+/// [`DualPalette`]'s bits.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::palette::StretchPalette;
+/// let mut p: StretchPalette<4> = StretchPalette::new();
+/// p.push(&Affine::translation([2.0, 0.0, 0.0])).unwrap();
+/// assert!(p.stretches().is_none());
+/// let mut scaled = Affine::IDENTITY;
+/// scaled.rows[1][1] = 2.0;
+/// p.push(&scaled).unwrap();
+/// let s = p.stretches().unwrap();
+/// assert_eq!(s[0], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+/// assert!((s[1][1][1] - 2.0).abs() < 1e-6);
+/// scaled.rows[2][2] = -1.0; // a mirror
+/// assert!(p.push(&scaled).is_err());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct StretchPalette<const CAP: usize> {
+    duals: Vec<Dual<f32>, CAP>,
+    stretches: Vec<Stretch<f32>, CAP>,
+    stretched: bool,
+}
+
+impl<const CAP: usize> StretchPalette<CAP> {
+    /// An empty palette.
+    pub const fn new() -> Self {
+        Self {
+            duals: Vec::new(),
+            stretches: Vec::new(),
+            stretched: false,
+        }
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.duals.len()
+    }
+
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.duals.is_empty()
+    }
+
+    /// Remove every entry.
+    pub fn clear(&mut self) {
+        *self = Self::new();
+    }
+
+    /// The joints' rigid parts, in joint order.
+    pub fn duals(&self) -> &[Dual<f32>] {
+        &self.duals
+    }
+
+    /// The joints' stretches (the identity for a rigid joint), or `None` when no joint has
+    /// one.
+    pub fn stretches(&self) -> Option<&[Stretch<f32>]> {
+        self.stretched.then_some(&self.stretches[..])
+    }
+
+    /// The joint matrix `m` split and appended: [`Error::NotSplittable`] for a NaN or
+    /// infinite entry, a reflection or a matrix that is not invertible.
+    pub fn push(&mut self, m: &Affine<f32>) -> Result<(), Error> {
+        let joint = self.duals.len();
+        let (dual, stretch) =
+            Dual::split(m).map_err(|determinant| Error::NotSplittable { joint, determinant })?;
+        const IDENTITY: Stretch<f32> = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let full = Error::Capacity {
+            len: joint + 1,
+            capacity: CAP,
+        };
+        self.duals.push(dual).map_err(|_| full)?;
+        self.stretches
+            .push(stretch.unwrap_or(IDENTITY))
+            .map_err(|_| full)?;
+        self.stretched |= stretch.is_some();
+        Ok(())
     }
 }

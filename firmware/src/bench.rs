@@ -35,6 +35,7 @@ use skin_core::psd::RbfReal;
 use skin_core::raster::Project;
 
 use crate::board::{self, Clock};
+use crate::dqs_check;
 use crate::synthetic::{self, Chunk, Kernel, VERTICES};
 
 /// Times each chunk is skinned inside one timed call.
@@ -77,7 +78,7 @@ where
         EMPTY_CALLS
     );
 
-    let same = lane_loop_matches_generic_loop::<L>()?;
+    let same = lane_loop_matches_generic_loop::<L>()? && dqs_loop_matches_generic_loop::<L>()?;
     if let Err(e) = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS)) {
         defmt::error!("CHECK FAILED: the morph benchmark: {}", e);
         return Ok(false);
@@ -226,6 +227,40 @@ fn lane_loop_matches_generic_loop<L: Lane>() -> Result<bool, Error> {
                 m.normals
             );
             defmt::info!("CHECK lane-loop failed");
+            Ok(false)
+        }
+    }
+}
+
+/// The lane's own DQS loop (the fixed lane's assembly kernels on cores with the DSP
+/// extension) must give the generic loop's bits on [`dqs_check::check_dqs_loop`]'s
+/// adversarial inputs.
+#[inline(never)]
+fn dqs_loop_matches_generic_loop<L: Lane>() -> Result<bool, Error> {
+    match dqs_check::check_dqs_loop::<L>()? {
+        // Every case compared (the host test requires the same count).
+        Ok(cases) if cases == dqs_check::DQS_CASES => {
+            defmt::info!("CHECK dqs-loop ok cases={=u32}", cases);
+            Ok(true)
+        }
+        Err(m) => {
+            defmt::error!(
+                "CHECK FAILED: the lane's DQS loop differs from the generic loop: round={=u32} bones={=usize} influences={=usize} vertices={=usize} normals={=bool}",
+                m.round,
+                m.bones,
+                m.influences,
+                m.len,
+                m.normals
+            );
+            defmt::info!("CHECK dqs-loop failed");
+            Ok(false)
+        }
+        Ok(cases) => {
+            defmt::error!(
+                "CHECK FAILED: the DQS loop check compared {=u32} cases",
+                cases
+            );
+            defmt::info!("CHECK dqs-loop failed");
             Ok(false)
         }
     }

@@ -24,6 +24,8 @@ mod board;
 mod clock;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;
+#[cfg(feature = "bench")]
+mod dqs_check;
 #[cfg(not(feature = "bench"))]
 mod frame;
 #[cfg(feature = "bench")]

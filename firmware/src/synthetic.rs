@@ -397,22 +397,40 @@ const EXTREME: [[[f32; 4]; 3]; 2] = {
     ]
 };
 
-/// The inputs of [`check_lane_loop`].
-struct CheckInputs<L: Lane> {
-    positions: [[L; 3]; CHECK_VERTICES],
-    normals: [[L; 3]; CHECK_VERTICES],
-    bones: [[u8; 4]; CHECK_VERTICES],
+/// The inputs of [`check_lane_loop`] (and of the DQS loop's check, `crate::dqs_check`).
+pub struct CheckInputs<L: Lane> {
+    /// Bind positions.
+    pub positions: [[L; 3]; CHECK_VERTICES],
+    /// Normals.
+    pub normals: [[L; 3]; CHECK_VERTICES],
+    /// Bones of each vertex.
+    pub bones: [[u8; 4]; CHECK_VERTICES],
     /// Stored weights as `U1F15` bits.
-    weights: [[u16; 3]; CHECK_VERTICES],
+    pub weights: [[u16; 3]; CHECK_VERTICES],
 }
 
 /// The outputs of a lane's loop (`a`) and of the generic loop (`b`), kept equal between
 /// cases so that a write past a case's vertices shows as a difference too.
-struct CheckOutputs<L: Lane> {
-    a: [[L::Out; 3]; CHECK_VERTICES],
-    b: [[L::Out; 3]; CHECK_VERTICES],
-    na: [[L; 3]; CHECK_VERTICES],
-    nb: [[L; 3]; CHECK_VERTICES],
+pub struct CheckOutputs<L: Lane> {
+    /// The lane's loop's positions.
+    pub a: [[L::Out; 3]; CHECK_VERTICES],
+    /// The generic loop's positions.
+    pub b: [[L::Out; 3]; CHECK_VERTICES],
+    /// The lane's loop's normals.
+    pub na: [[L; 3]; CHECK_VERTICES],
+    /// The generic loop's normals.
+    pub nb: [[L; 3]; CHECK_VERTICES],
+}
+
+impl<L: Lane> Default for CheckOutputs<L> {
+    fn default() -> Self {
+        Self {
+            a: [[L::Out::default(); 3]; CHECK_VERTICES],
+            b: [[L::Out::default(); 3]; CHECK_VERTICES],
+            na: [[L::default(); 3]; CHECK_VERTICES],
+            nb: [[L::default(); 3]; CHECK_VERTICES],
+        }
+    }
 }
 
 /// Checks that the lane's own LBS loop (what [`SkinnedMesh::skin`] and
@@ -425,10 +443,37 @@ struct CheckOutputs<L: Lane> {
 /// and with normals, besides random values. Returns the number of cases compared, or the
 /// first that differs.
 pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
-    let mut rng = Rng::new(CHECK_SEED);
+    check_loops::<L, Affine<L>>(CHECK_SEED, &CHECK_PALETTES)
+}
+
+/// A palette entry of a lane-loop check: a matrix (LBS, [`check_lane_loop`]) or a unit dual
+/// quaternion (DQS, `crate::dqs_check`).
+pub trait CheckEntry<L: Lane>: Copy {
+    /// Storage before a palette is made.
+    fn zero() -> Self;
+    /// Makes `palette` (as many entries as it holds) for the check.
+    fn fill(rng: &mut Rng, palette: &mut [Self]) -> Result<(), Error>;
+    /// Skins `mesh` with `palette` by the lane's loop into `out.a` (and `out.na`) and by the
+    /// generic loop into `out.b` (and `out.nb`), with `normals` when given.
+    fn skin_both<const K: usize>(
+        mesh: &SkinnedMesh<'_, L, K>,
+        palette: &[Self],
+        normals: Option<&[[L; 3]]>,
+        out: &mut CheckOutputs<L>,
+    ) -> Result<(), Error>;
+}
+
+/// Compares the lane's loop with the generic loop for palettes of entries `E` of each size
+/// in `palettes` (at most [`CHECK_BONES`]) over [`CHECK_ROUNDS`] rounds of inputs drawn
+/// from `seed`: the number of cases compared, or the first that differs.
+pub fn check_loops<L: Lane, E: CheckEntry<L>>(
+    seed: u32,
+    palettes: &[usize],
+) -> Result<Result<u32, Mismatch>, Error> {
+    let mut rng = Rng::new(seed);
     let mut cases = 0;
     for round in 0..CHECK_ROUNDS {
-        for bones in CHECK_PALETTES {
+        for &bones in palettes {
             let case = Mismatch {
                 round,
                 bones,
@@ -437,11 +482,11 @@ pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
                 normals: false,
             };
             // The palette word-aligned in even rounds, 2 bytes off in odd ones (in the fixed
-            // lane, whose matrices need only 2-byte alignment).
+            // lane, whose entries need only 2-byte alignment).
             let checked = if round % 2 == 1 {
-                check_shifted::<L>(&mut rng, case, &mut cases)?
+                check_shifted::<L, E>(&mut rng, case, &mut cases)?
             } else {
-                check_aligned::<L>(&mut rng, case, &mut cases)?
+                check_aligned::<L, E>(&mut rng, case, &mut cases)?
             };
             if let Err(m) = checked {
                 return Ok(Err(m));
@@ -451,87 +496,99 @@ pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
     Ok(Ok(cases))
 }
 
-/// A word-aligned palette for [`check_lane_loop`].
+/// A word-aligned palette for [`check_loops`].
 #[repr(C, align(4))]
-struct Aligned<L: Lane> {
-    matrices: [Affine<L>; CHECK_BONES],
+struct Aligned<E> {
+    entries: [E; CHECK_BONES],
 }
 
 /// A palette that starts 2 bytes into a word-aligned `repr(C)` struct: not word-aligned
-/// where the matrices need only 2-byte alignment (the fixed lane).
+/// where the entries need only 2-byte alignment (the fixed lane).
 #[repr(C, align(4))]
-struct Shifted<L: Lane> {
+struct Shifted<E> {
     _pad: u16,
-    matrices: [Affine<L>; CHECK_BONES],
+    entries: [E; CHECK_BONES],
 }
 
-/// The zero matrix (storage before a palette is made).
-fn zero<L: Lane>() -> Affine<L> {
-    Affine {
-        rows: [[L::default(); 4]; 3],
-    }
-}
-
-/// [`check_lane_loop`]'s `case` with a word-aligned palette (its own frame: the two
-/// palettes never share the stack, which a micro:bit's 16 KiB cannot spare).
+/// [`check_loops`]'s `case` with a word-aligned palette (its own frame: the two palettes
+/// never share the stack, which a micro:bit's 16 KiB cannot spare).
 #[inline(never)]
-fn check_aligned<L: Lane>(
+fn check_aligned<L: Lane, E: CheckEntry<L>>(
     rng: &mut Rng,
     case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
     let mut palette = Aligned {
-        matrices: [zero::<L>(); CHECK_BONES],
+        entries: [E::zero(); CHECK_BONES],
     };
-    let palette = &mut palette.matrices[..case.bones];
-    check_palette(rng, palette)?;
+    let palette = &mut palette.entries[..case.bones];
+    E::fill(rng, palette)?;
     check_with(rng, palette, case, cases)
 }
 
-/// [`check_lane_loop`]'s `case` with a palette 2 bytes off a word boundary.
+/// [`check_loops`]'s `case` with a palette 2 bytes off a word boundary.
 #[inline(never)]
-fn check_shifted<L: Lane>(
+fn check_shifted<L: Lane, E: CheckEntry<L>>(
     rng: &mut Rng,
     case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
     let mut palette = Shifted {
         _pad: 0,
-        matrices: [zero::<L>(); CHECK_BONES],
+        entries: [E::zero(); CHECK_BONES],
     };
-    let palette = &mut palette.matrices[..case.bones];
-    check_palette(rng, palette)?;
+    let palette = &mut palette.entries[..case.bones];
+    E::fill(rng, palette)?;
     check_with(rng, palette, case, cases)
 }
 
-/// [`check_lane_loop`]'s `case` on `palette`: new inputs, both loops with 1 to 4
-/// influences.
+/// [`check_loops`]'s `case` on `palette`: new inputs, both loops with 1 to 4 influences.
 #[inline(never)]
-fn check_with<L: Lane>(
+fn check_with<L: Lane, E: CheckEntry<L>>(
     rng: &mut Rng,
-    palette: &[Affine<L>],
+    palette: &[E],
     mut case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
-    let mut inputs = CheckInputs::<L> {
-        positions: [[L::default(); 3]; CHECK_VERTICES],
-        normals: [[L::default(); 3]; CHECK_VERTICES],
-        bones: [[0; 4]; CHECK_VERTICES],
-        weights: [[0; 3]; CHECK_VERTICES],
-    };
+    let mut inputs = CheckInputs::<L>::default();
     check_inputs(rng, palette.len(), &mut inputs)?;
-    let mut outputs = CheckOutputs::<L> {
-        a: [[L::Out::default(); 3]; CHECK_VERTICES],
-        b: [[L::Out::default(); 3]; CHECK_VERTICES],
-        na: [[L::default(); 3]; CHECK_VERTICES],
-        nb: [[L::default(); 3]; CHECK_VERTICES],
-    };
+    let mut outputs = CheckOutputs::<L>::default();
     let (p, i, o, c) = (palette, &inputs, &mut outputs, &mut case);
-    let same = compare::<L, 1>(p, i, o, c, cases)?
-        && compare::<L, 2>(p, i, o, c, cases)?
-        && compare::<L, 3>(p, i, o, c, cases)?
-        && compare::<L, 4>(p, i, o, c, cases)?;
+    let same = compare::<L, E, 1>(p, i, o, c, cases)?
+        && compare::<L, E, 2>(p, i, o, c, cases)?
+        && compare::<L, E, 3>(p, i, o, c, cases)?
+        && compare::<L, E, 4>(p, i, o, c, cases)?;
     Ok(if same { Ok(()) } else { Err(case) })
+}
+
+impl<L: Lane> CheckEntry<L> for Affine<L> {
+    fn zero() -> Self {
+        Affine {
+            rows: [[L::default(); 4]; 3],
+        }
+    }
+    fn fill(rng: &mut Rng, palette: &mut [Self]) -> Result<(), Error> {
+        check_palette(rng, palette)
+    }
+    fn skin_both<const K: usize>(
+        mesh: &SkinnedMesh<'_, L, K>,
+        palette: &[Self],
+        normals: Option<&[[L; 3]]>,
+        out: &mut CheckOutputs<L>,
+    ) -> Result<(), Error> {
+        let len = mesh.len();
+        let (a, b) = (&mut out.a[..len], &mut out.b[..len]);
+        match normals {
+            Some(n) => {
+                mesh.skin_with_normals(palette, n, a, &mut out.na[..len])?;
+                mesh.skin_with_normals_generic(palette, n, b, &mut out.nb[..len])
+            }
+            None => {
+                mesh.skin(palette, a)?;
+                mesh.skin_generic(palette, b)
+            }
+        }
+    }
 }
 
 /// A palette for [`check_lane_loop`] (as many matrices as `palette` holds): identities, the
@@ -567,8 +624,20 @@ fn check_palette<L: Lane>(rng: &mut Rng, palette: &mut [Affine<L>]) -> Result<()
     Ok(())
 }
 
-/// Positions, normals, bones and weights for [`check_lane_loop`] over a palette of `bones`.
-fn check_inputs<L: Lane>(
+impl<L: Lane> Default for CheckInputs<L> {
+    fn default() -> Self {
+        Self {
+            positions: [[L::default(); 3]; CHECK_VERTICES],
+            normals: [[L::default(); 3]; CHECK_VERTICES],
+            bones: [[0; 4]; CHECK_VERTICES],
+            weights: [[0; 3]; CHECK_VERTICES],
+        }
+    }
+}
+
+/// Positions, normals, bones and weights for [`check_lane_loop`] over a palette of `bones`
+/// (entry 1 the identity).
+pub fn check_inputs<L: Lane>(
     rng: &mut Rng,
     bones: usize,
     inputs: &mut CheckInputs<L>,
@@ -633,18 +702,11 @@ fn check_inputs<L: Lane>(
     Ok(())
 }
 
-/// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
-/// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
-/// difference.
-#[inline(never)]
-fn compare<L: Lane, const K: usize>(
-    palette: &[Affine<L>],
+/// The influences of `inputs` with `K` bones each: the weights of slots `K` and beyond are
+/// dropped (the mesh accepts none there).
+pub fn check_influences<L: Lane, const K: usize>(
     inputs: &CheckInputs<L>,
-    out: &mut CheckOutputs<L>,
-    case: &mut Mismatch,
-    cases: &mut u32,
-) -> Result<bool, Error> {
-    // The weights of slots K and beyond are dropped (the mesh accepts none there).
+) -> Result<[Influence<L>; CHECK_VERTICES], Error> {
     let mut influences = [Influence::<L>::default(); CHECK_VERTICES];
     for (v, inf) in influences.iter_mut().enumerate() {
         let mut w = [L::Weight::default(); 3];
@@ -663,24 +725,37 @@ fn compare<L: Lane, const K: usize>(
             sum: 2.0,
         })?;
     }
+    Ok(influences)
+}
+
+/// Skins the first `len` vertices of `inputs` with `K` influences by both loops, for every
+/// `len` of a few and with and without normals; `Ok(false)` (with `case` set) at the first
+/// difference.
+#[inline(never)]
+fn compare<L: Lane, E: CheckEntry<L>, const K: usize>(
+    palette: &[E],
+    inputs: &CheckInputs<L>,
+    out: &mut CheckOutputs<L>,
+    case: &mut Mismatch,
+    cases: &mut u32,
+) -> Result<bool, Error> {
+    let influences = check_influences::<L, K>(inputs)?;
     case.influences = K;
     for len in [0, 1, 7, CHECK_VERTICES] {
         case.len = len;
         let mesh = SkinnedMesh::<L, K>::new(&inputs.positions[..len], &influences[..len])?;
-        let normals = &inputs.normals[..len];
-        case.normals = true;
-        mesh.skin_with_normals(palette, normals, &mut out.a[..len], &mut out.na[..len])?;
-        mesh.skin_with_normals_generic(palette, normals, &mut out.b[..len], &mut out.nb[..len])?;
-        *cases += 1;
-        if out.a != out.b || out.na != out.nb {
-            return Ok(false);
-        }
-        case.normals = false;
-        mesh.skin(palette, &mut out.a[..len])?;
-        mesh.skin_generic(palette, &mut out.b[..len])?;
-        *cases += 1;
-        if out.a != out.b {
-            return Ok(false);
+        for normals in [true, false] {
+            case.normals = normals;
+            E::skin_both(
+                &mesh,
+                palette,
+                normals.then_some(&inputs.normals[..len]),
+                out,
+            )?;
+            *cases += 1;
+            if out.a != out.b || out.na != out.nb {
+                return Ok(false);
+            }
         }
     }
     Ok(true)

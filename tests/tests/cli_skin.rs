@@ -731,24 +731,30 @@ fn pose_skins_by_dual_quaternions() {
     }
 }
 
-/// A joint with a scale cannot be skinned by DQS: one line naming the skin, the joint and
-/// what to do (the synthetic worm's clip scales its joints); LBS skins it; a method that does not
-/// exist is refused.
+/// A joint with a scale: `skin pose --skinning dqs` splits it (Kavan et al.) in `f32` and
+/// poses the worm (the synthetic worm's clip scales its joints), where LBS poses it too;
+/// the fixed lane cannot hold a stretch and refuses it in one line naming the skin, the
+/// joint and what to do; a method that does not exist is refused.
 #[test]
-fn pose_dqs_refuses_a_scaled_joint_by_name() {
+fn pose_dqs_splits_a_scaled_joint_in_f32_and_fixed_refuses_it_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let model = write(dir.path(), "worm.glb", &Worm::default().build().glb());
     let clip = ["--anim", "0", "--time", "1"];
-    let out = skin(&[&["pose", &model, "--skinning", "dqs"][..], &clip].concat());
-    assert_bad_input(&out, "skin 0 joint 3 (node 4 \"bone0_3\")");
+    let dqs = skin(&[&["pose", &model, "--skinning", "dqs"][..], &clip].concat());
+    assert_eq!(dqs.status.code(), Some(0), "{}", text(&dqs.stderr));
+    let lbs = skin(&[&["pose", &model, "--skinning", "lbs"][..], &clip].concat());
+    assert_eq!(lbs.status.code(), Some(0));
+    assert_ne!(
+        dqs.stdout, lbs.stdout,
+        "two methods, two poses of a bent worm"
+    );
+    let fixed = ["pose", &model, "--skinning", "dqs", "--arith", "fixed"];
+    let out = skin(&[&fixed[..], &clip].concat());
+    assert_bad_input(&out, "skin 0 joint 3 (node 4 \"bone0_3\") in I2F14");
     let err = text(&out.stderr);
     assert!(
         err.contains("skin it with lbs") && err.contains("not a rotation"),
         "{err}"
-    );
-    assert_eq!(
-        skin(&["pose", &model, "--skinning", "lbs"]).status.code(),
-        Some(0)
     );
     assert_bad_input(&skin(&["pose", &model, "--skinning", "sbs"]), "sbs");
 }

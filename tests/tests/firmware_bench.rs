@@ -19,6 +19,10 @@ use skin_core::lane::{Lane, Q14};
 #[path = "../../firmware/src/synthetic.rs"]
 mod synthetic;
 
+#[allow(dead_code)] // the on-device check: its case count, and the check run on this host
+#[path = "../../firmware/src/dqs_check.rs"]
+mod dqs_check;
+
 use skin_tests::firmware::{fields, lines, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
@@ -102,6 +106,17 @@ fn check_run(
     assert_eq!(
         fields(check)["cases"],
         expected_cases().to_string(),
+        "{ctx}"
+    );
+    // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.
+    let dqs = log
+        .lines()
+        .find(|l| l.contains("CHECK dqs-loop"))
+        .unwrap_or_else(|| panic!("no dqs-loop check: {ctx}"));
+    assert!(dqs.contains("CHECK dqs-loop ok"), "{ctx}");
+    assert_eq!(
+        fields(dqs)["cases"],
+        dqs_check::DQS_CASES.to_string(),
         "{ctx}"
     );
     assert!(log.contains("DONE ok"), "{ctx}");
@@ -321,4 +336,8 @@ fn lane_loops_match_the_generic_loop_on_this_host() {
         synthetic::check_lane_loop::<f32>().unwrap(),
         Ok(expected_cases())
     );
+    // And the DQS check (the generic loop on this host in both lanes).
+    let dqs = Ok(dqs_check::DQS_CASES);
+    assert_eq!(dqs_check::check_dqs_loop::<Q14>().unwrap(), dqs);
+    assert_eq!(dqs_check::check_dqs_loop::<f32>().unwrap(), dqs);
 }

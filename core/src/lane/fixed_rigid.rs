@@ -12,12 +12,13 @@
 //! [`Lane::rigid`]: super::Lane::rigid
 
 /// Intervals of the reciprocal seed table over [1, 2).
-const RECIP_INTERVALS: usize = 256;
+pub(crate) const RECIP_INTERVALS: usize = 256;
 
 /// `RECIP[i] ≈ 2¹⁶ / Nᵢ` at the midpoint `Nᵢ = 1 + (i + ½)/256` of the i-th interval of
 /// width 1/256 in [1, 2): `round(2²⁵ / (513 + 2i))`. Within an interval the relative error
-/// is at most 2⁻⁹, so one Newton step leaves 2⁻¹⁸.
-const RECIP: [u16; RECIP_INTERVALS] = {
+/// is at most 2⁻⁹, so one Newton step leaves 2⁻¹⁸. (The DQS assembly kernels read it too,
+/// `skin/asm/dqs.rs`.)
+pub(crate) const RECIP: [u16; RECIP_INTERVALS] = {
     let mut t = [0u16; RECIP_INTERVALS];
     let mut i = 0;
     while i < RECIP_INTERVALS {

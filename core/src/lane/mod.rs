@@ -85,6 +85,8 @@ mod float;
 #[cfg(skin_asm_fixed)]
 pub(crate) use fixed_point::SEED;
 pub use fixed_rigid::FixedRigid;
+#[cfg(skin_asm_v7em)]
+pub(crate) use fixed_rigid::{RECIP, RECIP_INTERVALS};
 
 /// Fixed-point lane value: `I2F14`.
 pub type Q14 = I2F14;

@@ -147,7 +147,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         Ok(Route {
             skinning: match self.asset.skinning() {
                 Skinning::Lbs => Loop::lbs::<L>(4, part.bones().len()),
-                Skinning::Dqs => Loop::dqs::<L>(),
+                Skinning::Dqs => Loop::dqs::<L>(4),
             },
             in_place: stored.in_place().is_some(),
         })

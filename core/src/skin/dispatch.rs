@@ -10,6 +10,11 @@
 //! | `f32` | x86 with SSE2 (`skin_x86`) | eight at a time in AVX2 if the processor has it, else four in SSE2 (`super::x86`) | four in SSE2 |
 //! | any | elsewhere | generic | generic |
 //!
+//! Dual quaternion skinning (`skin::dqs`): assembly for four influences in the fixed lane on
+//! ARMv7E-M with DSP (`skin_asm_v7em`) and in `f32` on a Cortex-M with FPU and the
+//! hard-float ABI (`skin_asm_v7em_f32`); eight vertices at a time in AVX2 for `f32` on x86
+//! where the processor has it (`super::x86`); the generic loop elsewhere.
+//!
 //! Code written over `L: Lane` reaches the loop for its concrete lane through
 //! [`Lane::which`]; [`Loop::lbs`] names the choice (the firmware logs it per part).
 
@@ -65,16 +70,32 @@ impl Loop {
         }
     }
 
-    /// The loop that skins with dual quaternions in lane `L` (`dqs`): the generic one on
-    /// every target.
+    /// The loop that skins vertices of `influences` (1 to 4) bones each with dual
+    /// quaternions in lane `L` (`dqs`): assembly for four influences in the fixed lane on
+    /// cores with the DSP extension and in `f32` on cores with an FPU (hard-float ABI), SIMD
+    /// for `f32` on x86 (eight at a time in AVX2 where the processor has it, else the
+    /// generic loop), the
+    /// generic loop elsewhere.
     ///
     /// ```
     /// use skin_core::lane::Q14;
     /// use skin_core::skin::Loop;
-    /// assert_eq!(Loop::dqs::<Q14>(), Loop::Generic);
+    /// assert_eq!(Loop::dqs::<Q14>(2), Loop::Generic);
+    /// if cfg!(target_arch = "x86_64") {
+    ///     assert_eq!(Loop::dqs::<f32>(4), Loop::Simd);
+    /// }
     /// ```
-    pub fn dqs<L: Lane>() -> Loop {
-        Loop::Generic
+    pub fn dqs<L: Lane>(influences: usize) -> Loop {
+        let assembly = match L::which::<PhantomData<()>>(PhantomData) {
+            Which::F32(_) if cfg!(skin_x86) => return Loop::Simd,
+            Which::F32(_) => cfg!(skin_asm_v7em_f32),
+            Which::Q14(_) => cfg!(skin_asm_v7em),
+        };
+        if assembly && influences == 4 {
+            Loop::Assembly
+        } else {
+            Loop::Generic
+        }
     }
 }
 
@@ -87,6 +108,17 @@ type LbsArgs<'a, const K: usize> = PhantomData<(&'a (), [(); K])>;
 
 impl<'a, const K: usize> OfLane for LbsArgs<'a, K> {
     type Of<L: Lane> = (Batch<'a, L, K>, &'a mut [[L::Out; 3]], Normals<'a, L>);
+}
+
+/// The arguments of [`dqs`].
+struct DqsArgs<'a, const K: usize>(PhantomData<&'a [(); K]>);
+
+impl<'a, const K: usize> OfLane for DqsArgs<'a, K> {
+    type Of<L: Lane> = (
+        Batch<'a, L, K, Dual<L>>,
+        &'a mut [[L::Out; 3]],
+        Normals<'a, L>,
+    );
 }
 
 /// The arguments of [`stitch`].
@@ -191,13 +223,50 @@ fn f32_stitch(rigid: Rigid<'_, f32>, out: &mut [[f32; 3]], normals: Normals<'_, 
     generic::stitch(rigid, out, normals);
 }
 
-/// Dual quaternion skinning of a view whose palette holds unit dual quaternions: the
-/// generic loop (`skin::dqs`) on every target.
+/// Dual quaternion skinning of a view whose palette holds unit dual quaternions, by the
+/// loop [`Loop::dqs`] names.
 #[inline]
 pub(crate) fn dqs<L: Lane, const K: usize>(
     batch: Batch<'_, L, K, Dual<L>>,
     out: &mut [[L::Out; 3]],
     normals: Normals<'_, L>,
 ) {
-    dq::dqs(batch, out, normals);
+    match L::which::<DqsArgs<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => f32_dqs(batch, out, normals),
+        Which::Q14((batch, out, normals)) => q14_dqs(batch, out, normals),
+    }
+}
+
+/// The `f32` lane's DQS: eight vertices at a time in AVX2 on x86 (where the processor has
+/// it), the assembly kernels for four influences on a Cortex-M with an FPU and the
+/// hard-float ABI, else the generic loop.
+#[inline(always)]
+fn f32_dqs<const K: usize>(
+    batch: Batch<'_, f32, K, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals: Normals<'_, f32>,
+) {
+    #[cfg(skin_x86)]
+    x86::dqs(batch, out, normals);
+    #[cfg(skin_asm_v7em_f32)]
+    if let Some(four) = batch.four() {
+        return asm::float_dqs4(four, out, normals);
+    }
+    #[cfg(not(skin_x86))]
+    dq::dqs(batch, out, normals)
+}
+
+/// The fixed lane's DQS: the assembly kernels for four influences where the core has the
+/// DSP extension (they take any palette), else the generic loop.
+#[inline(always)]
+fn q14_dqs<const K: usize>(
+    batch: Batch<'_, Q14, K, Dual<Q14>>,
+    out: &mut [[Out16; 3]],
+    normals: Normals<'_, Q14>,
+) {
+    #[cfg(skin_asm_v7em)]
+    if let Some(four) = batch.four() {
+        return asm::fixed_dqs4(four, out, normals);
+    }
+    dq::dqs(batch, out, normals)
 }

@@ -56,7 +56,7 @@ fn dqs_with<'p, L: Lane, const K: usize>(
 
 /// The rigid transform of a vertex's blended dual quaternion.
 #[inline(always)]
-fn blend<'p, L: Lane, const K: usize>(
+pub(super) fn blend<'p, L: Lane, const K: usize>(
     get: impl Fn(u8) -> &'p Dual<L>,
     inf: &Influence<L>,
 ) -> L::Rigid {

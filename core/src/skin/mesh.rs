@@ -3,7 +3,7 @@
 //! makes a validated view ([`super::batch`]) and runs the loop [`super::dispatch`] picks.
 
 use super::batch::{Batch, Rigid};
-use super::{dispatch, generic};
+use super::{dispatch, dqs, generic};
 use crate::affine::Affine;
 use crate::dual::Dual;
 use crate::error::Error;
@@ -223,9 +223,41 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         Ok(())
     }
 
+    /// [`Self::skin_dqs`] by the generic loop (`skin::dqs`), bypassing the loop the dispatch
+    /// point picks: the reference the DQS assembly kernels must match bit for bit (checked
+    /// on the device by the firmware benchmark).
+    pub fn skin_dqs_generic(
+        &self,
+        palette: &[Dual<L>],
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        check_dual(palette)?;
+        dqs::dqs(self.batch(palette, out.len())?, out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_dqs_with_normals`] by the generic loop (see [`Self::skin_dqs_generic`]).
+    pub fn skin_dqs_with_normals_generic(
+        &self,
+        palette: &[Dual<L>],
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        check_dual(palette)?;
+        let batch = self.batch(palette, out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        dqs::dqs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
     /// The vertices with `palette`, which must hold every bone they use (in the first `K`
     /// slots), for `out` vertices.
-    fn batch<'b, M>(&'b self, palette: &'b [M], out: usize) -> Result<Batch<'b, L, K, M>, Error> {
+    pub(super) fn batch<'b, M>(
+        &'b self,
+        palette: &'b [M],
+        out: usize,
+    ) -> Result<Batch<'b, L, K, M>, Error> {
         let bones = self.influences.iter().map(|i| first::<K>(i.bones()));
         let batch = Batch::for_bones(palette, self.bone_count)
             .ok_or_else(|| bone_error(palette.len(), bones))?;
@@ -236,7 +268,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
     /// A checked [`Batch`] for the loops' own tests.
     #[cfg(test)]
-    pub(crate) fn batch_for_tests<'b>(&'b self, palette: &'b [Affine<L>]) -> Batch<'b, L, K> {
+    pub(crate) fn batch_for_tests<'b, M>(&'b self, palette: &'b [M]) -> Batch<'b, L, K, M> {
         self.batch(palette, self.len())
             .expect("a palette for the mesh")
     }
@@ -244,7 +276,7 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 
 /// Every dual quaternion of a palette [fits](Lane::fits_dual) the lane, else the first that
 /// does not, as [`Error::Overflow`].
-fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
+pub(super) fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
     match palette.iter().position(|d| !L::fits_dual(d)) {
         None => Ok(()),
         Some(index) => Err(Error::Overflow {
@@ -256,12 +288,16 @@ fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
 }
 
 /// The input and output normals must match the mesh's length.
-fn check_normals<L: Lane>(len: usize, normals: &[[L; 3]], out: &[[L; 3]]) -> Result<(), Error> {
+pub(super) fn check_normals<L: Lane>(
+    len: usize,
+    normals: &[[L; 3]],
+    out: &[[L; 3]],
+) -> Result<(), Error> {
     check_len(len, normals.len())?;
     check_len(len, out.len())
 }
 
-fn check_len(expected: usize, actual: usize) -> Result<(), Error> {
+pub(super) fn check_len(expected: usize, actual: usize) -> Result<(), Error> {
     if expected == actual {
         Ok(())
     } else {

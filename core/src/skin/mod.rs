@@ -12,6 +12,7 @@
 //! | `asm`, `x86` | the specialised loops (Cortex-M assembly; x86 SSE2/AVX2), target by target |
 //! | [`dispatch`] | the one dispatch point: which loop skins a view ([`Loop`]) |
 //! | `mesh` | [`RigidMesh`] and [`SkinnedMesh`]: validated once when made, then skinned |
+//! | `stretch` | dual quaternion skinning of joints with scale or shear (Kavan et al.), `f32` |
 //!
 //! A mesh is validated once, when it is made ([`RigidMesh::new`], [`SkinnedMesh::new`]);
 //! skinning it then checks only that the palette holds the bones the mesh uses and that the
@@ -50,6 +51,7 @@ pub mod dispatch;
 mod dqs;
 mod generic;
 mod mesh;
+mod stretch;
 #[cfg(skin_x86)]
 mod x86;
 
@@ -76,7 +78,8 @@ pub enum Skinning {
     #[default]
     Lbs,
     /// Dual quaternion skinning ([`crate::dual`]): the normalised weighted sum of the
-    /// joints' unit dual quaternions; joints with scale or shear are refused.
+    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.) in
+    /// `f32` ([`SkinnedMesh::skin_dqs_stretched`]) and refused in the fixed lane.
     Dqs,
 }
 

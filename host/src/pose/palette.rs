@@ -3,11 +3,13 @@
 
 use skin_core::affine::Affine;
 use skin_core::bind::BindPose;
-use skin_core::dual::Dual;
+use std::marker::PhantomData;
+
+use skin_core::dual::{Dual, Stretch};
 use skin_core::error::Quantity;
-use skin_core::lane::{Lane, Q14};
+use skin_core::lane::{Lane, Which, Q14};
 use skin_core::num::Real;
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
 
@@ -151,8 +153,39 @@ pub fn skin_dual_palette<L: Lane>(
     skin: usize,
     k: i32,
 ) -> Result<Vec<Dual<L>>, PoseError> {
+    Ok(dual_palette::<L>(rig, locals, skin, k, false)?.0)
+}
+
+/// A DQS palette and, where a joint has scale or shear, every joint's stretch (the
+/// identity for a rigid one).
+pub type StretchedDuals<L> = (Vec<Dual<L>>, Option<Vec<Stretch<f32>>>);
+
+/// [`skin_dual_palette`] with joints of scale or shear split as Kavan et al. do in the
+/// `f32` lane ([`Dual::split`]: a rotation and translation, and a stretch applied first),
+/// so that `SkinnedMesh::skin_dqs_stretched` skins them; the fixed lane refuses them as
+/// [`skin_dual_palette`] does. A joint the split cannot represent (a mirror, a flattened
+/// joint, NaN) is refused, named.
+pub fn skin_stretch_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+) -> Result<StretchedDuals<L>, PoseError> {
+    dual_palette::<L>(rig, locals, skin, k, true)
+}
+
+/// The palettes of [`skin_dual_palette`] (`split` false) and [`skin_stretch_palette`].
+fn dual_palette<L: Lane>(
+    rig: &Rig,
+    locals: &[Transform<L::Real>],
+    skin: usize,
+    k: i32,
+    split: bool,
+) -> Result<StretchedDuals<L>, PoseError> {
     let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
+    let split = split && matches!(L::which::<PhantomData<()>>(PhantomData), Which::F32(_));
     let mut palette: Box<DualPalette<L, MAX_JOINTS>> = Box::default();
+    let mut stretched: Box<StretchPalette<MAX_JOINTS>> = Box::default();
     for (j, &node) in rig.skins[skin].joints.iter().enumerate() {
         let named = rig.nodes[node]
             .name
@@ -163,9 +196,45 @@ pub fn skin_dual_palette<L: Lane>(
             .bind
             .matrix(j, &f.world)
             .map_err(PoseError::core(context.clone()))?;
-        palette.push(&m).map_err(PoseError::core(context))?;
+        if split {
+            let rows = m.rows.map(|r| r.map(|v| v.to_f32()));
+            stretched
+                .push(&Affine { rows })
+                .map_err(PoseError::core(context))?;
+        } else {
+            palette.push(&m).map_err(PoseError::core(context))?;
+        }
     }
-    Ok(palette.as_slice().to_vec())
+    if !split {
+        return Ok((palette.as_slice().to_vec(), None));
+    }
+    // The `f32` lane: the split's entries are already the lane's values.
+    let lane = |j: usize, c: [f32; 4]| {
+        let v = c.map(L::from_f32);
+        match v {
+            [Ok(a), Ok(b), Ok(c), Ok(d)] => Ok([a, b, c, d]),
+            _ => Err(PoseError::Core {
+                context: format!("skin {skin} in {}", L::NAME),
+                source: skin_core::Error::Overflow {
+                    what: Quantity::Palette,
+                    index: j,
+                    format: L::NAME,
+                },
+            }),
+        }
+    };
+    let duals = stretched
+        .duals()
+        .iter()
+        .enumerate()
+        .map(|(j, d)| {
+            Ok(Dual {
+                real: lane(j, d.real)?,
+                dual: lane(j, d.dual)?,
+            })
+        })
+        .collect::<Result<_, PoseError>>()?;
+    Ok((duals, stretched.stretches().map(<[_]>::to_vec)))
 }
 
 /// [`PoseError`] for a palette of `skin` that lane `L` refused (`e`), the refused matrix

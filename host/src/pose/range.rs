@@ -13,7 +13,7 @@ use super::animate::{channels, check_keys, clip_keys};
 use super::error::PoseError;
 use super::lane::Skinning;
 use super::morph::weights;
-use super::palette::node_world;
+use super::palette::{node_world, skin_dual_palette};
 use super::skin::pose_in;
 use super::values::transforms;
 use crate::rig::{Clip, Rig};
@@ -67,6 +67,13 @@ pub fn check_lane<L: Lane>(
         pose_in::<L>(rig, locals, weights, k, skinning)?;
         if skinning == Skinning::Dqs {
             rigid_nodes::<L>(rig, locals)?;
+            // `pose_in` splits joints with scale in `f32`; a baked asset holds no
+            // stretches, so every joint must be rigid.
+            for (_, _, skin) in rig.mesh_nodes() {
+                if let Some(s) = skin {
+                    skin_dual_palette::<L>(rig, locals, s, k)?;
+                }
+            }
         }
         Ok::<(), PoseError>(())
     };

@@ -10,7 +10,7 @@ use super::animate::frame;
 use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
-use super::palette::{node_palette, skin_dual_palette, skin_palette};
+use super::palette::{node_palette, skin_palette, skin_stretch_palette};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -124,10 +124,11 @@ pub fn pose_lane<L: Lane>(
     for (node, mesh, skin) in rig.mesh_nodes() {
         // Only the palette the method reads: matrices for LBS and for a skinless node,
         // dual quaternions for DQS.
-        let (palette, dual) = match (skin, skinning) {
-            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, Vec::new()),
-            (Some(s), Skinning::Dqs) => (Vec::new(), skin_dual_palette::<L>(rig, locals, s, k)?),
-            (None, _) => (node_palette::<L>(rig, locals, node)?, Vec::new()),
+        // Joints with scale or shear: split (Kavan et al.) in `f32`, refused in fixed point.
+        let (palette, (dual, stretches)) = match (skin, skinning) {
+            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, (Vec::new(), None)),
+            (Some(s), Skinning::Dqs) => (Vec::new(), skin_stretch_palette::<L>(rig, locals, s, k)?),
+            (None, _) => (node_palette::<L>(rig, locals, node)?, (Vec::new(), None)),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
@@ -141,7 +142,9 @@ pub fn pose_lane<L: Lane>(
                     SkinnedMesh::<L, 4>::new(&pos, &inf)
                         .and_then(|m| match skinning {
                             Skinning::Lbs => m.skin(&palette, &mut out),
-                            Skinning::Dqs => m.skin_dqs(&dual, &mut out),
+                            Skinning::Dqs => {
+                                m.skin_dqs_stretched(&dual, stretches.as_deref(), &mut out)
+                            }
                         })
                         .map_err(failed)?;
                 }

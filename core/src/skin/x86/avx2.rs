@@ -25,10 +25,12 @@
 //! Where the processor has no AVX2, the four-wide SSE2 loop runs instead. Measured in
 //! `docs/BENCHMARKS.md`.
 
+mod dqs;
 mod f8;
 
 use safe_arch::{m128, set_splat_m128};
 
+pub(crate) use self::dqs::dqs;
 use self::f8::{Avx2, F8};
 use super::quad::Table;
 use crate::skin::batch::{Batch, Normals};
@@ -71,10 +73,10 @@ fn get<const N: usize>(avx2: Avx2, table: &Table<N>, bone: u8) -> Rows {
     (avx2.load(r01), m128::from(r2))
 }
 
-/// The lead weights `w₀` of a group's eight vertices, as `f32::lead_weight`:
-/// `1 − ((w₁ + w₂) + w₃)`.
+/// The weights of a group's eight vertices, transposed: `[w₀, w₁, w₂, w₃]`, vertex `v` in
+/// lane `v`, the lead weight as `f32::lead_weight`: `1 − ((w₁ + w₂) + w₃)`.
 #[inline(always)]
-fn lead_weights(avx2: Avx2, inf: &[Influence<f32>]) -> [f32; 8] {
+fn weights(avx2: Avx2, inf: &[Influence<f32>]) -> [F8; 4] {
     // Influences v and v + 4 in one register: [bones w₁ w₂ w₃ | bones w₁ w₂ w₃].
     let half = |i: &Influence<f32>| {
         let s = i.stored();
@@ -93,7 +95,7 @@ fn lead_weights(avx2: Avx2, inf: &[Influence<f32>]) -> [f32; 8] {
     let w1 = ab_lo.shuffle::<0b11_10_11_10>(cd_lo);
     let w2 = ab_hi.shuffle::<0b01_00_01_00>(cd_hi);
     let w3 = ab_hi.shuffle::<0b11_10_11_10>(cd_hi);
-    (avx2.splat(1.0) - ((w1 + w2) + w3)).to_array()
+    [avx2.splat(1.0) - ((w1 + w2) + w3), w1, w2, w3]
 }
 
 /// `acc + m · w`, in that order (the product rounded, then the sum: no fused operation).
@@ -169,7 +171,7 @@ fn blend8<const N: usize, const K: usize>(
     table: &Table<N>,
     inf: &[Influence<f32>],
 ) -> [[F8; 4]; 3] {
-    let w0 = lead_weights(avx2, inf);
+    let w0 = weights(avx2, inf)[0].to_array();
     // (Written out: a closure passed to `array::map` would be compiled without AVX2.)
     let p = [
         pair::<N, K>(avx2, table, inf, &w0, 0),
@@ -276,17 +278,35 @@ struct Tail {
     out_normals: [[f32; 3]; 8],
 }
 
-/// The loop over groups of eight; the last 1–7 vertices are copied into a padded group
-/// ([`Tail`]), whose extra results are dropped.
+/// The loop over groups of eight: LBS of `batch` with the palette copied into a table of
+/// `N` matrices.
 #[target_feature(enable = "avx2")]
 fn lbs_with<const N: usize, const K: usize>(
     avx2: Avx2,
     batch: Batch<'_, f32, K>,
     out: &mut [[f32; 3]],
-    mut normals_io: Normals<'_, f32>,
+    normals_io: Normals<'_, f32>,
 ) {
     let (palette, positions, influences) = batch.parts();
     let table = Table::<N>::new(palette);
+    let vertices = (positions, influences);
+    groups(avx2, vertices, out, normals_io, |inf| {
+        blend8::<N, K>(avx2, &table, inf)
+    });
+}
+
+/// The loop over groups of eight vertices shared by the LBS and DQS loops: `transforms`
+/// gives a group's eight matrices, transposed (as [`blend8`]), which move its positions and
+/// normals. The last 1–7 vertices are copied into a padded group ([`Tail`]), whose extra
+/// results are dropped.
+#[inline(always)]
+fn groups(
+    avx2: Avx2,
+    (positions, influences): (&[[f32; 3]], &[Influence<f32>]),
+    out: &mut [[f32; 3]],
+    mut normals_io: Normals<'_, f32>,
+    mut transforms: impl FnMut(&[Influence<f32>]) -> [[F8; 4]; 3],
+) {
     let len = positions.len();
     let whole = len & !7;
     let mut tail = Tail::default();
@@ -303,7 +323,7 @@ fn lbs_with<const N: usize, const K: usize>(
         } else {
             (&tail.positions[..], &tail.influences[..], &mut tail.out[..])
         };
-        let t = blend8::<N, K>(avx2, &table, inf);
+        let t = transforms(inf);
         if let Some((n, on)) = &mut normals_io {
             let (n, on) = if at < whole {
                 (&n[at..at + 8], &mut on[at..at + 8])

@@ -349,12 +349,12 @@ pub(super) mod tests {
     use crate::skin::{RigidMesh, SkinnedMesh};
 
     /// The bits of up to 37 vectors, to compare outputs exactly.
-    fn bits(a: &[[f32; 3]]) -> heapless::Vec<u32, 111> {
+    pub(in crate::skin::x86) fn bits(a: &[[f32; 3]]) -> heapless::Vec<u32, 111> {
         a.iter().flatten().map(|v| v.to_bits()).collect()
     }
 
     /// Deterministic values in [−1, 1).
-    fn values(seed: u32) -> impl FnMut() -> f32 {
+    pub(in crate::skin::x86) fn values(seed: u32) -> impl FnMut() -> f32 {
         let mut s = seed;
         move || {
             s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);

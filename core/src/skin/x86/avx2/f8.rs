@@ -10,7 +10,7 @@
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
-use core::ops::{Add, Mul, Sub};
+use core::ops::{Add, Div, Mul, Sub};
 
 use safe_arch::m128;
 
@@ -98,6 +98,18 @@ impl F8 {
         F8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, b.0) })
     }
 
+    /// All ones where `self < b`, zeros elsewhere (and where either is NaN).
+    #[inline(always)]
+    pub(super) fn lt_mask(self, b: F8) -> F8 {
+        F8(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, b.0) })
+    }
+
+    /// `−self` where `mask` is all ones, `self` where it is zero (the sign bit flipped).
+    #[inline(always)]
+    pub(super) fn negate_where(self, mask: F8) -> F8 {
+        F8(unsafe { _mm256_xor_ps(self.0, _mm256_and_ps(mask.0, _mm256_set1_ps(-0.0))) })
+    }
+
     /// `self` where `mask` is zero, zero where it is all ones.
     #[inline(always)]
     pub(super) fn unless(self, mask: F8) -> F8 {
@@ -136,5 +148,13 @@ impl Mul for F8 {
     #[inline(always)]
     fn mul(self, b: F8) -> F8 {
         F8(unsafe { _mm256_mul_ps(self.0, b.0) })
+    }
+}
+
+impl Div for F8 {
+    type Output = F8;
+    #[inline(always)]
+    fn div(self, b: F8) -> F8 {
+        F8(unsafe { _mm256_div_ps(self.0, b.0) })
     }
 }

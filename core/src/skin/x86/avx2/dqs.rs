@@ -1,0 +1,351 @@
+//! The `f32` dual quaternion skinning loop, eight vertices at a time, in AVX2, entered as
+//! the LBS loop is (after run-time detection; the generic loop `crate::skin::dqs` where the
+//! processor has no AVX2).
+//!
+//! Per group of eight vertices:
+//! - the weights of the eight are transposed (as the LBS loop's), and for each bone slot
+//!   `k ≥ 1` the eight dot products of its rotation with the lead bone's are computed at
+//!   once (the real parts of vertices `v` and `v + 4` in one register, four such registers
+//!   transposed), their signs flipping the weights `wₖ` of the bones in the other
+//!   hemisphere (`−(w·e)` is `(−w)·e` in every rounding);
+//! - each vertex's dual quaternion is blended in one register (real part in the low half,
+//!   dual part in the high one) from a 32-byte aligned copy of the palette, a dual
+//!   quaternion per slot;
+//! - the eight blends are transposed (eight registers of eight lanes), and the rigid
+//!   transform of each ([`Lane::rigid`](crate::lane::Lane::rigid)), the positions and the
+//!   normals are computed on the eight at once, by the LBS loop's transform.
+//!
+//! The arithmetic per vertex is the generic loop's, in the same order and without fused
+//! multiply-adds, so the output bits are the same (tested below).
+
+use safe_arch::m128;
+
+use super::f8::{Avx2, F8};
+use super::{groups, transpose, weights};
+use crate::dual::Dual;
+use crate::skin::batch::{Batch, Normals};
+use crate::vertex::Influence;
+
+/// The `f32` lane's DQS loop on x86: the eight-wide loop where the processor has AVX2, else
+/// the generic loop. The table is the smallest of 32, 64 or 256 dual quaternions that holds
+/// the palette.
+pub(crate) fn dqs<const K: usize>(
+    batch: Batch<'_, f32, K, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals_io: Normals<'_, f32>,
+) {
+    let Some(avx2) = Avx2::detect() else {
+        return crate::skin::dqs::dqs(batch, out, normals_io);
+    };
+    let bones = batch.parts().0.len();
+    // SAFETY: the functions' only requirement is the `avx2` target feature, which `avx2`
+    // proves.
+    unsafe {
+        if bones <= 32 {
+            dqs_with::<32, K>(avx2, batch, out, normals_io);
+        } else if bones <= 64 {
+            dqs_with::<64, K>(avx2, batch, out, normals_io);
+        } else {
+            dqs_with::<256, K>(avx2, batch, out, normals_io);
+        }
+    }
+}
+
+/// One palette entry: the real part, then the dual part, one 32-byte register.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Slot([f32; 8]);
+
+/// The palette copied into aligned slots: `N` of them, a power of two, so that a bone byte
+/// masked with `N − 1` indexes it without a bounds check (the mask changes no index: the
+/// mesh's bones were checked against the palette, and `N` ≥ its length).
+struct Table<const N: usize> {
+    slots: [Slot; N],
+}
+
+impl<const N: usize> Table<N> {
+    #[inline(always)]
+    fn new(palette: &[Dual<f32>]) -> Self {
+        let mut slots = [Slot([0.0; 8]); N];
+        for (s, d) in slots.iter_mut().zip(palette) {
+            s.0[..4].copy_from_slice(&d.real);
+            s.0[4..].copy_from_slice(&d.dual);
+        }
+        Self { slots }
+    }
+
+    #[inline(always)]
+    fn slot(&self, bone: u8) -> &[f32; 8] {
+        &self.slots[usize::from(bone) & (N - 1)].0
+    }
+
+    /// The dual quaternion of `bone`, real part in lanes 0–3.
+    #[inline(always)]
+    fn dual(&self, avx2: Avx2, bone: u8) -> F8 {
+        avx2.load(*self.slot(bone))
+    }
+
+    /// The rotation quaternion of `bone`.
+    #[inline(always)]
+    fn real(&self, bone: u8) -> m128 {
+        let s = self.slot(bone);
+        m128::from([s[0], s[1], s[2], s[3]])
+    }
+}
+
+/// The weights `w` of bone slot `k` of a group's eight vertices (vertex `v` in lane `v`),
+/// each negated where that bone's rotation lies in the other hemisphere from the lead
+/// bone's, as `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
+#[inline(always)]
+fn signed<const N: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    w: F8,
+    k: usize,
+) -> [f32; 8] {
+    // (Written out: a closure here would be compiled without AVX2.)
+    let [p0, p1, p2, p3] = transpose([
+        products(avx2, table, inf, 0, k),
+        products(avx2, table, inf, 1, k),
+        products(avx2, table, inf, 2, k),
+        products(avx2, table, inf, 3, k),
+    ]);
+    let dot = ((p0 + p1) + p2) + p3;
+    w.negate_where(dot.lt_mask(avx2.splat(0.0))).to_array()
+}
+
+/// The component products of the lead bone's rotation with bone slot `k`'s, of vertices
+/// `v` (lanes 0–3) and `v + 4` (lanes 4–7).
+#[inline(always)]
+fn products<const N: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    v: usize,
+    k: usize,
+) -> F8 {
+    let (lo, hi) = (inf[v].bones(), inf[v + 4].bones());
+    let lead = avx2.halves(table.real(lo[0]), table.real(hi[0]));
+    lead * avx2.halves(table.real(lo[k]), table.real(hi[k]))
+}
+
+/// A vertex's blended dual quaternion `((w₀d₀ + w₁d₁) + w₂d₂) + w₃d₃`, the weights already
+/// signed.
+#[inline(always)]
+fn blend<const N: usize, const K: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &Influence<f32>,
+    w: [f32; 4],
+) -> F8 {
+    let b = inf.bones();
+    let mut acc = table.dual(avx2, b[0]) * avx2.splat(w[0]);
+    for k in 1..K {
+        acc = acc + table.dual(avx2, b[k]) * avx2.splat(w[k]);
+    }
+    acc
+}
+
+/// The blends of vertices `v` and `v + 4` (weights `w[k][v]`, signed): their real parts in
+/// one register, their dual parts in another.
+#[inline(always)]
+fn pair<const N: usize, const K: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    w: &[[f32; 8]; 4],
+    v: usize,
+) -> (F8, F8) {
+    let at = |u: usize| [w[0][u], w[1][u], w[2][u], w[3][u]];
+    let lo = blend::<N, K>(avx2, table, &inf[v], at(v));
+    let hi = blend::<N, K>(avx2, table, &inf[v + 4], at(v + 4));
+    (lo.halves_of::<0x20>(hi), lo.halves_of::<0x31>(hi))
+}
+
+/// The rigid transforms of a group's eight blended dual quaternions, transposed (entry
+/// `(r, c)` of the eight in `t[r][c]`), as `f32::rigid`.
+#[inline(always)]
+fn rigid8<const N: usize, const K: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+) -> [[F8; 4]; 3] {
+    let [w0, w1, w2, w3] = weights(avx2, inf);
+    let w0 = w0.to_array();
+    let mut s = [[0.0f32; 8]; 3];
+    let w = [w1, w2, w3];
+    for k in 1..K {
+        s[k - 1] = signed(avx2, table, inf, w[k - 1], k);
+    }
+    let s = [w0, s[0], s[1], s[2]];
+    let p = [
+        pair::<N, K>(avx2, table, inf, &s, 0),
+        pair::<N, K>(avx2, table, inf, &s, 1),
+        pair::<N, K>(avx2, table, inf, &s, 2),
+        pair::<N, K>(avx2, table, inf, &s, 3),
+    ];
+    let real = transpose([p[0].0, p[1].0, p[2].0, p[3].0]);
+    let dual = transpose([p[0].1, p[1].1, p[2].1, p[3].1]);
+    rigid(avx2, real, dual)
+}
+
+/// `f32::rigid` on eight blends at once: the rotation `R(q)/|q|²` and the translation
+/// `2·vec(d·q*)/|q|²`, each entry computed in the same order.
+#[inline(always)]
+fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4]) -> [[F8; 4]; 3] {
+    let s = avx2.splat(2.0) / (x * x + y * y + z * z + w * w);
+    let one = avx2.splat(1.0);
+    let (xx, yy, zz) = (x * x, y * y, z * z);
+    let (xy, xz, yz) = (x * y, x * z, y * z);
+    let (wx, wy, wz) = (w * x, w * y, w * z);
+    let t0 = w * dx - dw * x + (y * dz - z * dy);
+    let t1 = w * dy - dw * y + (z * dx - x * dz);
+    let t2 = w * dz - dw * z + (x * dy - y * dx);
+    [
+        [one - s * (yy + zz), s * (xy - wz), s * (xz + wy), s * t0],
+        [s * (xy + wz), one - s * (xx + zz), s * (yz - wx), s * t1],
+        [s * (xz - wy), s * (yz + wx), one - s * (xx + yy), s * t2],
+    ]
+}
+
+/// The loop over groups of eight: DQS of `batch` with the palette copied into a table of
+/// `N` dual quaternions.
+#[target_feature(enable = "avx2")]
+fn dqs_with<const N: usize, const K: usize>(
+    avx2: Avx2,
+    batch: Batch<'_, f32, K, Dual<f32>>,
+    out: &mut [[f32; 3]],
+    normals_io: Normals<'_, f32>,
+) {
+    let (palette, positions, influences) = batch.parts();
+    let table = Table::<N>::new(palette);
+    let vertices = (positions, influences);
+    groups(avx2, vertices, out, normals_io, |inf| {
+        rigid8::<N, K>(avx2, &table, inf)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skin::x86::quad::tests::{bits, values};
+    use crate::skin::SkinnedMesh;
+
+    /// A unit dual quaternion from four values in [−1, 1) for the rotation (normalised) and
+    /// three for the translation.
+    fn unit_dual(r: &mut impl FnMut() -> f32) -> Dual<f32> {
+        let mut q = [r(), r(), r(), r() + 1.5];
+        let n = libm::sqrtf(q.iter().map(|c| c * c).sum());
+        q = q.map(|c| c / n);
+        let t = [r(), r(), r()].map(|c| 2.0 * c);
+        let [x, y, z, w] = q;
+        let h = t.map(|c| 0.5 * c);
+        let dual = [
+            w * h[0] + h[1] * z - h[2] * y,
+            w * h[1] + h[2] * x - h[0] * z,
+            w * h[2] + h[0] * y - h[1] * x,
+            -(h[0] * x + h[1] * y + h[2] * z),
+        ];
+        Dual { real: q, dual }
+    }
+
+    /// The eight-wide DQS loop gives the generic loop's bits for every vertex, whatever the
+    /// mesh length (so wherever a vertex falls in a group of eight), with 1 to 4
+    /// influences, bones in both hemispheres (a third of the palette negated, so that flips
+    /// happen), zero-length normals, and palettes of every table size.
+    #[test]
+    fn eight_wide_dqs_matches_generic_loop_bit_for_bit() {
+        if Avx2::detect().is_none() {
+            extern crate std;
+            std::println!("note: no AVX2 on this processor; this tests the generic fallback");
+        }
+        matches_generic::<1>();
+        matches_generic::<2>();
+        matches_generic::<3>();
+        matches_generic::<4>();
+    }
+
+    fn matches_generic<const K: usize>() {
+        let mut r = values(11 + K as u32);
+        let mut palette = [Dual::<f32>::default(); 70];
+        for (i, d) in palette.iter_mut().enumerate() {
+            *d = unit_dual(&mut r);
+            if i % 3 == 1 {
+                d.real = d.real.map(|c| -c);
+                d.dual = d.dual.map(|c| -c);
+            }
+        }
+        const N: usize = 37;
+        let positions: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
+        let mut normals: [[f32; 3]; N] = core::array::from_fn(|_| [r(), r(), r()]);
+        normals[5] = [0.0; 3];
+        let mut flips = 0;
+        for bones in [20u8, 40, 70] {
+            let influences: [Influence<f32>; N] = core::array::from_fn(|v| {
+                let w = 0.5 + 0.25 * r();
+                let pick = |k: usize| ((v * 7 + k * 13) % usize::from(bones)) as u8;
+                let b = [pick(0), pick(1), pick(2), pick(3)];
+                let rest = 1.0 - w;
+                let ws = match K {
+                    1 => [1.0, 0.0, 0.0, 0.0],
+                    2 => [w, rest, 0.0, 0.0],
+                    3 => [w, rest / 2.0, rest / 2.0, 0.0],
+                    _ => [w, rest / 2.0, rest / 4.0, rest / 4.0],
+                };
+                Influence::from_weights(b, ws, v).unwrap()
+            });
+            let palette = &palette[..usize::from(bones)];
+            flips += influences[..]
+                .iter()
+                .filter(|i| {
+                    let b = i.bones();
+                    (1..K).any(|k| {
+                        let (a, c) = (
+                            palette[usize::from(b[0])].real,
+                            palette[usize::from(b[k])].real,
+                        );
+                        a.iter().zip(c).map(|(a, c)| a * c).sum::<f32>() < 0.0
+                    })
+                })
+                .count();
+            for len in 0..=N {
+                let mesh =
+                    SkinnedMesh::<f32, K>::new(&positions[..len], &influences[..len]).unwrap();
+                let batch = || mesh.batch_for_tests(palette);
+                let (mut fast, mut fast_n) = ([[9.0; 3]; N], [[9.0; 3]; N]);
+                let (mut slow, mut slow_n) = ([[8.0; 3]; N], [[8.0; 3]; N]);
+                let n = &normals[..len];
+                dqs(batch(), &mut fast[..len], Some((n, &mut fast_n[..len])));
+                let (so, sn) = (&mut slow[..len], &mut slow_n[..len]);
+                crate::skin::dqs::dqs(batch(), so, Some((n, sn)));
+                let what = (len, K, bones);
+                assert_eq!(
+                    bits(&fast[..len]),
+                    bits(&slow[..len]),
+                    "positions, {what:?}"
+                );
+                assert_eq!(
+                    bits(&fast_n[..len]),
+                    bits(&slow_n[..len]),
+                    "normals, {what:?}"
+                );
+                let mut only = [[7.0; 3]; N];
+                dqs(batch(), &mut only[..len], None);
+                assert_eq!(
+                    bits(&only[..len]),
+                    bits(&slow[..len]),
+                    "positions only, {what:?}"
+                );
+                if len == N {
+                    assert_eq!(fast_n[5], [0.0; 3]);
+                    let len2 = fast_n[7].iter().map(|c| c * c).sum::<f32>();
+                    assert!((len2 - 1.0).abs() < 1e-5, "{len2}");
+                }
+            }
+        }
+        if K > 1 {
+            assert!(flips > 10, "antipodal bones were blended: {flips}");
+        }
+    }
+}
