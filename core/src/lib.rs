@@ -103,6 +103,7 @@ pub mod layout;
 pub mod morph;
 pub mod num;
 pub mod palette;
+pub mod psd;
 pub mod quat;
 pub mod raster;
 pub mod scene;

@@ -11,6 +11,7 @@
 //! MORPH board=… core=… lane=… vertices=… plain=… none=… one=… two=… per_target_vertex=…
 //! BLEND board=… core=… lane=… joints=… layers=… instructions=… per_joint_layer=… one_layer=… checks_per_joint_layer=…
 //! IK board=… core=… lane=… solves=… instructions=… per_solve=… worst=…
+//! PSD board=… core=… format=… drivers=… samples=… targets=… instructions=… per_frame=…
 //! ```
 //!
 //! `LATTICE` is the lattice free-form deformation (`skin_core::lattice`) of one chunk of
@@ -19,7 +20,8 @@
 //! vertex) and deforms the copy.
 //!
 //! `MORPH` is the deform step's cost ([`crate::morph_bench`]); `BLEND` and `IK` the
-//! animation layer's ([`crate::anim_bench`]).
+//! animation layer's ([`crate::anim_bench`]); `PSD` one frame's corrective weights
+//! ([`crate::psd_bench`]).
 //!
 //! `instructions` is the kernel's total over `vertices` skinned vertices (the mesh times
 //! [`REPS`]), with the stopwatch's own cost subtracted; `checksum` fingerprints the output
@@ -29,6 +31,7 @@ use skin_core::asset::AssetLane;
 use skin_core::error::Error;
 use skin_core::lane::Lane;
 use skin_core::lattice::{Coord, Lattice};
+use skin_core::psd::RbfReal;
 use skin_core::raster::Project;
 
 use crate::board::{self, Clock};
@@ -45,6 +48,7 @@ const EMPTY_CALLS: u32 = 1000;
 pub fn run<L: AssetLane + Project>(clock: &mut Clock) -> Result<bool, Error>
 where
     L::Out: Coord,
+    L::Real: RbfReal,
 {
     let (cal_instructions, cal_ticks) = clock.calibrate();
     defmt::info!(
@@ -93,6 +97,10 @@ where
     if let Err(e) = crate::anim_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS))
     {
         defmt::error!("CHECK FAILED: the animation benchmark: {}", e);
+        return Ok(false);
+    }
+    if let Err(e) = crate::psd_bench::run::<L::Real>(clock, to_instructions, (empty, EMPTY_CALLS)) {
+        defmt::error!("CHECK FAILED: the PSD benchmark: {}", e);
         return Ok(false);
     }
     let measured = kernels::<L>(clock, &to_instructions, empty)?;

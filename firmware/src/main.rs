@@ -30,6 +30,8 @@ mod dqs_check;
 mod frame;
 #[cfg(feature = "bench")]
 mod morph_bench;
+#[cfg(feature = "bench")]
+mod psd_bench;
 #[cfg(feature = "pico")]
 mod pico;
 #[cfg(feature = "pico")]

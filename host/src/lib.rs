@@ -20,6 +20,7 @@
 //! | 0 | [`picture`] | RGB565 pictures: PNG files and differences |
 //! | 0 | [`output`] | output files written whole (a temporary file, then renamed) or not at all |
 //! | 1 | [`lattice`] | lattice files: a free-form deformation's box, degrees and keyed control-point moves |
+//! | 1 | [`psd`] | pose-space deformation at bake time: correctives' Gaussian RBF weights solved in `f64`, the condition reported |
 //! | 1 | [`accessor`] | bounds-checked reading of glTF accessors in every component type |
 //! | 1 | [`character`] | a small procedural walking character (glTF) for the firmware |
 //! | 1 | [`split`] | palette splitting: a primitive's parts within a bone budget |
@@ -60,6 +61,7 @@ pub mod oracle;
 pub mod output;
 pub mod picture;
 pub mod pose;
+pub mod psd;
 pub mod render;
 pub mod rig;
 pub mod split;

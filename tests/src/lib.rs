@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 pub mod anim_oracle;
 pub mod dual_oracle;
+pub mod elbow;
 pub mod envelope_oracle;
 pub mod firmware;
 pub mod fuzz;
@@ -18,6 +19,7 @@ pub mod gltf_ref;
 pub mod ik_oracle;
 pub mod lattice_oracle;
 pub mod oracle;
+pub mod psd_oracle;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.
 pub fn require_all() -> bool {

@@ -270,6 +270,8 @@ fn core_modules_import_one_way() {
         ("dual", "lane"),
         ("dual", "palette"),
         ("envelope", "vertex"),
+        ("psd", "morph"),
+        ("psd", "scene"),
         ("error", "budget"),
         ("error", "vertex"),
         ("raster", "scene"),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first (`host/src/lib.rs` documents why).
 const LAYERS: &[&[&str]] = &[
     &["error", "rig", "picture", "output"],
-    &["accessor", "character", "split", "frames", "lattice"],
+    &["accessor", "character", "split", "frames", "lattice", "psd"],
     &["import"],
     &["pose", "oracle"],
     &["bake", "gpu", "inspect", "envelope"],
@@ -38,7 +38,17 @@ const STAGES: &[(&str, &[&str])] = &[
         &["error", "radii", "capsules", "weigh", "study", "gltf"],
     ),
     ("validate", &["report", "error", "tally", "pictures"]),
-    ("cli", &["error", "args", "layers", "commands", "frames"]),
+    (
+        "cli",
+        &[
+            "error",
+            "args",
+            "layers",
+            "correctives",
+            "commands",
+            "frames",
+        ],
+    ),
 ];
 
 fn src() -> PathBuf {

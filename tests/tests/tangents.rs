@@ -393,3 +393,104 @@ fn imported_tangents_pose_like_normals_through_the_clip() {
         );
     }
 }
+
+/// The GPU reference's tangents (compute and vertex paths, LBS; compute, DQS) against the
+/// core's `f32` tangents and the `f64` oracle: the directions within 10⁻⁵ of the core's (what
+/// the GPU's own rounding leaves for normals, `gpu_reference.rs`) and within the core's bound
+/// plus that of the oracle, over blends at least ½ long; the handedness kept bit for bit.
+#[test]
+fn gpu_tangents_skin_like_the_core() {
+    let Some(gpu) = skin_tests::gpu("tangents::gpu_tangents_skin_like_the_core") else {
+        return;
+    };
+    use skin_core::budget::{Budget, Layout};
+    use skin_host::gpu::GpuMesh;
+    let mut rng = Rng(0x7A9_6E7);
+    let n = 1998;
+    let (positions, influences, tangents) = vertices::<f32>(&mut rng, n);
+    let palette: Vec<Affine<f32>> = (0..6)
+        .map(|_| Affine {
+            rows: matrix(&mut rng),
+        })
+        .collect();
+    let wide: Vec<M34> = palette
+        .iter()
+        .map(|m| m.rows.map(|r| r.map(f64::from)))
+        .collect();
+    let mesh = GpuMesh::new(
+        positions.clone(),
+        vec![[0.0, 0.0, 1.0]; n],
+        influences.clone(),
+        (0..n as u32).collect(),
+    )
+    .unwrap();
+    let mut core = vec![[0.0f32; 4]; n];
+    tangent::skinned::<f32, 4>(&positions, &influences, &palette, &tangents, &mut core).unwrap();
+    let compute = gpu
+        .skin_tangents_compute(&mesh, &palette, &tangents)
+        .unwrap();
+    let draws = mesh.single_draw(palette.len());
+    let vertex = gpu
+        .skin_tangents_vertex(
+            &mesh,
+            &palette,
+            &draws,
+            (Budget::VS_1_1, Layout::Affine3x4),
+            &tangents,
+        )
+        .unwrap();
+    let mut checked = 0;
+    for v in 0..n {
+        let inf = &influences[v];
+        let bones: Vec<usize> = inf.bones().iter().map(|&b| usize::from(b)).collect();
+        let weights: Vec<f64> = inf.weights().iter().map(|&w| f64::from(w)).collect();
+        let t = [0, 1, 2].map(|i| f64::from(tangents[v][i]));
+        if oracle::norm(oracle::lbs_normal_unnormalised(&wide, &bones, &weights, t)) < 0.5 {
+            continue;
+        }
+        checked += 1;
+        let want = oracle::lbs_normal(&wide, &bones, &weights, t).unwrap();
+        let dir = |t: &[f32; 4]| [0, 1, 2].map(|i| f64::from(t[i]));
+        for (path, got) in [("compute", &compute[v]), ("vertex", &vertex[v])] {
+            assert_eq!(got[3], tangents[v][3], "{path} vertex {v}: the handedness");
+            let to_core = oracle::distance(dir(got), dir(&core[v]));
+            assert!(
+                to_core <= 1e-5,
+                "{path} vertex {v}: {to_core:e} from the core"
+            );
+            let to_oracle = oracle::distance(dir(got), want);
+            assert!(
+                to_oracle <= F32_BOUND + 1e-5,
+                "{path} vertex {v}: {to_oracle:e}"
+            );
+        }
+    }
+    assert!(checked > n / 2, "only {checked} blends checked");
+    // Dual quaternion skinning, rigid bones: the compute path against the core.
+    let mut duals = DualPalette::<f32, 8>::new();
+    for _ in 0..6 {
+        let q = oracle::normalize_quat([0; 4].map(|_| f64::from(rng.range(-1.0, 1.0))));
+        let m = oracle::trs(rng.point(0.5).map(f64::from), q, [1.0; 3]);
+        duals
+            .push(&Affine::from_f32(m.map(|r| r.map(|v| v as f32))).unwrap())
+            .unwrap();
+    }
+    let mut core = vec![[0.0f32; 4]; n];
+    let duals = duals.as_slice();
+    tangent::skinned_dqs::<f32, 4>(&positions, &influences, duals, &tangents, &mut core).unwrap();
+    let compute = gpu.skin_tangents_compute(&mesh, duals, &tangents).unwrap();
+    let mut worst = 0.0f64;
+    for v in 0..n {
+        assert_eq!(compute[v][3], tangents[v][3]);
+        let dir = |t: &[f32; 4]| [0, 1, 2].map(|i| f64::from(t[i]));
+        worst = worst.max(oracle::distance(dir(&compute[v]), dir(&core[v])));
+    }
+    assert!(worst <= 1e-5, "DQS: {worst:e} from the core");
+    // A tangent list of the wrong length, or a handedness that is NaN, is refused.
+    let e = gpu.skin_tangents_compute(&mesh, &palette, &tangents[1..]);
+    assert!(e.unwrap_err().to_string().contains("tangents"));
+    let mut bad = tangents.clone();
+    bad[7][3] = f32::NAN;
+    let e = gpu.skin_tangents_compute(&mesh, &palette, &bad);
+    assert!(e.unwrap_err().to_string().contains("vertex 7"));
+}

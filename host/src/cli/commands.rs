@@ -11,6 +11,7 @@ use super::args::{
     preset, save, ClipArgs, ClipsArgs, LaneArg, LaneArgs, LayoutArg, ModelArg, NormalsArg,
     PictureArgs, SkinningArg, WeightsArg,
 };
+use super::correctives::CorrectivesArgs;
 use super::error::CliError;
 use super::layers::LayerArgs;
 use crate::animation;
@@ -110,6 +111,8 @@ pub struct PoseCommand {
     lane: LaneArgs,
     #[command(flatten)]
     weights: WeightsArg,
+    #[command(flatten)]
+    correctives: CorrectivesArgs,
     /// The skinning method: linear blend (lbs) or dual quaternion (dqs) skinning.
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
@@ -129,7 +132,9 @@ impl PoseCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
-        let weights = self.weights.at(&rig, frame)?;
+        let mut weights = self.weights.at(&rig, frame)?;
+        self.correctives
+            .apply(&rig, frame, lane, &mut weights, warn)?;
         let skinning = Skinning::from(self.skinning);
         let layers = self.layers.layers(&rig)?;
         let (posed, joints, steps) = if layers.is_empty() {
@@ -298,6 +303,9 @@ pub struct RenderCommand {
     /// clip's (every backend: the CPU renderer plays the asset baked with them).
     #[command(flatten)]
     weights: WeightsArg,
+    /// (One picture) corrective targets weighted by the frame's pose, held like --weights.
+    #[command(flatten)]
+    correctives: CorrectivesArgs,
     #[command(flatten)]
     picture: PictureArgs,
     /// Budget preset the palettes are split for (the GPU's uniform palette, the CPU's
@@ -328,6 +336,8 @@ impl RenderCommand {
             .frame(&rig)
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
+        let animation = animation::Format::of(&self.output).is_some();
+        let rig = self.correctives.held(rig, frame, lane, animation, warn)?;
         let layers = self.layers.layers(&rig)?;
         if let Some(file) = &self.lattice {
             if !layers.is_empty() {

@@ -12,6 +12,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod correctives;
 mod error;
 mod frames;
 pub mod layers;

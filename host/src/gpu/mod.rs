@@ -8,6 +8,7 @@
 //! |---|---|---|---|
 //! | compute shader ("software skinning on the GPU") | [`Reference::skin_compute`] | storage buffer, every joint | skinned positions and normals |
 //! | vertex shader, as the old hardware did it | [`Reference::skin_vertex`] | *uniform* `array<mat3x4<f32>, N>` (or `mat4x4`; `array<vec4<f32>, 2N>` of dual quaternions), `N` = the budget's capacity, one draw call per palette split | what the vertex stage produced, as points into `Rgba32Float` targets |
+//! | tangents, compute or vertex path | [`Reference::skin_tangents_compute`], [`Reference::skin_tangents_vertex`] | as the path's | glTF `TANGENT`s skinned by the path's normal transform, `w` kept |
 //! | offscreen picture | [`Reference::render`] | the vertex path's uniform palette | an RGB565 [`Picture`](crate::picture::Picture): skin-core's camera, depth buffer, Lambert shading |
 //!
 //! A mesh ([`GpuMesh`]) is drawn through [`DrawCall`]s: an index range and a bone remap
@@ -51,6 +52,7 @@ mod model;
 mod morph;
 mod offscreen;
 pub mod shader;
+mod tangent;
 mod vertex;
 
 pub use bones::{Bones, FramePalette};
