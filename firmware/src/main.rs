@@ -15,7 +15,9 @@
 #![no_std]
 #![no_main]
 
-#[cfg(feature = "bench")]
+// The animation and PSD benchmarks run as Cortex-M0 code on the mps2-an385 (the same
+// instructions), not on the micro:bit, whose 256 KiB of flash the benchmark fills.
+#[cfg(all(feature = "bench", not(feature = "microbit")))]
 mod anim_bench;
 #[cfg(feature = "bench")]
 mod bench;
@@ -30,10 +32,10 @@ mod dqs_check;
 mod frame;
 #[cfg(feature = "bench")]
 mod morph_bench;
-#[cfg(feature = "bench")]
-mod psd_bench;
 #[cfg(feature = "pico")]
 mod pico;
+#[cfg(all(feature = "bench", not(feature = "microbit")))]
+mod psd_bench;
 #[cfg(feature = "pico")]
 mod st7789;
 mod stack;

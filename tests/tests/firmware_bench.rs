@@ -195,8 +195,32 @@ fn check_run(
     let per: f64 = morph["per_target_vertex"].parse().unwrap();
     // At least the 6 multiplies of a moved position and normal; at most soft float's cost.
     assert!((6.0..10_000.0).contains(&per), "morph: {per}: {ctx}");
-    check_animation(lane, &log, &ctx);
+    // The animation and PSD benchmarks: everywhere but on the micro:bit, whose flash they
+    // would overflow (its Cortex-M0 code runs them on the mps2-an385).
+    if board == "microbit" {
+        assert!(lines(&log, "BLEND").is_empty(), "{ctx}");
+        assert!(lines(&log, "PSD").is_empty(), "{ctx}");
+    } else {
+        check_animation(lane, &log, &ctx);
+        check_psd(lane, &log, &ctx);
+    }
     per_vertex
+}
+
+/// The PSD benchmark's line (firmware/src/psd_bench.rs): one frame's corrective weights in
+/// the lane's pose scalar, a plausible count.
+fn check_psd(lane: &str, log: &str, ctx: &str) {
+    let psd = lines(log, "PSD")
+        .pop()
+        .unwrap_or_else(|| panic!("no PSD line: {ctx}"));
+    let scalar = if lane == "fixed" { "I8F24" } else { "f32" };
+    assert_eq!(psd["format"], scalar, "{ctx}");
+    let per_frame: u64 = psd["per_frame"].parse().unwrap();
+    // At least a multiply-add a target per sample; at most soft float's cost.
+    assert!(
+        (32..2_000_000).contains(&per_frame),
+        "PSD: {per_frame}: {ctx}"
+    );
 }
 
 /// The animation benchmark's `BLEND`, `IK` and `WALK` lines (firmware/src/anim_bench.rs):
