@@ -66,32 +66,31 @@ fn weights_come_from_the_bones_envelopes() {
     assert_eq!(m.positions, c.positions);
     for ((part, &p), (joints, weights)) in m.body_parts.iter().zip(&m.positions).zip(c.influences())
     {
-        let reached: Vec<usize> = candidates(*part)
-            .iter()
-            .copied()
-            .filter(|&b| {
-                let bone = &c.bones()[b];
-                segment_distance(p, bone.head, bone.tail) < f64::from(bone.radii.outer())
-            })
+        let followed: Vec<usize> = (0..4)
+            .filter(|&k| weights[k] > 0.0)
+            .map(|k| usize::from(joints[k]))
             .collect();
         // Every vertex lies within an envelope of its body part's bones (none is left to
-        // the nearest bone alone), and each joint it follows reaches it.
-        assert!(
-            !reached.is_empty(),
-            "{p:?} ({part:?}) is outside every envelope"
-        );
-        for (j, w) in joints.iter().zip(weights) {
-            if w > 0.0 {
-                assert!(
-                    reached.contains(&usize::from(*j)),
-                    "{p:?}: joint {j} at weight {w}"
-                );
-            }
+        // the nearest bone alone) and within at most four (none drops an influence); it
+        // follows the bones whose envelopes reach it and no other (a vertex within 0.1 mm
+        // of an outer radius may go either way: its influence there is below 2·10⁻⁵).
+        let mut within = 0;
+        for &b in candidates(*part) {
+            let bone = &c.bones()[b];
+            let beyond = segment_distance(p, bone.head, bone.tail) - f64::from(bone.radii.outer());
+            let follows = followed.contains(&b);
+            assert!(
+                beyond < 1e-4 || !follows,
+                "{p:?} follows bone {b} from {beyond} beyond"
+            );
+            assert!(
+                beyond > -1e-4 || follows,
+                "{p:?} ignores bone {b}, {beyond} within"
+            );
+            within += usize::from(beyond < 1e-4);
         }
-        assert!(
-            reached.len() <= 4 || weights.iter().all(|&w| w > 0.0),
-            "{p:?}"
-        );
+        assert!(within > 0, "{p:?} ({part:?}) is outside every envelope");
+        assert!(within <= 4, "{p:?} is within {within} envelopes");
     }
     // Along a bone, within its inner radius and beyond every other's outer one, a vertex
     // follows it alone; at a joint, both bones equally (parent first: the smaller index).
