@@ -10,9 +10,11 @@
 //!   `spine` → `chest` → `head`, `chest` → `upper_arm` → `forearm` per side, `hips` →
 //!   `thigh` → `shin` → `foot` per side: each leg a hip–knee–ankle chain for two-bone IK
 //!   (`skin pose --walk 1,0.8 --walk-joints hips,foot.L,foot.R` plants its feet).
-//! - **Weights** from envelopes, as the sources describe automatic weights: each bone
-//!   influences the vertices of its body parts within a reach of its segment, fading with
-//!   the square of the distance; the four strongest are kept and normalised.
+//! - **Weights** from envelopes, by skin-core's [`skin_core::envelope`] (the code behind
+//!   `skin weights --envelopes`): each bone is a capsule around its segment with radii
+//!   chosen for its limb ([`Bone::radii`]), full influence within the inner radius, a smooth
+//!   fade to none at the outer; a vertex weighs only the bones of its body part (an arm's
+//!   vertices never follow a thigh); the four strongest are kept and normalised.
 //! - **Walk**: legs and arms swing in opposition, knees and elbows bend, feet stay level
 //!   with the ground, the hips bob twice and sway once per stride; 17 linear keys, the last
 //!   equal to the first.
@@ -28,10 +30,10 @@
 use std::f32::consts::TAU;
 
 use mesh::{body, Mesh};
-use vector::{dot, sub};
+use skin_core::envelope::{Capsule, Envelopes, Radii};
 
-/// One bone: its rest position (the joint, in model space) and the segment its envelope
-/// measures distances from.
+/// One bone: its rest position (the joint, in model space), the segment its envelope
+/// measures distances from, and the envelope's radii.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bone {
     /// Node name.
@@ -42,8 +44,8 @@ pub struct Bone {
     pub head: [f32; 3],
     /// Where the bone ends (its child's joint, or a limb's tip).
     pub tail: [f32; 3],
-    /// Envelope reach: vertices farther than this from the segment get no weight from it.
-    pub reach: f32,
+    /// Envelope radii: full influence within `inner` of the segment, none beyond `outer`.
+    pub radii: Radii,
 }
 
 /// Body parts: which bones may influence a part's vertices.
@@ -108,12 +110,7 @@ impl Character {
         let mut mesh = Mesh::default();
         body(&mut mesh);
         let normals = mesh.normals();
-        let (joints, weights) = mesh
-            .body_parts
-            .iter()
-            .zip(&mesh.positions)
-            .map(|(part, p)| envelope(&bones, *part, *p))
-            .unzip();
+        let (joints, weights) = weigh(&bones, &mesh);
         Self {
             bones,
             positions: mesh.positions,
@@ -148,76 +145,104 @@ impl Character {
     }
 }
 
+/// Envelope radii `(inner, outer)` of each kind of bone, metres. The inner radius is about
+/// the thickness of the body around the bone, so a bone fully owns the surface along it and
+/// shares it only where a neighbour is as near (at a joint); the outer radius reaches across
+/// the joint into the next bone's flesh, so the weights fade over a few centimetres there.
+const TORSO_RADII: (f32, f32) = (0.10, 0.28);
+const HEAD_RADII: (f32, f32) = (0.12, 0.25);
+const ARM_RADII: (f32, f32) = (0.05, 0.12);
+const LEG_RADII: (f32, f32) = (0.07, 0.16);
+const FOOT_RADII: (f32, f32) = (0.04, 0.08);
+
 /// The skeleton at rest.
 fn skeleton() -> Vec<Bone> {
-    let bone = |name, parent, head: [f32; 3], tail: [f32; 3], reach| Bone {
+    let bone = |name, parent, head: [f32; 3], tail: [f32; 3], (inner, outer)| Bone {
         name,
         parent,
         head,
         tail,
-        reach,
+        radii: Radii::new(inner, outer).expect("the character's radii are 0 < inner < outer"),
     };
     let (arm_x, leg_x) = (0.24, 0.1);
     vec![
-        bone("hips", None, [0., 0.92, 0.], [0., 1.10, 0.], 0.28),
-        bone("spine", Some(HIPS), [0., 1.10, 0.], [0., 1.30, 0.], 0.28),
-        bone("chest", Some(SPINE), [0., 1.30, 0.], [0., 1.52, 0.], 0.28),
-        bone("head", Some(CHEST), [0., 1.52, 0.], [0., 1.82, 0.], 0.25),
+        bone("hips", None, [0., 0.92, 0.], [0., 1.10, 0.], TORSO_RADII),
+        bone(
+            "spine",
+            Some(HIPS),
+            [0., 1.10, 0.],
+            [0., 1.30, 0.],
+            TORSO_RADII,
+        ),
+        bone(
+            "chest",
+            Some(SPINE),
+            [0., 1.30, 0.],
+            [0., 1.52, 0.],
+            TORSO_RADII,
+        ),
+        bone(
+            "head",
+            Some(CHEST),
+            [0., 1.52, 0.],
+            [0., 1.82, 0.],
+            HEAD_RADII,
+        ),
         bone(
             "upper_arm.L",
             Some(CHEST),
             [arm_x, 1.44, 0.],
             [arm_x, 1.17, 0.],
-            0.12,
+            ARM_RADII,
         ),
         bone(
             "forearm.L",
             Some(UPPER_ARM_L),
             [arm_x, 1.17, 0.],
             [arm_x, 0.90, 0.],
-            0.12,
+            ARM_RADII,
         ),
         bone(
             "upper_arm.R",
             Some(CHEST),
             [-arm_x, 1.44, 0.],
             [-arm_x, 1.17, 0.],
-            0.12,
+            ARM_RADII,
         ),
         bone(
             "forearm.R",
             Some(UPPER_ARM_R),
             [-arm_x, 1.17, 0.],
             [-arm_x, 0.90, 0.],
-            0.12,
+            ARM_RADII,
         ),
         bone(
             "thigh.L",
             Some(HIPS),
             [leg_x, 0.90, 0.],
             [leg_x, 0.49, 0.],
-            0.16,
+            LEG_RADII,
         ),
         bone(
             "shin.L",
             Some(THIGH_L),
             [leg_x, 0.49, 0.],
             [leg_x, 0.08, 0.],
-            0.16,
+            LEG_RADII,
         ),
         bone(
             "thigh.R",
             Some(HIPS),
             [-leg_x, 0.90, 0.],
             [-leg_x, 0.49, 0.],
-            0.16,
+            LEG_RADII,
         ),
         bone(
             "shin.R",
             Some(THIGH_R),
             [-leg_x, 0.49, 0.],
             [-leg_x, 0.08, 0.],
-            0.16,
+            LEG_RADII,
         ),
         // The ankles, at the shins' ends; each foot's segment runs to its toes.
         bone(
@@ -225,19 +250,19 @@ fn skeleton() -> Vec<Bone> {
             Some(SHIN_L),
             [leg_x, 0.08, 0.],
             [leg_x, 0.03, 0.14],
-            0.08,
+            FOOT_RADII,
         ),
         bone(
             "foot.R",
             Some(SHIN_R),
             [-leg_x, 0.08, 0.],
             [-leg_x, 0.03, 0.14],
-            0.08,
+            FOOT_RADII,
         ),
     ]
 }
 
-/// The bones that may influence `part`.
+/// The bones that may influence `part`, in increasing order (as [`Envelopes`] takes them).
 fn candidates(part: BodyPart) -> &'static [usize] {
     match part {
         BodyPart::Torso => &[
@@ -250,7 +275,7 @@ fn candidates(part: BodyPart) -> &'static [usize] {
             THIGH_L,
             THIGH_R,
         ],
-        BodyPart::Head => &[HEAD, CHEST],
+        BodyPart::Head => &[CHEST, HEAD],
         BodyPart::Arm(Side::Left) => &[CHEST, UPPER_ARM_L, FOREARM_L],
         BodyPart::Arm(Side::Right) => &[CHEST, UPPER_ARM_R, FOREARM_R],
         BodyPart::Leg(Side::Left) => &[HIPS, THIGH_L, SHIN_L, FOOT_L],
@@ -258,40 +283,34 @@ fn candidates(part: BodyPart) -> &'static [usize] {
     }
 }
 
-/// Envelope weights of a vertex of `part` at `p`: the four strongest, normalised; the
-/// nearest bone alone when no envelope reaches it.
-fn envelope(bones: &[Bone], part: BodyPart, p: [f32; 3]) -> ([u8; 4], [f32; 4]) {
-    let mut w: Vec<(f32, usize)> = candidates(part)
+/// The envelopes of the bones that may influence `part`: one capsule each, around its
+/// segment with its radii.
+fn capsules(bones: &[Bone], part: BodyPart) -> Vec<Capsule> {
+    candidates(part)
         .iter()
         .map(|&b| {
-            let d = segment_distance(p, bones[b].head, bones[b].tail);
-            let s = (1.0 - d / bones[b].reach).max(0.0);
-            (s * s, b)
+            let bone = &bones[b];
+            Capsule::new(b as u16, bone.head, bone.tail, bone.radii)
+                .expect("the character's bones are finite")
         })
-        .collect();
-    // Strongest first; ties by bone index, so the order is deterministic.
-    w.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    if w[0].0 == 0.0 {
-        return ([w[0].1 as u8, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]);
-    }
-    w.truncate(4);
-    w.retain(|(s, _)| *s > 0.0);
-    let sum: f32 = w.iter().map(|(s, _)| s).sum();
-    let (mut joints, mut weights) = ([0u8; 4], [0f32; 4]);
-    for (k, (s, b)) in w.iter().enumerate() {
-        joints[k] = *b as u8;
-        weights[k] = s / sum;
-    }
-    (joints, weights)
+        .collect()
 }
 
-/// Distance from `p` to the segment `a`–`b`.
-fn segment_distance(p: [f32; 3], a: [f32; 3], b: [f32; 3]) -> f32 {
-    let ab = sub(b, a);
-    let t = (dot(sub(p, a), ab) / dot(ab, ab)).clamp(0.0, 1.0);
-    let q = [a[0] + ab[0] * t, a[1] + ab[1] * t, a[2] + ab[2] * t];
-    let d = sub(p, q);
-    dot(d, d).sqrt()
+/// Envelope weights of every vertex, by skin-core's [`Envelopes::weigh`] over the capsules of
+/// its body part's bones: the four strongest, normalised, strongest first; a vertex no
+/// envelope reaches follows the bone whose outer radius is nearest.
+fn weigh(bones: &[Bone], mesh: &Mesh) -> (Vec<[u8; 4]>, Vec<[f32; 4]>) {
+    mesh.body_parts
+        .iter()
+        .zip(&mesh.positions)
+        .map(|(&part, &p)| {
+            let capsules = capsules(bones, part);
+            let w = Envelopes::new(&capsules)
+                .expect("every body part has bones, in increasing order")
+                .weigh(p);
+            (w.joints.map(|j| j as u8), w.weights)
+        })
+        .unzip()
 }
 
 /// The phase (radians) of key `k`: the last key has phase 0 again, so the loop is exact.

@@ -45,6 +45,87 @@ fn weights_are_normalised_with_four_influences_at_the_joints() {
     assert!(four >= 8, "only {four} vertices have four influences");
 }
 
+/// Distance from `p` to the segment `a`–`b`, in `f64` (written here, apart from the core's).
+fn segment_distance(p: [f32; 3], a: [f32; 3], b: [f32; 3]) -> f64 {
+    let [p, a, b] = [p, a, b].map(|v| v.map(f64::from));
+    let ab = [0, 1, 2].map(|k| b[k] - a[k]);
+    let ap = [0, 1, 2].map(|k| p[k] - a[k]);
+    let len2: f64 = ab.iter().map(|v| v * v).sum();
+    let t = ((0..3).map(|k| ap[k] * ab[k]).sum::<f64>() / len2).clamp(0.0, 1.0);
+    (0..3)
+        .map(|k| (ap[k] - t * ab[k]).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+#[test]
+fn weights_come_from_the_bones_envelopes() {
+    let c = Character::new();
+    let mut m = mesh::Mesh::default();
+    mesh::body(&mut m);
+    assert_eq!(m.positions, c.positions);
+    for ((part, &p), (joints, weights)) in m.body_parts.iter().zip(&m.positions).zip(c.influences())
+    {
+        let followed: Vec<usize> = (0..4)
+            .filter(|&k| weights[k] > 0.0)
+            .map(|k| usize::from(joints[k]))
+            .collect();
+        // Every vertex lies within an envelope of its body part's bones (none is left to
+        // the nearest bone alone) and within at most four (none drops an influence); it
+        // follows the bones whose envelopes reach it and no other (a vertex within 0.1 mm
+        // of an outer radius may go either way: its influence there is below 2·10⁻⁵).
+        let mut within = 0;
+        for &b in candidates(*part) {
+            let bone = &c.bones()[b];
+            let beyond = segment_distance(p, bone.head, bone.tail) - f64::from(bone.radii.outer());
+            let follows = followed.contains(&b);
+            assert!(
+                beyond < 1e-4 || !follows,
+                "{p:?} follows bone {b} from {beyond} beyond"
+            );
+            assert!(
+                beyond > -1e-4 || follows,
+                "{p:?} ignores bone {b}, {beyond} within"
+            );
+            within += usize::from(beyond < 1e-4);
+        }
+        assert!(within > 0, "{p:?} ({part:?}) is outside every envelope");
+        assert!(within <= 4, "{p:?} is within {within} envelopes");
+    }
+    // Along a bone, within its inner radius and beyond every other's outer one, a vertex
+    // follows it alone; at a joint, both bones equally (parent first: the smaller index).
+    let ring = |y: f32, x: f32| {
+        c.positions()
+            .iter()
+            .zip(c.influences())
+            .filter(move |(p, _)| p[1] == y && (p[0] - x).abs() < 0.08)
+            .map(|(_, i)| i)
+            .collect::<Vec<_>>()
+    };
+    for (y, x, alone) in [
+        (1.03, 0.24, FOREARM_L),
+        (1.03, -0.24, FOREARM_R),
+        (0.28, 0.1, SHIN_L),
+        (0.28, -0.1, SHIN_R),
+    ] {
+        let r = ring(y, x);
+        assert_eq!(r.len(), SIDES, "ring at y = {y}");
+        for (joints, weights) in r {
+            assert_eq!(
+                (joints[0], weights),
+                (alone as u8, [1.0, 0.0, 0.0, 0.0]),
+                "y = {y}"
+            );
+        }
+    }
+    for (y, x, parent, child) in [(0.49, 0.1, THIGH_L, SHIN_L), (0.49, -0.1, THIGH_R, SHIN_R)] {
+        for (joints, weights) in ring(y, x) {
+            assert_eq!(joints[..2], [parent as u8, child as u8], "y = {y}");
+            assert_eq!(weights, [0.5, 0.5, 0.0, 0.0], "y = {y}");
+        }
+    }
+}
+
 #[test]
 fn the_mesh_is_closed_and_faces_outwards() {
     let c = Character::new();
