@@ -264,11 +264,11 @@ const PICO_BUDGET: Option<usize> = Some(46 * 1024);
 const PICO_ROOM: usize = 224 * 1024;
 
 /// The micro:bit's RAM for projected vertices, spans and band, fixed lane and `f32`: its
-/// 16 KiB less the rest of the frame loop (the character's took 7,052 bytes of stack in
-/// the fixed lane, 7,108 with dual quaternions, 7,584 in `f32`, measured with 4-row bands)
-/// and a few hundred bytes to spare: the fixed character fits 6-row bands (16,060 bytes of
-/// stack; 16,136 with dual quaternions), not 8; the `f32` one 4, not 6 (it faulted).
-const MICROBIT_ROOM: [usize; 2] = [9 * 1024, 8448];
+/// 16 KiB less the rest of the frame loop (the character's takes 7,796 bytes of stack in the
+/// fixed lane and 8,160 in `f32`, measured with 4-row bands: `scripts/firmware.sh run
+/// microbit LANE`, its MEMORY line less the band, vertex and span bytes) and about 300 bytes
+/// to spare: the fixed character fits 5-row bands, not 6 (it faulted); the `f32` one 4, not 5.
+const MICROBIT_ROOM: [usize; 2] = [8 * 1024, 7936];
 
 /// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
 /// 16-bit depth.
