@@ -111,7 +111,7 @@ pub fn node_palette<L: Lane>(
 /// joint scales beyond what an unscaled `I2F14` row holds; the fixed lane's error bound at
 /// that frame is [`skin_core::lane::fixed_error_bound`] of it.
 pub fn fixed_exponent(rig: &Rig, anim: Option<(usize, f32)>) -> Result<u8, PoseError> {
-    let k = super::fixed_unit(rig)?;
+    let k = super::units::fixed_unit(rig)?;
     let locals = super::animate::frame(rig, anim, k)?;
     let mut most = 0;
     for (node, _, skin) in rig.mesh_nodes() {
