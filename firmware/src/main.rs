@@ -30,11 +30,13 @@ mod frame;
 mod morph_bench;
 #[cfg(feature = "pico")]
 mod pico;
-mod stack;
 #[cfg(feature = "pico")]
 mod st7789;
+mod stack;
 #[cfg(feature = "bench")]
 mod synthetic;
+#[cfg(all(feature = "walk", not(feature = "bench")))]
+mod walk;
 
 #[cfg(not(any(feature = "f32", feature = "fixed")))]
 compile_error!("pick a lane feature: f32 or fixed");

@@ -29,6 +29,7 @@
 mod aim;
 mod blend;
 mod error;
+mod ground;
 mod ik;
 mod limb;
 mod limit;
@@ -39,6 +40,7 @@ mod walk;
 pub use aim::Aim;
 pub use blend::Blend;
 pub use error::{AnimError, Input};
+pub use ground::Ground;
 pub use ik::{coordinate_limit, Hinge, TwoBone};
 pub use limb::{Goal, Limb};
 pub use limit::SwingTwist;
