@@ -28,6 +28,7 @@
 
 mod aim;
 mod blend;
+mod chain;
 mod error;
 mod ground;
 mod ik;
@@ -39,6 +40,7 @@ mod walk;
 
 pub use aim::Aim;
 pub use blend::Blend;
+pub use chain::world_of;
 pub use error::{AnimError, Input};
 pub use ground::Ground;
 pub use ik::{coordinate_limit, Hinge, TwoBone};

@@ -13,7 +13,8 @@
 //! otherwise have to stretch beyond 99.9 % of its reach, and bends both legs to their feet
 //! with [`Limb`]s, knees forward.
 
-use super::error::AnimError;
+use super::chain::world_of;
+use super::error::{AnimError, Input};
 use super::limb::{Goal, Limb};
 use crate::affine::Affine;
 use crate::num::Real;
@@ -135,6 +136,7 @@ impl Gait {
 /// let gait = Gait::new(1.0, 0.8, 0.05).unwrap();
 /// let (mut pose, mut world) = (rest, [Affine::IDENTITY; 7]);
 /// let steps = walker.pose(&skel, &gait, 0.2, |_, z| 0.1 * z, &mut pose, &mut world).unwrap();
+/// skel.world(&pose, &mut world).unwrap();
 /// assert!(steps[0].contact); // the left foot, planted on the slope at its rest height
 /// let ankle = world[3].translation_part();
 /// assert!((ankle[1] - (0.1 * ankle[2] + 0.05)).abs() < 1e-5);
@@ -211,9 +213,15 @@ impl<R: Real> Walker<R> {
 
     /// Pose the walk at `t` seconds over `ground(x, z)` (heights, model units) into `pose`
     /// (the skeleton's pose at `t`, e.g. its rest pose or an upper-body clip), using `world`
-    /// for its world matrices; the feet's steps (contact phases) out.
+    /// for its world matrices; the feet's steps (contact phases) out. `world` is stale for
+    /// the legs afterwards (as after [`Limb::apply`]): [`Skeleton::world`] of the new pose, or
+    /// [`world_of`] for one chain, gives the posed matrices.
     ///
-    /// Errors: [`AnimError::Point`] for a pelvis position beyond the number format;
+    /// Only the chains the walk reads are recomputed (the pelvis's parent, each leg from the
+    /// root down), not the whole skeleton.
+    ///
+    /// Errors: [`AnimError::Joints`] when `pose` or `world` has another length than the
+    /// skeleton; [`AnimError::Point`] for a pelvis position beyond the number format;
     /// [`AnimError::Kinematics`] as [`Skeleton::world`], or for a pelvis whose parent's
     /// matrix cannot be inverted; as [`Limb::apply`] (a foot beyond
     /// [`coordinate_limit`](super::coordinate_limit)).
@@ -226,6 +234,17 @@ impl<R: Real> Walker<R> {
         pose: &mut [Transform<R>],
         world: &mut [Affine<R>],
     ) -> Result<[Step; 2], AnimError> {
+        let n = skeleton.len();
+        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
+            if actual != n {
+                return Err(AnimError::Joints {
+                    what,
+                    index: 0,
+                    actual,
+                    expected: n,
+                });
+            }
+        }
         let body = gait.travelled(t);
         let p0 = self.pelvis_rest;
         let mut steps = [gait.foot(t, 0, 0.0); 2];
@@ -257,15 +276,20 @@ impl<R: Real> Walker<R> {
             })?;
         }
         // Into the pelvis's parent frame (the parents are where the pose puts them).
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
         let parent = match skeleton.parents()[self.pelvis] {
-            Some(p) => world[usize::from(p)],
+            Some(p) => {
+                world_of(skeleton, pose, world, usize::from(p))?;
+                world[usize::from(p)]
+            }
             None => *skeleton.root(),
         };
         let singular = crate::Error::Singular { bone: self.pelvis };
         let inverse = parent.inverse().ok_or(AnimError::Kinematics(singular))?;
         pose[self.pelvis].translation = inverse.transform_point(target);
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
+        // Each leg's chain, both before either bends (a bend leaves its own chain stale).
+        for limb in &self.legs {
+            world_of(skeleton, pose, world, limb.joints()[2])?;
+        }
         for (limb, target) in self.legs.iter().zip(feet) {
             let [hip, ..] = limb.joints();
             let h = world[hip].translation_part().map(|v| v.to_f32());
@@ -277,7 +301,6 @@ impl<R: Real> Walker<R> {
             };
             limb.apply(skeleton, pose, world, goal)?;
         }
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
         Ok(steps)
     }
 }

@@ -11,7 +11,7 @@
 
 use super::{Scene, Stages};
 use crate::affine::Affine;
-use crate::anim::{Aim, Gait, Ground, Hinge, Limb, Step, SwingTwist, Walker};
+use crate::anim::{world_of, Aim, Gait, Ground, Hinge, Limb, Step, SwingTwist, Walker};
 use crate::asset::AssetLane;
 use crate::num::Real;
 use crate::raster::{Project, RasterError};
@@ -145,7 +145,9 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             let steps = walk
                 .walker
                 .pose(skeleton, &walk.gait, t, ground, pose, world)?;
+            // The head's chain as the walk left it: the rest of `world` is made after.
             let joint = walk.head.joint();
+            world_of(skeleton, pose, world, joint)?;
             let at = world[joint].translation_part().map(|v| v.to_f32());
             let look = walk.look_at(t, at);
             walk.head
