@@ -819,7 +819,8 @@ fn check_steps<L: AssetLane + Project>(
 
 /// The walk demo on the boards (`--walk`, the character's hips, ankles and head): the
 /// figure walks over uneven ground, feet planted by IK, head turned to a moving point, as
-/// Cortex-M4F `f32` and as Cortex-M0 fixed-point code (the micro:bit's 16 KiB); frames
+/// Cortex-M4F `f32` and as Cortex-M0 fixed-point code (the micro:bit's 16 KiB, and the
+/// mps2-an385 with the Pico's buffers: taller bands, a cheaper raster); frames
 /// equal to the host's bit for bit, steps equal to the host's, the animation layer below a
 /// tenth of the frame's instructions.
 #[test]
@@ -829,6 +830,7 @@ fn firmware_frames_walk() {
     let walk = ["--walk", joints.as_str()];
     frames_with(test, "mps2-an386", "f32", &walk, &[Model::Character]);
     frames_with(test, "microbit", "fixed", &walk, &[Model::Character]);
+    frames_with(test, "mps2-an385-m0", "fixed", &walk, &[Model::Character]);
 }
 
 /// Walk joints the skeleton cannot walk with are refused on the device with the animation

@@ -10,9 +10,10 @@ use crate::num::Real;
 use crate::skeleton::Skeleton;
 use crate::transform::Transform;
 
-/// `world[j] = world[parent] · local[j]` for `joint` and its ancestors, root first: the
-/// matrices [`Skeleton::world`] gives those joints for `pose`, bit for bit; the other
-/// entries of `world` are left as they are. `pose` and `world` hold one entry a joint.
+/// `world[j] = world[parent] · local[j]` for `joint` and its ancestors, root first — below
+/// `known`, an ancestor whose matrix in `world` is current, if given: the matrices
+/// [`Skeleton::world`] gives those joints for `pose`, bit for bit; the other entries of
+/// `world` are left as they are. `pose` and `world` hold one entry a joint.
 ///
 /// Errors: [`AnimError::Kinematics`] as [`Skeleton::world`] (a transform on the chain that
 /// is not valid, a matrix beyond the number format).
@@ -27,19 +28,22 @@ use crate::transform::Transform;
 /// let skel = Skeleton::<f32, 3>::new(&[None, Some(0), Some(0)], &pose).unwrap();
 /// let (mut all, mut one) = ([Affine::IDENTITY; 3], [Affine::IDENTITY; 3]);
 /// skel.world(&pose, &mut all).unwrap();
-/// world_of(&skel, &pose, &mut one, 1).unwrap();
+/// world_of(&skel, &pose, &mut one, 1, None).unwrap();
 /// assert_eq!((one[0], one[1], one[2]), (all[0], all[1], Affine::IDENTITY)); // joint 2 untouched
+/// world_of(&skel, &pose, &mut one, 2, Some(0)).unwrap(); // joint 0's matrix is current
+/// assert_eq!(one, all);
 /// ```
 pub fn world_of<R: Real, const N: usize>(
     skeleton: &Skeleton<R, N>,
     pose: &[Transform<R>],
     world: &mut [Affine<R>],
     joint: usize,
+    known: Option<usize>,
 ) -> Result<(), AnimError> {
     let parents = skeleton.parents();
     let mut chain = heapless::Vec::<usize, N>::new();
     let mut at = Some(joint);
-    while let Some(j) = at {
+    while let Some(j) = at.filter(|&j| Some(j) != known) {
         // A skeleton's parents come first and never circle: at most N joints.
         if chain.push(j).is_err() {
             break;

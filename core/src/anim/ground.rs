@@ -1,16 +1,20 @@
 //! Uneven ground for a walk: a height function of position, the same on every target.
 
-/// Rolling ground: ridges across the direction of travel (+Z), `amplitude` high over a
-/// `wavelength`, tilted across by a second, slower wave along X, so that the two feet of a
-/// walker stand at different heights. Heights come from `libm`'s `sinf` and `cosf`, so the
-/// host and a board compute the same bits for the same point (no platform `sin`).
+/// Rolling ground: smooth ridges across the direction of travel (+Z), `amplitude` high
+/// every `wavelength`, on a slope across (X) that rises by a quarter of the amplitude a
+/// wavelength, so that the two feet of a walker stand at different heights. Each ridge is
+/// the bump `16 s² (1 − s)²` of the fraction `s` of its wavelength (smooth where ridges
+/// meet); heights take `libm::floorf` and arithmetic only, so the host and a board compute
+/// the same bits for the same point, and a Cortex-M0 without a floating-point unit no
+/// sine (a software one costs thousands of instructions there).
 ///
 /// ```
 /// use skin_core::anim::Ground;
 /// let g = Ground::new(0.05, 1.0).unwrap();
 /// assert_eq!(g.height(0.0, 0.0), 0.0);
-/// assert!((g.height(0.0, 0.25) - 0.05).abs() < 1e-6); // a crest
-/// assert!(g.height(0.3, 0.25) != g.height(-0.3, 0.25)); // tilted across
+/// assert!((g.height(0.0, 0.5) - 0.05).abs() < 1e-7); // a crest
+/// assert_eq!(g.height(0.0, 1.5), g.height(0.0, 0.5)); // a ridge a wavelength
+/// assert!(g.height(0.3, 0.5) > g.height(-0.3, 0.5)); // sloping across
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ground {
@@ -42,10 +46,12 @@ impl Ground {
         })
     }
 
-    /// The ground's height at `(x, z)`, model units: the ridge `amplitude · sin(2π z / λ)`
-    /// plus a quarter of it times `sin(2π x / 4λ)` (the tilt across).
+    /// The ground's height at `(x, z)`, model units: `amplitude · (16 s² (1 − s)² + x / 4λ)`,
+    /// `s` the fraction of `z / λ`.
     pub fn height(&self, x: f32, z: f32) -> f32 {
-        let k = core::f32::consts::TAU / self.wavelength;
-        self.amplitude * (libm::sinf(k * z) + 0.25 * libm::sinf(k * x / 4.0))
+        let u = z / self.wavelength;
+        let s = u - libm::floorf(u);
+        let bump = 4.0 * s * (1.0 - s);
+        self.amplitude * (bump * bump + 0.25 * x / self.wavelength)
     }
 }

@@ -6,7 +6,8 @@
 //! a *step* (one foot's lift-off to the other's) is half of it. Each foot is on the ground
 //! for [`Gait::DUTY`] of its stride (both feet at once twice a stride, as in walking, not
 //! running): planted where it landed, `DUTY · stride / 2` ahead of its hip, until it is that
-//! far behind; then it swings forward by one stride, lifted by up to `lift` (a half sine).
+//! far behind; then it swings forward by one stride, lifted by up to `lift` (a parabola,
+//! `4 s (1 − s)` of the swing's fraction `s`: no sine to compute on a board without an FPU).
 //!
 //! The walker ([`Walker`]) puts each foot on the ground under it (a height function
 //! `ground(x, z)`), at its rest height above the ground, lowers the pelvis where a leg would
@@ -112,7 +113,7 @@ impl Gait {
             phase,
             contact: false,
             along: planted + self.stride * eased,
-            lift: self.lift * libm::sinf(core::f32::consts::PI * s),
+            lift: self.lift * 4.0 * s * (1.0 - s),
         }
     }
 }
@@ -211,6 +212,11 @@ impl<R: Real> Walker<R> {
         })
     }
 
+    /// The joint that carries the body.
+    pub fn pelvis(&self) -> usize {
+        self.pelvis
+    }
+
     /// Pose the walk at `t` seconds over `ground(x, z)` (heights, model units) into `pose`
     /// (the skeleton's pose at `t`, e.g. its rest pose or an upper-body clip), using `world`
     /// for its world matrices; the feet's steps (contact phases) out. `world` is stale for
@@ -247,7 +253,12 @@ impl<R: Real> Walker<R> {
         }
         let body = gait.travelled(t);
         let p0 = self.pelvis_rest;
-        let mut steps = [gait.foot(t, 0, 0.0); 2];
+        let mut steps = [Step {
+            phase: 0.0,
+            contact: true,
+            along: 0.0,
+            lift: 0.0,
+        }; 2];
         let mut feet = [[0.0f32; 3]; 2];
         let mut height = f32::INFINITY;
         let mut mean_ground = 0.0;
@@ -278,7 +289,7 @@ impl<R: Real> Walker<R> {
         // Into the pelvis's parent frame (the parents are where the pose puts them).
         let parent = match skeleton.parents()[self.pelvis] {
             Some(p) => {
-                world_of(skeleton, pose, world, usize::from(p))?;
+                world_of(skeleton, pose, world, usize::from(p), None)?;
                 world[usize::from(p)]
             }
             None => *skeleton.root(),
@@ -286,9 +297,11 @@ impl<R: Real> Walker<R> {
         let singular = crate::Error::Singular { bone: self.pelvis };
         let inverse = parent.inverse().ok_or(AnimError::Kinematics(singular))?;
         pose[self.pelvis].translation = inverse.transform_point(target);
-        // Each leg's chain, both before either bends (a bend leaves its own chain stale).
+        // Each leg's chain, both before either bends (a bend leaves its own chain stale); the
+        // pelvis's matrix once.
+        world_of(skeleton, pose, world, self.pelvis, None)?;
         for limb in &self.legs {
-            world_of(skeleton, pose, world, limb.joints()[2])?;
+            world_of(skeleton, pose, world, limb.joints()[2], Some(self.pelvis))?;
         }
         for (limb, target) in self.legs.iter().zip(feet) {
             let [hip, ..] = limb.joints();

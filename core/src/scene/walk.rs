@@ -7,7 +7,8 @@
 //! Everything scales with the figure: `h`, the pelvis's rest height above the ground (the
 //! ground is at height 0 at rest, as for [`Walker`]), sets the gait (speed `h` a second,
 //! strides of `0.8 h`, feet lifted by up to `0.08 h`), the ground (ridges `0.04 h` high every
-//! `1.2 h`: [`Ground`]) and the look-at point (`h` ahead of the head, swept `±h` across).
+//! `1.2 h` on a slight slope across: [`Ground`]) and the look-at point (`h` ahead of the
+//! head, swept `±h` across: [`Walk::look_at`]).
 
 use super::{Scene, Stages};
 use crate::affine::Affine;
@@ -50,12 +51,23 @@ impl<R> Walk<R> {
     }
 
     /// The point the head looks at, at `t` seconds, given the head's position: `h` ahead of
-    /// it (+Z), swept `h · sin(2t)` across (X) — `h` the pelvis's rest height.
+    /// it (+Z), swept across (X) from `+h` to `−h` and back every [`SWEEP`] seconds —
+    /// `h · (1 − 8 s (1 − s))`, `s` the fraction of the sweep (a parabola each way, no sine
+    /// to compute on a board without an FPU); `h` the pelvis's rest height.
     pub fn look_at(&self, t: f32, head: [f32; 3]) -> [f32; 3] {
         let h = self.size;
-        [head[0] + h * libm::sinf(2.0 * t), head[1], head[2] + h]
+        let u = t / SWEEP;
+        let s = u - libm::floorf(u);
+        [
+            head[0] + h * (1.0 - 8.0 * s * (1.0 - s)),
+            head[1],
+            head[2] + h,
+        ]
     }
 }
+
+/// Seconds the look-at point takes across and back.
+pub const SWEEP: f32 = 3.0;
 
 /// Bends of a knee the walk allows, radians: straight to well past a right angle.
 const KNEE: (f32, f32) = (0.0, 2.6);
@@ -145,9 +157,10 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             let steps = walk
                 .walker
                 .pose(skeleton, &walk.gait, t, ground, pose, world)?;
-            // The head's chain as the walk left it: the rest of `world` is made after.
+            // The head's chain as the walk left it (the pelvis's matrix current): the rest of
+            // `world` is made after.
             let joint = walk.head.joint();
-            world_of(skeleton, pose, world, joint)?;
+            world_of(skeleton, pose, world, joint, Some(walk.walker.pelvis()))?;
             let at = world[joint].translation_part().map(|v| v.to_f32());
             let look = walk.look_at(t, at);
             walk.head
