@@ -36,7 +36,7 @@ pub use deform::{Route, Scratch};
 pub use draw::{BACKGROUND, MATERIAL};
 pub use skinning::{Chunk, PartPalette};
 pub use stages::{Stage, Stages};
-pub use walk::{Walk, WalkJoints, SWEEP};
+pub use walk::{Walk, WalkJoints, STRIDES, SWEEP};
 
 use crate::asset::{Asset, AssetLane, ClipView};
 use crate::bind::BindPose;

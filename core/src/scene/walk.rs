@@ -66,6 +66,12 @@ impl<R> Walk<R> {
     }
 }
 
+/// Strides the figure walks before it starts again where it began: a board's fixed-point
+/// coordinates (a few asset units) then hold the walk however long it plays, where an
+/// endless walk would carry the figure, and the point ahead of its knees that bends them,
+/// beyond them (and out of the camera's view).
+pub const STRIDES: f32 = 2.0;
+
 /// Seconds the look-at point takes across and back.
 pub const SWEEP: f32 = 3.0;
 
@@ -115,6 +121,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// [`Self::pose`] at `t` with `walk` on the sampled clip (timed as
     /// [`Stage::Animate`](super::Stage::Animate)): the pelvis carried along +Z, the feet
     /// planted on the ground, the head turned to [`Walk::look_at`]; the feet's steps out.
+    /// The walk repeats every [`STRIDES`] strides.
     ///
     /// ```
     /// # use skin_core::prelude::*;
@@ -154,9 +161,12 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         self.pose_at(Some(t), pose, world, stages, |pose, world| {
             let skeleton = &self.skeleton;
             let ground = |x, z| walk.ground.height(x, z);
+            // Two strides, then from the start: the same steps, the body back where it began.
+            let lap = STRIDES * walk.gait.period();
+            let walked = t - libm::floorf(t / lap) * lap;
             let steps = walk
                 .walker
-                .pose(skeleton, &walk.gait, t, ground, pose, world)?;
+                .pose(skeleton, &walk.gait, walked, ground, pose, world)?;
             // The head's chain as the walk left it (the pelvis's matrix current): the rest of
             // `world` is made after.
             let joint = walk.head.joint();
