@@ -285,7 +285,7 @@ case "${1:-}" in
     bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
