@@ -14,6 +14,9 @@
 //!   (1..=240) when set; a band that, with the model's projected vertices and spans, needs
 //!   more than the board's RAM holds stops the build the same way.
 //! - `SKIN_TARGET` (the target triple) is passed on for the log.
+//! - With feature `walk`, `SKIN_WALK` names the walking figure's joints as bones of the
+//!   asset, `PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD` (`$OUT_DIR/walk.rs`); the firmware checks
+//!   them against the skeleton when it starts.
 
 use std::{env, fs, path::PathBuf};
 
@@ -75,6 +78,28 @@ fn main() {
     };
     board.check_band(&model, rows, fixed, &asset);
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
+    walk_joints(&out);
+}
+
+/// `$OUT_DIR/walk.rs` from `SKIN_WALK` (feature `walk` only).
+fn walk_joints(out: &std::path::Path) {
+    println!("cargo:rerun-if-env-changed=SKIN_WALK");
+    if env::var_os("CARGO_FEATURE_WALK").is_none() {
+        return;
+    }
+    let v = env::var("SKIN_WALK").unwrap_or_default();
+    let joints: Vec<usize> = v.split(',').filter_map(|j| j.trim().parse().ok()).collect();
+    let [pelvis, left, right, head] = joints.as_slice() else {
+        fail(&format!(
+            "SKIN_WALK={v:?}: the walk needs four bone indices, PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD"
+        ));
+    };
+    let source = format!(
+        "/// The walking figure's joints (`SKIN_WALK`).\n\
+         pub const JOINTS: skin_core::scene::WalkJoints = skin_core::scene::WalkJoints \
+         {{ pelvis: {pelvis}, ankles: [{left}, {right}], head: {head} }};\n"
+    );
+    fs::write(out.join("walk.rs"), source).expect("write walk.rs");
 }
 
 // The boards' limits (`Limits`, `MICROBIT_LIMITS`, `PICO_LIMITS`): one table, which

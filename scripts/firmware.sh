@@ -18,7 +18,7 @@
 # LANE:  fixed | f32
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
-# OPTIONS: --rows N, --vmla, --skinning lbs|dqs, --anim CLIP (below).
+# OPTIONS: --rows N, --vmla, --skinning lbs|dqs, --anim CLIP, --walk JOINTS (below).
 # --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
 #        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12); a band
 #        that with those needs more than the board's RAM holds stops the build.
@@ -28,6 +28,10 @@
 #        a part) and the firmware built with feature `dqs`; an --asset must be baked so.
 # --anim INDEX|NAME: the clip to play: the model is baked with only that clip (`skin bake
 #        --anim`), and the firmware plays the asset's first clip; default: the model's first.
+# --walk PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD: the walk demo (feature `walk`): the figure
+#        walks over uneven ground, feet planted by IK, head turned to a moving point, on
+#        top of its clip; the joints are bone indices of the baked asset (its skeleton is
+#        the model's posed nodes, parents first: the character's are 0,10,13,3).
 # run:   --out DIR  where QEMU writes the frames (frame-NNN.rgb565, 240×240 RGB565 LE) and
 #        this copies the embedded asset (asset.bin); default firmware/target/frames/NAME.
 #        --gif FILE  also turns the frames into an animation (`skin frames`; .gif or .apng)
@@ -104,7 +108,7 @@ vmla() {
 parse_options() {
   local board="$1" lane="$2"
   shift 2
-  model="" asset="" out="" gif="" extra="" variant="" rows="" skinning=lbs anim=""
+  model="" asset="" out="" gif="" extra="" variant="" rows="" skinning=lbs anim="" walk=
   while [ $# -gt 0 ]; do
     case "$1" in
       --vmla) vmla "$board" "$lane"; shift ;;
@@ -121,6 +125,13 @@ parse_options() {
       --anim)
         anim="${2:?--anim needs a clip index or name}"
         variant="$variant-anim-$(printf '%s' "$anim" | tr -c 'A-Za-z0-9' '_')"
+        shift 2
+        ;;
+      --walk)
+        walk="${2:?--walk needs PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD}"
+        [[ "$walk" =~ ^[0-9]+,[0-9]+,[0-9]+,[0-9]+$ ]] \
+          || die "--walk $walk: give four bone indices, PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD"
+        extra="$extra,walk" variant="$variant-walk"
         shift 2
         ;;
       --model) model="${2:?--model needs a file}"; shift 2 ;;
@@ -185,7 +196,7 @@ build() {
   triple "$board" >/dev/null
   parse_options "$board" "$lane" "$@"
   bake "$lane"
-  SKIN_ASSET="$asset" SKIN_BAND_ROWS="$rows" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
+  SKIN_ASSET="$asset" SKIN_BAND_ROWS="$rows" SKIN_WALK="$walk" cargo_build "$board" "$(feature "$board"),$lane$extra" "$lane$variant-$name"
 }
 
 # Runs an ELF in QEMU from folder $2, decoding its log; returns QEMU's status.
@@ -283,7 +294,7 @@ case "${1:-}" in
     bench_one mps2-an386 f32 --vmla
     ;;
   *)
-    sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -10,7 +10,7 @@
 //! ```text
 //! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=… skinning=…
 //! PART part=… vertices=… bones=… loop=… in_place=…
-//! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… total=…
+//! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… animate=… total=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
 //!
@@ -22,8 +22,9 @@
 //! Stage figures (`counts=`) are instructions under QEMU (`-icount shift=0`; SysTick
 //! calibrated as the benchmark does) and core cycles on a real board, the stopwatch's own
 //! cost subtracted.
-//! `total` is sample + palette + skin + project + raster: the frame's work without
-//! `display`, the time spent handing finished bands to the display driver.
+//! `total` is sample + palette + skin + project + raster + animate: the frame's work without
+//! `display`, the time spent handing finished bands to the display driver; `animate` is the
+//! animation layer on the sampled pose (the walk demo's, feature `walk`; 0 without one).
 
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
@@ -107,8 +108,8 @@ impl Counts {
 /// Per-stage tick and call tallies.
 #[derive(Clone, Copy, Default)]
 struct Tally {
-    ticks: [u64; 6],
-    calls: [u32; 6],
+    ticks: [u64; 7],
+    calls: [u32; 7],
 }
 
 /// Times each stage of the scene with the SysTick clock.
@@ -126,6 +127,7 @@ impl Stages for Timed<'_> {
             Stage::Project => 3,
             Stage::Raster => 4,
             Stage::Display => 5,
+            Stage::Animate => 6,
         };
         let r = self.clock.time(f);
         let (ticks, calls) = self.clock.take();
@@ -278,10 +280,15 @@ where
         clock,
         tally: Tally::default(),
     };
+    #[cfg(feature = "walk")]
+    let walk = crate::walk::prepare(scene)?;
     let mut k = 0;
     while let Some(t) = time(scene, k) {
         timed.tally = Tally::default();
+        #[cfg(not(feature = "walk"))]
         scene.pose(t, &mut p.pose, &mut p.world, &mut timed)?;
+        #[cfg(feature = "walk")]
+        crate::walk::pose(scene, &walk, (k, t), &mut p.pose, &mut p.world, &mut timed)?;
         p.scratch.set_time(Some(t));
         scene.project(
             &p.world,
@@ -300,9 +307,9 @@ where
             &mut timed,
         )?;
         let c = timed.tally;
-        let s: [u64; 6] = core::array::from_fn(|i| meter.instructions(c.ticks[i], c.calls[i]));
+        let s: [u64; 7] = core::array::from_fn(|i| meter.instructions(c.ticks[i], c.calls[i]));
         defmt::info!(
-            "FRAME frame={=u32} time={=f32} sample={=u64} palette={=u64} skin={=u64} project={=u64} raster={=u64} display={=u64} total={=u64}",
+            "FRAME frame={=u32} time={=f32} sample={=u64} palette={=u64} skin={=u64} project={=u64} raster={=u64} display={=u64} animate={=u64} total={=u64}",
             k,
             t,
             s[0],
@@ -311,7 +318,8 @@ where
             s[3],
             s[4],
             s[5],
-            s[..5].iter().sum::<u64>()
+            s[6],
+            s[..5].iter().sum::<u64>() + s[6]
         );
         k += 1;
     }

@@ -41,6 +41,8 @@ mod st7789;
 mod stack;
 #[cfg(feature = "bench")]
 mod synthetic;
+#[cfg(all(feature = "walk", not(feature = "bench")))]
+mod walk;
 
 #[cfg(not(any(feature = "f32", feature = "fixed")))]
 compile_error!("pick a lane feature: f32 or fixed");

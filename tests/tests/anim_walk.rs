@@ -9,6 +9,10 @@
 //!   above it) while planted; the pelvis is lowered where a leg could not reach otherwise;
 //!   bone lengths are kept; the contact phases it reports are the gait's.
 //!
+//! - the walk demo (`Scene::pose_walk`) on the baked character, f32 and fixed point, past
+//!   the two strides after which it starts again: planted ankles on its ground at their
+//!   rest height, bad joints and grounds refused with typed errors.
+//!
 //! Tolerances, extent 2: f32 1e-4·2 for the feet, 1e-5·2 for lengths; fixed point 2⁻¹¹
 //! (as for `Limb`, tests/anim_limb.rs).
 
@@ -204,4 +208,103 @@ fn bad_gaits_and_walkers_are_typed_errors() {
         Walker::new(&skel, 0, same).unwrap_err().to_string(),
         "both legs hold joint 1: each leg needs joints of its own"
     );
+}
+
+/// The walk demo (`Scene::walk`, `Scene::pose_walk`: what `scripts/firmware.sh run … --walk`
+/// plays) on the baked character in `lane`: over a stride and more, every planted ankle
+/// stands on the demo's ground at its rest height (within `tol`, asset units), one foot
+/// at least is planted at every frame, and both feet swing at some frame.
+fn demo<L: skin_core::asset::AssetLane + skin_core::raster::Project>(
+    lane: skin_host::pose::LaneKind,
+    tol: f32,
+) {
+    use skin_core::scene::{Scene, WalkJoints};
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let options = skin_host::bake::Options {
+        budget: Some(skin_core::budget::Budget::VS_1_1),
+        lane,
+        clips: None,
+        skinning: skin_core::skin::Skinning::Lbs,
+    };
+    let bytes = skin_host::bake::bake(&rig, &options).expect("bakes").bytes;
+    let asset = skin_core::asset::Asset::<L>::read(&bytes).expect("reads");
+    let scene = Scene::<L, 16>::new(asset, 240, 240).expect("a scene");
+    let bones = rig.posed_nodes();
+    let bone = |name: &str| {
+        bones
+            .iter()
+            .position(|&n| rig.nodes[n].name.as_deref() == Some(name))
+            .expect("a bone of the character")
+    };
+    let joints = WalkJoints {
+        pelvis: bone("hips"),
+        ankles: [bone("foot.L"), bone("foot.R")],
+        head: bone("head"),
+    };
+    let walk = scene.walk(joints).expect("the character walks");
+    let n = scene.bones();
+    let (mut pose, mut world) = (vec![Transform::IDENTITY; n], vec![Affine::IDENTITY; n]);
+    scene.rest(&mut pose, &mut world).expect("rest");
+    let y = |w: &Affine<L::Real>| w.translation_part().map(|v| v.to_f32());
+    let rest_height = joints.ankles.map(|a| y(&world[a])[1]);
+    let mut swung = [false; 2];
+    for k in 0..24 {
+        let t = k as f32 * 0.1;
+        let steps = scene
+            .pose_walk(&walk, t, &mut pose, &mut world, &mut ())
+            .expect("walks");
+        assert!(steps.iter().any(|s| s.contact), "t = {t}: no foot planted");
+        for (side, step) in steps.iter().enumerate() {
+            swung[side] |= !step.contact;
+            let [x, h, z] = y(&world[joints.ankles[side]]);
+            if step.contact {
+                let want = walk.ground().height(x, z) + rest_height[side];
+                assert!(
+                    (h - want).abs() <= tol,
+                    "t = {t} side {side}: ankle at height {h}, the ground puts it at {want}"
+                );
+            }
+        }
+    }
+    assert_eq!(swung, [true; 2], "a foot never swings");
+    // A head the skeleton does not have is the animation layer's typed error.
+    let bad = WalkJoints { head: 99, ..joints };
+    let e = scene.walk(bad).expect_err("no bone 99");
+    assert!(
+        matches!(
+            e,
+            skin_core::raster::RasterError::Anim(AnimError::JointIndex { joint: 99, .. })
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().starts_with("animation: "), "{e}");
+}
+
+#[test]
+fn the_walk_demo_plants_the_characters_feet_f32() {
+    demo::<f32>(skin_host::pose::LaneKind::F32, 1e-4);
+}
+
+#[test]
+fn the_walk_demo_plants_the_characters_feet_fixed() {
+    demo::<skin_core::lane::Q14>(skin_host::pose::LaneKind::Fixed, 1.0 / 2048.0);
+}
+
+#[test]
+fn bad_grounds_are_typed_errors() {
+    use skin_core::anim::Ground;
+    for (a, w, what) in [
+        (f32::NAN, 1.0, "ground amplitude"),
+        (-0.1, 1.0, "ground amplitude"),
+        (0.1, 0.0, "ground wavelength"),
+        (0.1, f32::INFINITY, "ground wavelength"),
+    ] {
+        let e = Ground::new(a, w).expect_err("refused");
+        assert!(
+            matches!(e, AnimError::Gait { what: w2, .. } if w2 == what),
+            "{a}, {w}: {e:?}"
+        );
+        assert!(e.to_string().contains(what), "{e}");
+    }
 }

@@ -33,7 +33,7 @@ use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
 use skin_core::palette::{DualPalette, Palette};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
-use skin_core::scene::{PartPalette, Scene, Scratch, BACKGROUND};
+use skin_core::scene::{PartPalette, Scene, Scratch, WalkJoints, BACKGROUND};
 use skin_core::skin::Skinning;
 use skin_core::transform::Transform;
 use skin_tests::firmware::{field, lines, missing_tools, script};
@@ -67,6 +67,8 @@ enum Model {
 /// What a run left behind.
 struct Run {
     log: String,
+    /// The walk demo's joints, when run with `--walk`.
+    walk: Option<WalkJoints>,
     asset: Vec<u8>,
     frames: Vec<Vec<u8>>,
     _dir: tempfile::TempDir,
@@ -136,6 +138,10 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
         (_, Some(path)) => args.extend(["--model", path.to_str().expect("UTF-8 model path")]),
         (_, None) => {}
     }
+    let walk = options
+        .iter()
+        .position(|&o| o == "--walk")
+        .map(|i| walk_joints(options[i + 1]));
     let o = script(&args);
     let log = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
@@ -153,6 +159,7 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
         .collect();
     Some(Run {
         log,
+        walk,
         asset,
         frames,
         _dir: dir,
@@ -162,21 +169,24 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
 /// The host's frame of `asset` at each time in `times`: skin-core's `Scene`, framed at the
 /// skinned rest pose as the firmware frames it, drawn in one band the height of the frame
 /// (the firmware's bands are thinner; the picture does not depend on them), as RGB565 LE;
-/// with the palette of the asset's skinning method, as large as the firmware's.
-fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u8>> {
+/// with the palette of the asset's skinning method, as large as the firmware's; with `walk`,
+/// each frame posed by the walk demo (`Scene::pose_walk`) as the `walk` build poses it.
+fn host_frames<L: AssetLane + Project>(
+    asset: &[u8],
+    times: &[f32],
+    walk: Option<WalkJoints>,
+) -> Vec<Vec<u8>> {
     let asset = Asset::<L>::read(asset).expect("the embedded asset reads on the host");
     match asset.skinning() {
         Skinning::Lbs => {
             const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
-            host_frames_with(asset, times, &mut *Box::new(Palette::<L, PALETTE>::new()))
+            let palette = &mut *Box::new(Palette::<L, PALETTE>::new());
+            host_frames_with(asset, times, walk, palette)
         }
         Skinning::Dqs => {
             const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
-            host_frames_with(
-                asset,
-                times,
-                &mut *Box::new(DualPalette::<L, PALETTE>::new()),
-            )
+            let palette = &mut *Box::new(DualPalette::<L, PALETTE>::new());
+            host_frames_with(asset, times, walk, palette)
         }
     }
 }
@@ -185,6 +195,7 @@ fn host_frames<L: AssetLane + Project>(asset: &[u8], times: &[f32]) -> Vec<Vec<u
 fn host_frames_with<L: AssetLane + Project>(
     asset: Asset<'_, L>,
     times: &[f32],
+    walk: Option<WalkJoints>,
     palette: &mut impl PartPalette<L>,
 ) -> Vec<Vec<u8>> {
     let mut pose = vec![Transform::IDENTITY; BONES];
@@ -194,13 +205,21 @@ fn host_frames_with<L: AssetLane + Project>(
     scene
         .frame_rest_pose(&mut pose, &mut world, palette, &mut scratch)
         .expect("the rest pose frames");
+    let walk = walk.map(|j| scene.walk(j).expect("the walk's joints"));
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     let pixels = usize::from(WIDTH) * usize::from(HEIGHT);
     let (mut colour, mut depth) = (vec![Rgb565::BLACK; pixels], vec![0u16; pixels]);
     times
         .iter()
         .map(|&t| {
-            scene.pose(t, &mut pose, &mut world, &mut ()).expect("pose");
+            match &walk {
+                Some(w) => {
+                    scene
+                        .pose_walk(w, t, &mut pose, &mut world, &mut ())
+                        .expect("walk");
+                }
+                None => scene.pose(t, &mut pose, &mut world, &mut ()).expect("pose"),
+            }
             scratch.set_time(Some(t));
             scene
                 .project(&world, palette, &mut scratch, &mut vertices, &mut ())
@@ -320,11 +339,20 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
         );
         assert!(field::<u64>(f, "display") > 0, "{ctx}");
         let total: u64 = field(f, "total");
-        assert_eq!(total, stages.iter().sum::<u64>(), "{ctx}");
+        let animate: u64 = field(f, "animate");
+        assert_eq!(total, stages.iter().sum::<u64>() + animate, "{ctx}");
+        // The animation layer is the walk demo's, and below a tenth of its frame.
+        match run.walk {
+            Some(_) => assert!(animate > 0 && animate * 10 < total, "frame {k}: {ctx}"),
+            None => assert_eq!(animate, 0, "frame {k}: {ctx}"),
+        }
         totals.push(total);
     }
 
-    let want = host_frames::<L>(&run.asset, &times);
+    if let Some(joints) = run.walk {
+        check_steps(&scene, joints, &times, &run.log, &ctx);
+    }
+    let want = host_frames::<L>(&run.asset, &times, run.walk);
     for (k, (got, want)) in run.frames.iter().zip(&want).enumerate() {
         assert_eq!(got.len(), want.len(), "frame {k} size: {ctx}");
         let differ = got
@@ -615,8 +643,12 @@ fn firmware_frames_host_render_depends_on_time() {
         skinning: Skinning::Lbs,
     };
     let baked = skin_host::bake::bake(&rig, &options).expect("bakes");
-    let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25]);
+    let frames = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25], None);
     assert_ne!(frames[0], frames[1]);
+    // And on the walk: the walk demo's frames are not the clip's.
+    let joints = walk_joints(&character_walk_joints());
+    let walked = host_frames::<Q14>(&baked.bytes, &[0.0, 0.25], Some(joints));
+    assert_ne!(walked, frames);
 }
 
 /// Bad input on the device is a typed error and a failed run: a fixed-point build given an
@@ -784,4 +816,112 @@ fn firmware_build_refuses_a_band_beyond_the_boards_ram() {
             "{line}"
         );
     }
+}
+
+/// The walk demo's joints from `--walk`'s `PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD`.
+fn walk_joints(arg: &str) -> WalkJoints {
+    let j: Vec<usize> = arg
+        .split(',')
+        .map(|v| v.parse().expect("a bone index"))
+        .collect();
+    WalkJoints {
+        pelvis: j[0],
+        ankles: [j[1], j[2]],
+        head: j[3],
+    }
+}
+
+/// The character's walk joints as bones of its baked asset (the rig's posed nodes, parents
+/// first): `hips,foot.L,foot.R,head`, found by name.
+fn character_walk_joints() -> String {
+    let character = skin_host::character::Character::new();
+    let rig = skin_host::import::from_slice(&character.glb(), None).expect("imports");
+    let bones = rig.posed_nodes();
+    let bone = |name: &str| {
+        bones
+            .iter()
+            .position(|&n| rig.nodes[n].name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("the character has a bone {name}"))
+            .to_string()
+    };
+    ["hips", "foot.L", "foot.R", "head"].map(bone).join(",")
+}
+
+/// The firmware's `STEP` lines against the host's walk at the same times: each foot's
+/// contact and phase, bit for bit; every frame has a foot on the ground, and over the
+/// frames each foot both stands and swings (the contact phases show).
+fn check_steps<L: AssetLane + Project>(
+    scene: &Scene<'_, L, BONES>,
+    joints: WalkJoints,
+    times: &[f32],
+    log: &str,
+    ctx: &str,
+) {
+    let walk = scene.walk(joints).expect("the walk's joints");
+    let mut pose = vec![Transform::IDENTITY; BONES];
+    let mut world = vec![Affine::IDENTITY; BONES];
+    let steps = lines(log, "STEP");
+    assert_eq!(steps.len(), times.len(), "one STEP line a frame: {ctx}");
+    let mut seen = [[false; 2]; 2];
+    for (k, (line, &t)) in steps.iter().zip(times).enumerate() {
+        assert_eq!(field::<usize>(line, "frame"), k, "{ctx}");
+        let host = scene
+            .pose_walk(&walk, t, &mut pose, &mut world, &mut ())
+            .expect("the host walks");
+        for (side, name) in ["left", "right"].iter().enumerate() {
+            let contact: bool = field(line, name);
+            let phase: f32 = field(line, &format!("{name}_phase"));
+            assert_eq!(contact, host[side].contact, "frame {k} {name}: {ctx}");
+            assert_eq!(
+                phase.to_bits(),
+                host[side].phase.to_bits(),
+                "frame {k}: {ctx}"
+            );
+            seen[side][usize::from(contact)] = true;
+        }
+        assert!(
+            host.iter().any(|s| s.contact),
+            "frame {k}: no foot planted: {ctx}"
+        );
+    }
+    assert_eq!(
+        seen, [[true; 2]; 2],
+        "a foot never stands or never swings: {ctx}"
+    );
+}
+
+/// The walk demo on the boards (`--walk`, the character's hips, ankles and head): the
+/// figure walks over uneven ground, feet planted by IK, head turned to a moving point, as
+/// Cortex-M4F `f32` and as Cortex-M0 fixed-point code (the micro:bit's 16 KiB, and the
+/// mps2-an385 with the Pico's buffers: taller bands, a cheaper raster); frames
+/// equal to the host's bit for bit, steps equal to the host's, the animation layer below a
+/// tenth of the frame's instructions.
+#[test]
+fn firmware_frames_walk() {
+    let test = "firmware_frames_walk";
+    let joints = character_walk_joints();
+    let walk = ["--walk", joints.as_str()];
+    frames_with(test, "mps2-an386", "f32", &walk, &[Model::Character]);
+    frames_with(test, "microbit", "fixed", &walk, &[Model::Character]);
+    frames_with(test, "mps2-an385-m0", "fixed", &walk, &[Model::Character]);
+}
+
+/// Walk joints the skeleton cannot walk with are refused on the device with the animation
+/// layer's error: a head past the bones.
+#[test]
+fn firmware_walk_refuses_joints_beyond_the_skeleton() {
+    let test = "firmware_walk_refuses_joints_beyond_the_skeleton";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let (log, error) = refused(
+        "character-walk-99",
+        skin_host::pose::LaneKind::Fixed,
+        &["--walk", "0,10,13,99"],
+    );
+    assert!(
+        error.contains("error: animation") && error.contains("99"),
+        "{log}"
+    );
 }

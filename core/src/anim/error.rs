@@ -163,7 +163,7 @@ pub enum AnimError {
     },
     /// A gait's speed or stride is not finite and positive, or its lift is negative.
     Gait {
-        /// `"speed"`, `"stride"` or `"lift"`.
+        /// `"speed"`, `"stride"`, `"lift"`, `"ground amplitude"` or `"ground wavelength"`.
         what: &'static str,
         /// The value.
         value: f32,

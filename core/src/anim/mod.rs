@@ -28,7 +28,9 @@
 
 mod aim;
 mod blend;
+mod chain;
 mod error;
+mod ground;
 mod ik;
 mod limb;
 mod limit;
@@ -38,7 +40,9 @@ mod walk;
 
 pub use aim::Aim;
 pub use blend::Blend;
+pub use chain::world_of;
 pub use error::{AnimError, Input};
+pub use ground::Ground;
 pub use ik::{coordinate_limit, Hinge, TwoBone};
 pub use limb::{Goal, Limb};
 pub use limit::SwingTwist;

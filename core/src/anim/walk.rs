@@ -6,14 +6,16 @@
 //! a *step* (one foot's lift-off to the other's) is half of it. Each foot is on the ground
 //! for [`Gait::DUTY`] of its stride (both feet at once twice a stride, as in walking, not
 //! running): planted where it landed, `DUTY · stride / 2` ahead of its hip, until it is that
-//! far behind; then it swings forward by one stride, lifted by up to `lift` (a half sine).
+//! far behind; then it swings forward by one stride, lifted by up to `lift` (a parabola,
+//! `4 s (1 − s)` of the swing's fraction `s`: no sine to compute on a board without an FPU).
 //!
 //! The walker ([`Walker`]) puts each foot on the ground under it (a height function
 //! `ground(x, z)`), at its rest height above the ground, lowers the pelvis where a leg would
 //! otherwise have to stretch beyond 99.9 % of its reach, and bends both legs to their feet
 //! with [`Limb`]s, knees forward.
 
-use super::error::AnimError;
+use super::chain::world_of;
+use super::error::{AnimError, Input};
 use super::limb::{Goal, Limb};
 use crate::affine::Affine;
 use crate::num::Real;
@@ -111,7 +113,7 @@ impl Gait {
             phase,
             contact: false,
             along: planted + self.stride * eased,
-            lift: self.lift * libm::sinf(core::f32::consts::PI * s),
+            lift: self.lift * 4.0 * s * (1.0 - s),
         }
     }
 }
@@ -135,6 +137,7 @@ impl Gait {
 /// let gait = Gait::new(1.0, 0.8, 0.05).unwrap();
 /// let (mut pose, mut world) = (rest, [Affine::IDENTITY; 7]);
 /// let steps = walker.pose(&skel, &gait, 0.2, |_, z| 0.1 * z, &mut pose, &mut world).unwrap();
+/// skel.world(&pose, &mut world).unwrap();
 /// assert!(steps[0].contact); // the left foot, planted on the slope at its rest height
 /// let ankle = world[3].translation_part();
 /// assert!((ankle[1] - (0.1 * ankle[2] + 0.05)).abs() < 1e-5);
@@ -209,11 +212,22 @@ impl<R: Real> Walker<R> {
         })
     }
 
+    /// The joint that carries the body.
+    pub fn pelvis(&self) -> usize {
+        self.pelvis
+    }
+
     /// Pose the walk at `t` seconds over `ground(x, z)` (heights, model units) into `pose`
     /// (the skeleton's pose at `t`, e.g. its rest pose or an upper-body clip), using `world`
-    /// for its world matrices; the feet's steps (contact phases) out.
+    /// for its world matrices; the feet's steps (contact phases) out. `world` is stale for
+    /// the legs afterwards (as after [`Limb::apply`]): [`Skeleton::world`] of the new pose, or
+    /// [`world_of`] for one chain, gives the posed matrices.
     ///
-    /// Errors: [`AnimError::Point`] for a pelvis position beyond the number format;
+    /// Only the chains the walk reads are recomputed (the pelvis's parent, each leg from the
+    /// root down), not the whole skeleton.
+    ///
+    /// Errors: [`AnimError::Joints`] when `pose` or `world` has another length than the
+    /// skeleton; [`AnimError::Point`] for a pelvis position beyond the number format;
     /// [`AnimError::Kinematics`] as [`Skeleton::world`], or for a pelvis whose parent's
     /// matrix cannot be inverted; as [`Limb::apply`] (a foot beyond
     /// [`coordinate_limit`](super::coordinate_limit)).
@@ -226,9 +240,25 @@ impl<R: Real> Walker<R> {
         pose: &mut [Transform<R>],
         world: &mut [Affine<R>],
     ) -> Result<[Step; 2], AnimError> {
+        let n = skeleton.len();
+        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
+            if actual != n {
+                return Err(AnimError::Joints {
+                    what,
+                    index: 0,
+                    actual,
+                    expected: n,
+                });
+            }
+        }
         let body = gait.travelled(t);
         let p0 = self.pelvis_rest;
-        let mut steps = [gait.foot(t, 0, 0.0); 2];
+        let mut steps = [Step {
+            phase: 0.0,
+            contact: true,
+            along: 0.0,
+            lift: 0.0,
+        }; 2];
         let mut feet = [[0.0f32; 3]; 2];
         let mut height = f32::INFINITY;
         let mut mean_ground = 0.0;
@@ -257,15 +287,22 @@ impl<R: Real> Walker<R> {
             })?;
         }
         // Into the pelvis's parent frame (the parents are where the pose puts them).
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
         let parent = match skeleton.parents()[self.pelvis] {
-            Some(p) => world[usize::from(p)],
+            Some(p) => {
+                world_of(skeleton, pose, world, usize::from(p), None)?;
+                world[usize::from(p)]
+            }
             None => *skeleton.root(),
         };
         let singular = crate::Error::Singular { bone: self.pelvis };
         let inverse = parent.inverse().ok_or(AnimError::Kinematics(singular))?;
         pose[self.pelvis].translation = inverse.transform_point(target);
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
+        // Each leg's chain, both before either bends (a bend leaves its own chain stale); the
+        // pelvis's matrix once.
+        world_of(skeleton, pose, world, self.pelvis, None)?;
+        for limb in &self.legs {
+            world_of(skeleton, pose, world, limb.joints()[2], Some(self.pelvis))?;
+        }
         for (limb, target) in self.legs.iter().zip(feet) {
             let [hip, ..] = limb.joints();
             let h = world[hip].translation_part().map(|v| v.to_f32());
@@ -277,7 +314,6 @@ impl<R: Real> Walker<R> {
             };
             limb.apply(skeleton, pose, world, goal)?;
         }
-        skeleton.world(pose, world).map_err(AnimError::Kinematics)?;
         Ok(steps)
     }
 }

@@ -48,6 +48,7 @@ pub use band::Band;
 pub use camera::{Bounds, Camera, Project};
 pub use frame::{render, FrameBuffer, FrameError};
 
+use crate::anim::AnimError;
 use crate::asset::AssetError;
 use crate::error::Error;
 use crate::skin::Skinning;
@@ -129,6 +130,8 @@ pub enum RasterError {
     Asset(AssetError),
     /// Posing or skinning failed.
     Skin(Error),
+    /// The animation layer (a walk, IK, look-at) refused the frame's pose.
+    Anim(AnimError),
     /// The palette given to the player serves another skinning method than the asset was
     /// baked for.
     Skinning {
@@ -142,6 +145,12 @@ pub enum RasterError {
 impl From<AssetError> for RasterError {
     fn from(e: AssetError) -> Self {
         RasterError::Asset(e)
+    }
+}
+
+impl From<AnimError> for RasterError {
+    fn from(e: AnimError) -> Self {
+        RasterError::Anim(e)
     }
 }
 
@@ -184,6 +193,7 @@ impl core::fmt::Display for RasterError {
             } => write!(f, "{what}: {needed} needed, capacity {capacity}"),
             RasterError::Asset(e) => write!(f, "asset: {e}"),
             RasterError::Skin(e) => write!(f, "skinning: {e}"),
+            RasterError::Anim(e) => write!(f, "animation: {e}"),
             RasterError::Skinning { asset, palette } => write!(
                 f,
                 "the asset is baked for {} skinning but is played with a {} palette: bake it with `skin bake --skinning {}` or play it with a {} palette",

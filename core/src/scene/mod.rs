@@ -5,6 +5,7 @@
 //! | step | what | module | code |
 //! |---|---|---|---|
 //! | sample | the clip at time `t` into the pose (local TRS per bone) | [`crate::clip`] | [`Scene::pose`] (`pose.rs`) |
+//! | animate | the caller's animation layer on the sampled pose, e.g. the walk demo (feet planted by IK, head aimed) | [`crate::anim`] | [`Scene::pose_layered`], [`Scene::pose_walk`] (`walk.rs`) |
 //! | pose | forward kinematics: world matrices | [`crate::skeleton`] | [`Scene::pose`] |
 //! | palette | each part's skinning matrices `W·B⁻¹` narrowed to the lane, or their unit dual quaternions for an asset baked for DQS ([`PartPalette`]) | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs`, `skinning.rs` |
 //! | deform | each part's active morph targets at the frame's weights ([`Scratch::set_time`]) move its copied vertices, before skinning | [`crate::morph`], [`crate::asset::Morphs`] | `morph.rs` |
@@ -29,11 +30,13 @@ mod pose;
 mod project;
 mod skinning;
 mod stages;
+mod walk;
 
 pub use deform::{Route, Scratch};
 pub use draw::{BACKGROUND, MATERIAL};
 pub use skinning::{Chunk, PartPalette};
 pub use stages::{Stage, Stages};
+pub use walk::{Walk, WalkJoints, STRIDES, SWEEP};
 
 use crate::asset::{Asset, AssetLane, ClipView};
 use crate::bind::BindPose;

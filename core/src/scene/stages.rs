@@ -6,6 +6,10 @@
 pub enum Stage {
     /// Clip sampling and forward kinematics.
     Sample,
+    /// The animation layer on the sampled pose (a walk, IK, look-at:
+    /// [`Scene::pose_layered`](super::Scene::pose_layered)), between sampling and forward
+    /// kinematics.
+    Animate,
     /// Palette matrices of every part.
     Palette,
     /// Skinning the vertices (positions and normals), read straight from the asset where
