@@ -4,6 +4,7 @@
 use heapless::Vec;
 
 use super::error::{AnimError, Input};
+use super::vector::normalized;
 use crate::num::Real;
 use crate::quat::Quat;
 use crate::transform::Transform;
@@ -258,10 +259,8 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             if delta.w < R::ZERO {
                 delta = delta.scale(-R::ONE);
             }
-            let blended = Quat::IDENTITY
-                .scale(R::ONE - w)
-                .add(delta.scale(w))
-                .normalize();
+            let blended = Quat::IDENTITY.scale(R::ONE - w).add(delta.scale(w));
+            let blended = normalized(blended);
             o.rotation = o.rotation.hamilton(blended);
             let range = AnimError::Range {
                 index,
@@ -282,7 +281,7 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
                 *v = *v + d;
             }
         }
-        o.rotation = o.rotation.normalize();
+        o.rotation = normalized(o.rotation);
         Ok(())
     }
 }
@@ -324,7 +323,7 @@ impl<R: Real> Sum<R> {
     fn finish(self) -> Transform<R> {
         Transform {
             translation: self.translation,
-            rotation: self.rotation.normalize(),
+            rotation: normalized(self.rotation),
             scale: self.scale,
         }
     }
