@@ -106,7 +106,7 @@ pub trait Real:
     fn sqrt(self) -> Self;
     /// `1/√self` for `self > 0`, what normalising a vector or quaternion scales by. The
     /// default is `1 / sqrt(self)`; `f32` overrides it without a square root or a division.
-    #[inline(always)]
+    #[inline]
     fn recip_sqrt(self) -> Self {
         Self::ONE / self.sqrt()
     }
@@ -171,7 +171,7 @@ impl Real for f32 {
     /// correction to `y`, the step leaves an exact root exact (a unit length stays 1, so a
     /// unit quaternion normalises to itself). Plain `f32` operations: the same bits on
     /// every target, and no call to the software `sqrtf` or a division.
-    #[inline(always)]
+    #[inline]
     fn recip_sqrt(self) -> Self {
         let half = 0.5 * self;
         let mut y = f32::from_bits(0x5f37_5a86 - (self.to_bits() >> 1));

@@ -243,7 +243,13 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             R::ZERO
         };
         let inverse = R::ONE / (total + rest_weight);
-        let mut sum = Sum::new(rest, rest_weight.times(inverse));
+        // The rest pose only where the layers' weights fall short of the threshold: a zero
+        // weight adds nothing, so its products are not formed.
+        let mut sum = if rest_weight > R::ZERO {
+            Sum::new(rest, rest_weight.times(inverse))
+        } else {
+            Sum::ZERO
+        };
         for layer in &self.layers {
             sum.push(&layer.pose[joint], layer.weight(joint).times(inverse));
         }
@@ -294,6 +300,18 @@ struct Sum<R> {
 }
 
 impl<R: Real> Sum<R> {
+    /// Nothing summed yet.
+    const ZERO: Self = Self {
+        rotation: Quat {
+            x: R::ZERO,
+            y: R::ZERO,
+            z: R::ZERO,
+            w: R::ZERO,
+        },
+        translation: [R::ZERO; 3],
+        scale: [R::ZERO; 3],
+    };
+
     #[inline(always)]
     fn new(t: &Transform<R>, w: R) -> Self {
         Self {
