@@ -253,6 +253,13 @@ impl Real for Fx {
             Fx::sqrt(self)
         }
     }
+    /// `1 / sqrt`, one out-of-line copy: the fixed crate's division and square root are
+    /// long inline loops, and the anim layer normalises in many places (flash on the
+    /// micro:bit).
+    #[inline(never)]
+    fn recip_sqrt(self) -> Self {
+        Fx::ONE / Real::sqrt(self)
+    }
     fn abs(self) -> Self {
         // −128 has no positive twin in I8F24; saturate rather than overflow.
         self.saturating_abs()

@@ -32,7 +32,7 @@ pub fn coordinate_limit<R: Real>() -> f32 {
 /// Whether `v` is NaN or beyond [`coordinate_limit`]: `16·v² > LIMIT`, the same test
 /// without a square root at every point a solve takes.
 fn beyond<R: Real>(v: f32) -> bool {
-    !(16.0 * v * v <= R::LIMIT)
+    v.is_nan() || 16.0 * v * v > R::LIMIT
 }
 
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
