@@ -104,6 +104,12 @@ pub trait Real:
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self>;
     /// Square root (0 for negative input).
     fn sqrt(self) -> Self;
+    /// `1/√self` for `self > 0`, what normalising a vector or quaternion scales by. The
+    /// default is `1 / sqrt(self)`; `f32` overrides it without a square root or a division.
+    #[inline]
+    fn recip_sqrt(self) -> Self {
+        Self::ONE / self.sqrt()
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -158,6 +164,21 @@ impl Real for f32 {
         } else {
             libm::sqrtf(self)
         }
+    }
+    /// The exponent-halving estimate (within 3.5 %), then three Newton steps
+    /// `y ← y + y·(1/2 − x·y²/2)`, each squaring the relative error (2·10⁻³, 6·10⁻⁶, then
+    /// f32 rounding: within 2 units in the last place, below 2·10⁻⁷). Written as a
+    /// correction to `y`, the step leaves an exact root exact (a unit length stays 1, so a
+    /// unit quaternion normalises to itself). Plain `f32` operations: the same bits on
+    /// every target, and no call to the software `sqrtf` or a division.
+    #[inline]
+    fn recip_sqrt(self) -> Self {
+        let half = 0.5 * self;
+        let mut y = f32::from_bits(0x5f37_5a86 - (self.to_bits() >> 1));
+        for _ in 0..3 {
+            y += y * (0.5 - half * y * y);
+        }
+        y
     }
     fn acos(self) -> Self {
         libm::acosf(self.clamp(-1.0, 1.0))
@@ -231,6 +252,13 @@ impl Real for Fx {
             // The fixed crate's own (inherent) square root, correctly rounded down.
             Fx::sqrt(self)
         }
+    }
+    /// `1 / sqrt`, one out-of-line copy: the fixed crate's division and square root are
+    /// long inline loops, and the anim layer normalises in many places (flash on the
+    /// micro:bit).
+    #[inline(never)]
+    fn recip_sqrt(self) -> Self {
+        Fx::ONE / Real::sqrt(self)
     }
     fn abs(self) -> Self {
         // −128 has no positive twin in I8F24; saturate rather than overflow.
@@ -421,6 +449,32 @@ mod tests {
         assert_eq!(Fx::dot3_add([f(60.0); 3], [f(2.0); 3], f(0.0)), None);
         // Products near 2^62 whose sum leaves i64: None, not an overflow panic.
         assert_eq!(Fx::dot3_add([Fx::MIN; 3], [Fx::MIN; 3], Fx::MAX), None);
+    }
+
+    #[test]
+    fn f32_recip_sqrt_is_within_two_units_in_the_last_place() {
+        // Every exponent from 2^-40 to 2^40, each with mantissas across the binade.
+        for e in -40..40 {
+            for m in 0..256 {
+                let x = libm::ldexpf(1.0 + m as f32 / 256.0, e);
+                let want = 1.0 / f64::from(x).sqrt();
+                let got = f64::from(Real::recip_sqrt(x));
+                assert!(
+                    ((got - want) / want).abs() < 2.0e-7,
+                    "1/sqrt({x}) = {got}, not {want}"
+                );
+            }
+        }
+        // Exact roots stay exact: a unit quaternion normalises to itself.
+        for (x, r) in [(1.0f32, 1.0f32), (4.0, 0.5), (0.25, 2.0), (64.0, 0.125)] {
+            assert_eq!(Real::recip_sqrt(x), r);
+        }
+    }
+
+    #[test]
+    fn fx_recip_sqrt_is_one_over_the_square_root() {
+        let x = Fx::from_f32(0.3).unwrap();
+        assert_eq!(Real::recip_sqrt(x), Fx::ONE / Real::sqrt(x));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use heapless::Vec;
 
 use super::error::{AnimError, Input};
+use super::vector::normalized;
 use crate::num::Real;
 use crate::quat::Quat;
 use crate::transform::Transform;
@@ -242,7 +243,13 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             R::ZERO
         };
         let inverse = R::ONE / (total + rest_weight);
-        let mut sum = Sum::new(rest, rest_weight.times(inverse));
+        // The rest pose only where the layers' weights fall short of the threshold: a zero
+        // weight adds nothing, so its products are not formed.
+        let mut sum = if rest_weight > R::ZERO {
+            Sum::new(rest, rest_weight.times(inverse))
+        } else {
+            Sum::ZERO
+        };
         for layer in &self.layers {
             sum.push(&layer.pose[joint], layer.weight(joint).times(inverse));
         }
@@ -258,10 +265,8 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             if delta.w < R::ZERO {
                 delta = delta.scale(-R::ONE);
             }
-            let blended = Quat::IDENTITY
-                .scale(R::ONE - w)
-                .add(delta.scale(w))
-                .normalize();
+            let blended = Quat::IDENTITY.scale(R::ONE - w).add(delta.scale(w));
+            let blended = normalized(blended);
             o.rotation = o.rotation.hamilton(blended);
             let range = AnimError::Range {
                 index,
@@ -282,7 +287,7 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
                 *v = *v + d;
             }
         }
-        o.rotation = o.rotation.normalize();
+        o.rotation = normalized(o.rotation);
         Ok(())
     }
 }
@@ -295,6 +300,18 @@ struct Sum<R> {
 }
 
 impl<R: Real> Sum<R> {
+    /// Nothing summed yet.
+    const ZERO: Self = Self {
+        rotation: Quat {
+            x: R::ZERO,
+            y: R::ZERO,
+            z: R::ZERO,
+            w: R::ZERO,
+        },
+        translation: [R::ZERO; 3],
+        scale: [R::ZERO; 3],
+    };
+
     #[inline(always)]
     fn new(t: &Transform<R>, w: R) -> Self {
         Self {
@@ -324,7 +341,7 @@ impl<R: Real> Sum<R> {
     fn finish(self) -> Transform<R> {
         Transform {
             translation: self.translation,
-            rotation: self.rotation.normalize(),
+            rotation: normalized(self.rotation),
             scale: self.scale,
         }
     }

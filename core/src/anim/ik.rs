@@ -29,11 +29,20 @@ pub fn coordinate_limit<R: Real>() -> f32 {
     libm::sqrtf(R::LIMIT) / 4.0
 }
 
+/// Whether `v` is NaN or beyond [`coordinate_limit`]: `16·v² > LIMIT`, the same test
+/// without a square root at every point a solve takes.
+fn beyond<R: Real>(v: f32) -> bool {
+    v.is_nan() || 16.0 * v * v > R::LIMIT
+}
+
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hinge {
     min: f32,
     max: f32,
+    /// `cos min`, `cos max`: worked out once here, not at every solve (`cosf` works in
+    /// `f64`, which is a software routine on the boards' single-precision FPUs).
+    cos: (f32, f32),
 }
 
 impl Hinge {
@@ -41,6 +50,8 @@ impl Hinge {
     pub const FREE: Self = Self {
         min: 0.0,
         max: core::f32::consts::PI,
+        // cos 0, and cos π rounded to f32 (`libm::cosf` of `PI` gives the same).
+        cos: (1.0, -1.0),
     };
 
     /// A bend within `[min, max]`, radians, `0 ≤ min ≤ max ≤ π`.
@@ -48,7 +59,11 @@ impl Hinge {
     /// Errors: [`AnimError::Limit`] otherwise (NaN included).
     pub fn new(min: f32, max: f32) -> Result<Self, AnimError> {
         if (0.0..=max).contains(&min) && max <= core::f32::consts::PI {
-            Ok(Self { min, max })
+            Ok(Self {
+                min,
+                max,
+                cos: (libm::cosf(min), libm::cosf(max)),
+            })
         } else {
             Err(AnimError::Limit { min, max })
         }
@@ -88,18 +103,17 @@ pub struct TwoBone<R> {
 
 /// `p` converted to `R` when every coordinate is finite and within the limit.
 pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
-    let limit = coordinate_limit::<R>();
     let mut out = [R::ZERO; 3];
     for (o, v) in out.iter_mut().zip(p) {
-        let bad = AnimError::Point {
+        let bad = || AnimError::Point {
             what,
             value: v,
-            limit,
+            limit: coordinate_limit::<R>(),
         };
-        if v.is_nan() || v.abs() > limit {
-            return Err(bad);
+        if beyond::<R>(v) {
+            return Err(bad());
         }
-        *o = R::from_f32(v).map_err(|_| bad)?;
+        *o = R::from_f32(v).map_err(|_| bad())?;
     }
     Ok(out)
 }
@@ -122,14 +136,12 @@ impl<R: Real> TwoBone<R> {
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        let limit = coordinate_limit::<R>();
-        let bound = R::from_f32(limit).unwrap_or(R::ONE);
         for (what, p) in [("root", root), ("mid", mid), ("end", end)] {
-            if let Some(&v) = p.iter().find(|v| !v.is_finite() || v.abs() > bound) {
+            if let Some(&v) = p.iter().find(|v| !v.is_finite() || beyond::<R>(v.to_f32())) {
                 return Err(AnimError::Point {
                     what,
                     value: v.to_f32(),
-                    limit,
+                    limit: coordinate_limit::<R>(),
                 });
             }
         }
@@ -186,11 +198,11 @@ impl<R: Real> TwoBone<R> {
         let (l1, l2) = (self.upper, self.lower);
         let reach = l1 + l2;
         // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
-        let at = |theta: f32| {
-            let c = r(libm::cosf(theta));
+        let at = |cos: f32| {
+            let c = r(cos);
             (l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)).sqrt()
         };
-        let (near, far) = (at(hinge.max), at(hinge.min));
+        let (near, far) = (at(hinge.cos.1), at(hinge.cos.0));
         let to_target = sub(target, self.root);
         let current = sub(self.end, self.root);
         let direction =

@@ -22,7 +22,7 @@ use super::error::{AnimError, Input};
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, perpendicular, rotate, scale, sub, times, unit, Vec3,
+    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
@@ -206,7 +206,7 @@ impl<R: Real> Limb<R> {
             seen(&parent, sub(mid_goal, origin)),
         ) {
             let q = arc(from, to, perpendicular(from)).hamilton(pose[root].rotation);
-            let mut q = q.normalize();
+            let mut q = normalized(q);
             if let Some((limit, reference, axis)) = self.swing {
                 q = limit.clamp(reference, axis, q);
             }
@@ -227,7 +227,7 @@ impl<R: Real> Limb<R> {
         };
         let to = self.bend(bone, to);
         let q = arc(from, to, perpendicular(from)).hamilton(pose[mid].rotation);
-        pose[mid].rotation = q.normalize();
+        pose[mid].rotation = normalized(q);
         Ok(())
     }
 

@@ -16,7 +16,7 @@
 //! as half-angle cosines and sines.
 
 use super::error::AnimError;
-use super::vector::{dot, scale, unit, Vec3};
+use super::vector::{dot, long_enough, normalized, scale, unit, Vec3};
 use crate::num::Real;
 use crate::quat::Quat;
 
@@ -147,14 +147,15 @@ impl<R: Real> Prepared<R> {
         if !clamped {
             return q;
         }
-        reference
-            .hamilton(swing.hamilton(twist_q(twist)))
-            .normalize()
+        normalized(reference.hamilton(swing.hamilton(twist_q(twist))))
     }
 }
 
 /// `(s, w)` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
 fn unit4<R: Real>(s: R, w: R) -> Option<(R, R)> {
-    let len = (s.times(s) + w.times(w)).sqrt();
-    (len >= R::EPSILON).then(|| (s / len, w / len))
+    let len2 = s.times(s) + w.times(w);
+    long_enough(len2).then(|| {
+        let r = len2.recip_sqrt();
+        (s.times(r), w.times(r))
+    })
 }

@@ -38,8 +38,26 @@ pub(super) fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
 
 /// `a` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
 pub(super) fn unit<R: Real>(a: Vec3<R>) -> Option<Vec3<R>> {
-    let len = dot(a, a).sqrt();
-    (len >= R::EPSILON).then(|| scale(a, R::ONE / len))
+    let len2 = dot(a, a);
+    long_enough(len2).then(|| scale(a, len2.recip_sqrt()))
+}
+
+/// Whether a squared length `len2` is of a length of at least [`Real::EPSILON`]: compared
+/// squared, so that no square root is taken to tell (in fixed point, where the square root
+/// rounds down, exactly the same test).
+pub(super) fn long_enough<R: Real>(len2: R) -> bool {
+    len2 >= R::EPSILON.times(R::EPSILON)
+}
+
+/// `q` scaled to unit length ([`Quat::normalize`] by [`Real::recip_sqrt`]): the identity
+/// when it is shorter than [`Real::EPSILON`].
+pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
+    let len2 = q.dot(q);
+    if long_enough(len2) {
+        q.scale(len2.recip_sqrt())
+    } else {
+        Quat::IDENTITY
+    }
 }
 
 /// A unit vector perpendicular to the unit vector `a`.
@@ -96,7 +114,7 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
         z,
         w: one_plus_dot(from, to),
     };
-    if q.dot(q).sqrt() < R::EPSILON {
+    if !long_enough(q.dot(q)) {
         let [x, y, z] = fallback;
         return Quat {
             x,
@@ -105,7 +123,7 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
             w: R::ZERO,
         };
     }
-    q.normalize()
+    normalized(q)
 }
 
 /// The rotation about the unit `axis` taking the unit vector `from` to the unit vector `to`,
@@ -117,11 +135,12 @@ pub(super) fn roll<R: Real>(from: Vec3<R>, to: Vec3<R>, axis: Vec3<R>) -> Quat<R
     // scale the axis: near a half turn both are tiny, and scaling the axis by a tiny sine
     // first would round its direction away in the fixed lane.
     let (s, c) = (dot(axis, cross(from, to)), one_plus_dot(from, to));
-    let n = (s * s + c * c).sqrt();
-    let (s, c) = if n < R::EPSILON {
-        (R::ONE, R::ZERO)
+    let n2 = s * s + c * c;
+    let (s, c) = if long_enough(n2) {
+        let r = n2.recip_sqrt();
+        (s.times(r), c.times(r))
     } else {
-        (s / n, c / n)
+        (R::ONE, R::ZERO)
     };
     let [x, y, z] = scale(axis, s);
     Quat { x, y, z, w: c }
