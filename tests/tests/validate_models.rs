@@ -20,7 +20,9 @@ use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
 use skin_host::validate::{self, Options, Report};
 use skin_host::{oracle, pose, Rig};
-use skin_tests::gltf_gen::{many_skins, rigid_prop, Interp, Worm, UNSIGNED_BYTE};
+use skin_tests::gltf_gen::{
+    many_skins, rigid_prop, squash_stretch_worm, Interp, Worm, UNSIGNED_BYTE,
+};
 use skin_tests::gltf_ref;
 
 /// A device, or `None` after reporting the skip.
@@ -799,6 +801,58 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
         table.contains("| dqs core fixed | f64 | not available: ") && !table.contains("FAIL"),
         "{table}"
     );
+}
+
+/// `skin render` draws joints with scale by DQS on the GPU (Kavan's split): the per-axis
+/// squash-and-stretch worm, LBS beside DQS, at rest and at the key that stretches its last
+/// bone 4× across the chain: both methods draw the widened bone alike, and DQS's picture
+/// grows with it; the GPU alone by DQS draws the same picture as its half.
+#[test]
+fn the_gpu_renders_scaled_joints_by_dqs() {
+    if gpu("the_gpu_renders_scaled_joints_by_dqs").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let worm = dir.path().join("squash.glb");
+    std::fs::write(&worm, squash_stretch_worm(false).glb()).unwrap();
+    let (worm, png) = (
+        worm.to_string_lossy().into_owned(),
+        dir.path().join("p.png").to_string_lossy().into_owned(),
+    );
+    let background = skin_core::scene::BACKGROUND;
+    let render = |time: &str, backend: &[&str]| {
+        let mut args = vec!["render", &worm, "--anim", "0", "--time", time];
+        args.extend_from_slice(backend);
+        args.extend_from_slice(&["--size", "120x90", "-o", &png]);
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{args:?}: {text}");
+        Picture::load_png(Path::new(&png)).unwrap()
+    };
+    // Lit pixels of the 120-pixel-wide picture starting at column `x0`.
+    let lit = |p: &Picture, x0: u32| {
+        (0..p.height)
+            .flat_map(|y| (x0..x0 + 120).map(move |x| (x, y)))
+            .filter(|&(x, y)| p.pixels[(y * p.width + x) as usize] != background)
+            .count()
+    };
+    let rest = render("0", &["--backend", "lbs-dqs"]);
+    let stretched = render("0.5", &["--backend", "lbs-dqs"]);
+    let (lbs, dqs) = (lit(&stretched, 0), lit(&stretched, 124));
+    assert!(
+        lbs.abs_diff(dqs) * 10 <= lbs,
+        "LBS {lbs} and DQS {dqs} lit pixels"
+    );
+    let before = lit(&rest, 124);
+    assert!(
+        dqs * 10 > before * 12,
+        "the 4x bone widens the DQS picture: {before} -> {dqs} lit pixels"
+    );
+    let alone = render("0.5", &["--backend", "gpu", "--skinning", "dqs"]);
+    let half: Vec<_> = (0..90)
+        .flat_map(|y| (124..244).map(move |x| (x, y)))
+        .map(|(x, y)| stretched.pixels[(y * stretched.width + x) as usize])
+        .collect();
+    assert_eq!(alone.pixels, half);
 }
 
 #[test]
