@@ -53,11 +53,9 @@ fn eigen(mut g: M3) -> ([f64; 3], M3) {
                 row[p] = c * kp - s * kq;
                 row[q] = s * kp + c * kq;
             }
-            for k in 0..3 {
-                let (pk, qk) = (g[p][k], g[q][k]);
-                g[p][k] = c * pk - s * qk;
-                g[q][k] = s * pk + c * qk;
-            }
+            let (rp, rq) = (g[p], g[q]);
+            g[p] = std::array::from_fn(|k| c * rp[k] - s * rq[k]);
+            g[q] = std::array::from_fn(|k| s * rp[k] + c * rq[k]);
         }
     }
     ([g[0][0], g[1][1], g[2][2]], v)
@@ -72,13 +70,13 @@ fn compose(v: &M3, d: [f64; 3]) -> M3 {
 /// matrix that is not invertible or mirrors (no rotation `R` then).
 pub fn polar(a: &M3) -> Option<(M3, M3)> {
     let det = (0..3).map(|j| a[0][j] * cofactors(a)[0][j]).sum::<f64>();
-    if !(det > 0.0) || !det.is_finite() {
+    if !det.is_finite() || det <= 0.0 {
         return None;
     }
     let at: M3 = std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]));
     let (lambda, v) = eigen(mul(&at, a));
     let root = lambda.map(|l| l.max(0.0).sqrt());
-    if root.iter().any(|&r| r == 0.0) {
+    if root.contains(&0.0) {
         return None;
     }
     let s = compose(&v, root);
