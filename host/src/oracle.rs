@@ -26,6 +26,7 @@ use crate::rig::world64::{mul, point, unit4, world, Trs64, M34};
 use crate::rig::{Channel, Interpolation, Path, Primitive, Rig};
 
 pub mod dual;
+pub mod stretch;
 
 pub use dual::{pose_dqs, Dqs64};
 
@@ -213,16 +214,19 @@ pub fn locals(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<Trs64>> {
 /// Skin every (mesh node, primitive) of `rig` at the rest pose or clip `c` at `t` seconds,
 /// in node order (as [`crate::pose::pose()`] lists them). `None` when the clip does not exist.
 pub fn pose(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Vec<PosedPrimitive64>> {
-    pose_by(rig, anim, lbs_matrices)
+    pose_by(rig, anim, |prim, palette| {
+        (lbs_matrices(prim, palette), None)
+    })
 }
 
 /// The joint palettes `W · IBM` of every skin and the node world matrices at a frame, and
 /// each (mesh node, primitive) skinned by the per-vertex matrices `blend` makes from a
-/// primitive and its skin's palette (a rigid primitive: its node's world matrix).
+/// primitive and its skin's palette (a rigid primitive: its node's world matrix), and the
+/// normals' own matrices where they differ (`Some`: a stretched joint's cofactors).
 fn pose_by(
     rig: &Rig,
     anim: Option<(usize, f64)>,
-    mut blend: impl FnMut(&Primitive, &[M34]) -> Vec<M34>,
+    mut blend: impl FnMut(&Primitive, &[M34]) -> (Vec<M34>, Option<Vec<M34>>),
 ) -> Option<Vec<PosedPrimitive64>> {
     let world = world(rig, &locals(rig, anim)?);
     let weights = weights(rig, anim)?;
@@ -237,11 +241,12 @@ fn pose_by(
                 .collect()
         });
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
-            let matrices = match (&palette, &prim.influences) {
+            let (matrices, normal) = match (&palette, &prim.influences) {
                 (Some(palette), Some(_)) => blend(prim, palette),
-                _ => vec![world[node]; prim.positions.len()],
+                _ => (vec![world[node]; prim.positions.len()], None),
             };
-            let (positions, normals) = skin_primitive(prim, &weights[node], &matrices);
+            let normal = normal.as_deref().unwrap_or(&matrices);
+            let (positions, normals) = skin_primitive(prim, &weights[node], &matrices, normal);
             posed.push(PosedPrimitive64 {
                 node,
                 mesh,
@@ -281,11 +286,13 @@ fn lbs_matrices(prim: &Primitive, palette: &[M34]) -> Vec<M34> {
 }
 
 /// Positions and normals of `prim` moved by its morph targets at `weights`, each vertex
-/// then under its matrix of `matrices`; normals renormalised (zero stays zero).
+/// then under its matrix of `matrices` (normals: of `normal`), renormalised (zero stays
+/// zero).
 fn skin_primitive(
     prim: &Primitive,
     weights: &[f64],
     matrices: &[M34],
+    normal: &[M34],
 ) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
     let targets = || weights.iter().copied().zip(&prim.targets);
     let positions = morph(
@@ -299,7 +306,7 @@ fn skin_primitive(
     let normals = prim.normals.as_ref().map(|ns| {
         morph(ns, targets().map(|(w, t)| (w, t.normals.as_ref())))
             .into_iter()
-            .zip(matrices)
+            .zip(normal)
             .map(|(n, m)| {
                 let v = vector(m, n);
                 let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();

@@ -20,6 +20,7 @@ pub mod ik_oracle;
 pub mod lattice_oracle;
 pub mod oracle;
 pub mod psd_oracle;
+pub mod stretched_rig;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.
 pub fn require_all() -> bool {

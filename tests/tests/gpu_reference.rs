@@ -178,10 +178,11 @@ fn the_uniform_palette_is_exactly_the_budgets_capacity() {
     for budget in [Budget::VS_1_1, Budget::VS_2_0, Budget::GLES2] {
         let n3 = budget.capacity(Layout::Affine3x4);
         let n4 = budget.capacity(Layout::Mat4x4);
-        let src = shader::vertex_readback(Layout::Affine3x4, n3);
+        let src = shader::vertex_readback(Layout::Affine3x4, n3, false);
         assert!(src.contains("var<uniform> palette"), "{src}");
         assert!(src.contains(&format!("array<mat3x4<f32>, {n3}>")));
-        assert!(shader::picture(Layout::Mat4x4, n4).contains(&format!("array<mat4x4<f32>, {n4}>")));
+        assert!(shader::picture(Layout::Mat4x4, n4, false)
+            .contains(&format!("array<mat4x4<f32>, {n4}>")));
     }
     let Some(gpu) = gpu("the_uniform_palette_is_exactly_the_budgets_capacity") else {
         return;

@@ -20,7 +20,9 @@ use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
 use skin_host::validate::{self, Options, Report};
 use skin_host::{oracle, pose, Rig};
-use skin_tests::gltf_gen::{many_skins, rigid_prop, Interp, Worm, UNSIGNED_BYTE};
+use skin_tests::gltf_gen::{
+    many_skins, rigid_prop, squash_stretch_worm, Interp, Worm, UNSIGNED_BYTE,
+};
 use skin_tests::gltf_ref;
 
 /// A device, or `None` after reporting the skip.
@@ -274,8 +276,10 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             "{}: one draw call a primitive",
             path.display()
         );
-        // Both methods by default. The worms' clips scale a joint, which DQS refuses: its
-        // rows then say so, naming the joint, and fail nothing.
+        // Both methods by default. The worms' clips scale a joint: DQS splits it (Kavan et
+        // al.) in core f32, on both GPU paths and in the oracle, and every such row is
+        // compared and passes; the fixed lane refuses the scale, and its row says so,
+        // naming the joint, and fails nothing.
         let dqs: Vec<_> = whole
             .rows
             .iter()
@@ -283,11 +287,13 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             .collect();
         assert_eq!(dqs.len(), 8, "{}", path.display());
         assert!(
-            dqs.iter()
-                .all(|r| r.unavailable.as_deref().map_or(r.passes(), |why| {
-                    why.contains("joint 3 (node 4 \"bone0_3\")")
-                        && why.contains("cannot represent its scale")
-                })),
+            dqs.iter().all(|r| match r.unavailable.as_deref() {
+                None => r.path != "dqs core fixed" && r.passes(),
+                Some(why) =>
+                    r.path == "dqs core fixed"
+                        && why.contains("joint 3 (node 4 \"bone0_3\")")
+                        && why.contains("cannot represent its scale"),
+            }),
             "{}: {dqs:?}",
             path.display()
         );
@@ -782,10 +788,71 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     // At the start both methods draw the same tube.
     let lit = side_by_side("0");
     assert_eq!(lit[0], lit[1]);
-    // DQS alone on a rig it cannot skin (the worm's clip scales a joint) is an error naming
-    // the joint, not a report of rows that are all "not available".
+    // DQS alone on a rig with a scaled joint (the worm's clip scales one): Kavan's split on
+    // every f32 path, its rows compared and passing; the fixed row and the pictures (the
+    // asset holds no stretches) say why not.
     let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
-    assert_eq!(skin(&args).1, 2, "{args:?}");
+    let (table, status) = skin(&args);
+    assert_eq!(status, 0, "{args:?}: {table}");
+    for path in ["dqs core f32", "dqs gpu compute", "dqs gpu vertex"] {
+        assert!(table.contains(&format!("| {path} | f64 | ")), "{table}");
+    }
+    assert!(
+        table.contains("| dqs core fixed | f64 | not available: ") && !table.contains("FAIL"),
+        "{table}"
+    );
+}
+
+/// `skin render` draws joints with scale by DQS on the GPU (Kavan's split): the per-axis
+/// squash-and-stretch worm, LBS beside DQS, at rest and at the key that stretches its last
+/// bone 4× across the chain: both methods draw the widened bone alike, and DQS's picture
+/// grows with it; the GPU alone by DQS draws the same picture as its half.
+#[test]
+fn the_gpu_renders_scaled_joints_by_dqs() {
+    if gpu("the_gpu_renders_scaled_joints_by_dqs").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let worm = dir.path().join("squash.glb");
+    std::fs::write(&worm, squash_stretch_worm(false).glb()).unwrap();
+    let (worm, png) = (
+        worm.to_string_lossy().into_owned(),
+        dir.path().join("p.png").to_string_lossy().into_owned(),
+    );
+    let background = skin_core::scene::BACKGROUND;
+    let render = |time: &str, backend: &[&str]| {
+        let mut args = vec!["render", &worm, "--anim", "0", "--time", time];
+        args.extend_from_slice(backend);
+        args.extend_from_slice(&["--size", "120x90", "-o", &png]);
+        let (text, status) = skin(&args);
+        assert_eq!(status, 0, "{args:?}: {text}");
+        Picture::load_png(Path::new(&png)).unwrap()
+    };
+    // Lit pixels of the 120-pixel-wide picture starting at column `x0`.
+    let lit = |p: &Picture, x0: u32| {
+        (0..p.height)
+            .flat_map(|y| (x0..x0 + 120).map(move |x| (x, y)))
+            .filter(|&(x, y)| p.pixels[(y * p.width + x) as usize] != background)
+            .count()
+    };
+    let rest = render("0", &["--backend", "lbs-dqs"]);
+    let stretched = render("0.5", &["--backend", "lbs-dqs"]);
+    let (lbs, dqs) = (lit(&stretched, 0), lit(&stretched, 124));
+    assert!(
+        lbs.abs_diff(dqs) * 10 <= lbs,
+        "LBS {lbs} and DQS {dqs} lit pixels"
+    );
+    let before = lit(&rest, 124);
+    assert!(
+        dqs * 10 > before * 12,
+        "the 4x bone widens the DQS picture: {before} -> {dqs} lit pixels"
+    );
+    let alone = render("0.5", &["--backend", "gpu", "--skinning", "dqs"]);
+    let half: Vec<_> = (0..90)
+        .flat_map(|y| (124..244).map(move |x| (x, y)))
+        .map(|(x, y)| stretched.pixels[(y * stretched.width + x) as usize])
+        .collect();
+    assert_eq!(alone.pixels, half);
 }
 
 #[test]

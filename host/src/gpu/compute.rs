@@ -1,17 +1,16 @@
 //! Compute-shader skinning: the whole palette in a storage buffer, positions and normals
 //! out to storage buffers, read back.
 
-use super::shader::{self, COMPUTE_GROUP};
+use super::shader::{self, Blend, COMPUTE_GROUP};
 use super::{morph, Bones, GpuError, GpuMesh, Reference, Skinned};
-use crate::pose::Skinning;
 
 /// Workgroups per dispatch dimension (WebGPU's guaranteed minimum).
 const MAX_GROUPS: u32 = 65535;
 
 impl Reference {
     /// Skin `mesh` with `palette` (one entry per joint, as skin-core's palette: matrices
-    /// for linear blend skinning, unit dual quaternions for dual quaternion skinning) in a
-    /// compute shader and read the positions and normals back.
+    /// for linear blend skinning, unit dual quaternions for dual quaternion skinning, and
+    /// their stretches for joints with scale or shear) in a compute shader and read the positions and normals back.
     pub fn skin_compute<'a>(
         &self,
         mesh: &GpuMesh,
@@ -52,7 +51,7 @@ impl Reference {
         let storage = wgpu::BufferUsages::STORAGE;
         let out_usage = storage | wgpu::BufferUsages::COPY_SRC;
         let bytes3 = (n * 12) as u64;
-        let pipeline = self.skin_pipeline(palette.skinning())?;
+        let pipeline = self.skin_pipeline(Blend::of(palette.skinning(), palette.stretched()))?;
         self.checked("compute skinning", || {
             let inputs = [
                 self.buffer("palette", bytemuck::cast_slice(&rows), storage),
@@ -113,10 +112,10 @@ impl Reference {
         })
     }
 
-    /// The compute pipeline of `shader::compute` for `skinning`.
-    fn skin_pipeline(&self, skinning: Skinning) -> Result<wgpu::ComputePipeline, GpuError> {
-        self.compute_pipeline(skinning, || {
-            let module = self.module("skin compute", shader::compute(skinning));
+    /// The compute pipeline of `shader::compute` for `blend`.
+    fn skin_pipeline(&self, blend: Blend) -> Result<wgpu::ComputePipeline, GpuError> {
+        self.compute_pipeline(blend, || {
+            let module = self.module("skin compute", shader::compute(blend));
             self.device
                 .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some("skin compute"),

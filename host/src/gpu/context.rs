@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use skin_core::budget::Layout;
 
-use crate::pose::Skinning;
+use super::shader::Blend;
 
 /// Why the GPU reference could not run, or refused its input.
 #[derive(Debug, thiserror::Error)]
@@ -88,6 +88,16 @@ pub enum GpuError {
     Layout {
         /// Layout.
         layout: Layout,
+    },
+    /// A stretched palette whose stretches are not one a joint.
+    #[error(
+        "the palette has {duals} dual quaternions but {stretches} stretches (one of each a joint)"
+    )]
+    Stretches {
+        /// Dual quaternions.
+        duals: usize,
+        /// Stretches.
+        stretches: usize,
     },
     /// The uniform palette is larger than the device allows.
     #[error(
@@ -183,17 +193,17 @@ pub struct Reference {
     pub(super) device: wgpu::Device,
     pub(super) queue: wgpu::Queue,
     info: wgpu::AdapterInfo,
-    compute: Mutex<HashMap<Skinning, wgpu::ComputePipeline>>,
+    compute: Mutex<HashMap<Blend, wgpu::ComputePipeline>>,
     render: Mutex<HashMap<Variant, wgpu::RenderPipeline>>,
 }
 
 /// A vertex-path shader variant: which shader, for a palette layout and length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Variant {
-    /// Vertex-stage read-back with a uniform palette of `.1` bones.
-    Readback(Layout, usize),
-    /// The picture with a uniform palette of `.1` bones.
-    Picture(Layout, usize),
+    /// Vertex-stage read-back with a uniform palette of `.1` bones (`.2`: with stretches).
+    Readback(Layout, usize, bool),
+    /// The picture with a uniform palette of `.1` bones (`.2`: with stretches).
+    Picture(Layout, usize, bool),
 }
 
 impl Reference {
@@ -237,18 +247,18 @@ impl Reference {
         Ok(p)
     }
 
-    /// The compute pipeline of `skinning`, made by `make` the first time it is asked for.
+    /// The compute pipeline of `blend`, made by `make` the first time it is asked for.
     pub(super) fn compute_pipeline(
         &self,
-        skinning: Skinning,
+        blend: Blend,
         make: impl FnOnce() -> wgpu::ComputePipeline,
     ) -> Result<wgpu::ComputePipeline, GpuError> {
         let mut cache = self.compute.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = cache.get(&skinning) {
+        if let Some(p) = cache.get(&blend) {
             return Ok(p.clone());
         }
         let p = self.checked("compiling the compute shader", make)?;
-        cache.insert(skinning, p.clone());
+        cache.insert(blend, p.clone());
         Ok(p)
     }
 

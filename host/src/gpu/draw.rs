@@ -49,6 +49,9 @@ pub(super) struct Prepared {
     pub indices: wgpu::Buffer,
     /// Each draw call's palette, `capacity` bones.
     pub palettes: Vec<wgpu::Buffer>,
+    /// Each draw call's stretches in its slots' order (a storage buffer, group 0 binding
+    /// 1), for a palette with stretches; empty otherwise.
+    pub stretches: Vec<wgpu::Buffer>,
     /// The frame's active morph targets (group 2, binding 0).
     pub morph: wgpu::Buffer,
     /// The mesh's morph-target deltas (group 2, binding 1).
@@ -144,6 +147,21 @@ impl Reference {
                     )
                 })
                 .collect(),
+            stretches: draws
+                .iter()
+                .filter(|_| palette.stretched())
+                .map(|d| {
+                    let mut data = vec![0.0f32; capacity * 8];
+                    for (slot, &b) in d.bones.iter().enumerate() {
+                        palette.write_stretch(usize::from(b), &mut data[slot * 8..(slot + 1) * 8]);
+                    }
+                    self.buffer(
+                        "palette stretches",
+                        bytemuck::cast_slice(&data),
+                        wgpu::BufferUsages::STORAGE,
+                    )
+                })
+                .collect(),
             morph: self.buffer(
                 "morph",
                 bytemuck::bytes_of(&morph),
@@ -159,6 +177,11 @@ impl Reference {
 }
 
 impl Prepared {
+    /// Whether the palette carries stretches.
+    pub fn stretched(&self) -> bool {
+        !self.stretches.is_empty()
+    }
+
     /// Bind the vertex and index buffers to `pass`.
     pub fn bind_buffers(&self, pass: &mut wgpu::RenderPass<'_>) {
         for (slot, b) in self.vertices.iter().enumerate() {
@@ -194,17 +217,22 @@ impl Prepared {
         pass.set_bind_group(2, &morph, &[]);
         let layout = pipeline.get_bind_group_layout(0);
         let mut calls = 0;
-        for (draw, buffer) in draws.iter().zip(&self.palettes) {
+        for (d, (draw, buffer)) in draws.iter().zip(&self.palettes).enumerate() {
             if draw.indices.is_empty() {
                 continue;
             }
+            let entries: Vec<wgpu::BindGroupEntry> = std::iter::once(buffer)
+                .chain(self.stretches.get(d))
+                .enumerate()
+                .map(|(binding, b)| wgpu::BindGroupEntry {
+                    binding: binding as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect();
             let group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("uniform palette"),
                 layout: &layout,
-                entries: &[wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                }],
+                entries: &entries,
             });
             pass.set_bind_group(0, &group, &[]);
             pass.draw_indexed(draw.indices.clone(), 0, 0..1);

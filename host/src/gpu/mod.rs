@@ -2,7 +2,8 @@
 //! Mesa's lavapipe on machines without a GPU), read back for comparison.
 //!
 //! Three paths, one WGSL blend per skinning method ([`shader`]: linear blend, or dual
-//! quaternion skinning when the palette is [`Bones::Duals`]):
+//! quaternion skinning when the palette is [`Bones::Duals`], with each joint's stretch
+//! applied first when it is [`Bones::Stretched`]: joints with scale or shear):
 //!
 //! | path | function | palette | what comes back |
 //! |---|---|---|---|

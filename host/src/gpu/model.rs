@@ -11,7 +11,7 @@ use skin_core::transform::Transform;
 use super::{DrawCall, FramePalette, GpuError, GpuMesh, MeshDraws, Shading, SplitMesh};
 use crate::pose::animate::frame;
 use crate::pose::morph::weights;
-use crate::pose::palette::{node_world, skin_dual_palette, skin_palette};
+use crate::pose::palette::{node_world, skin_palette, skin_stretch_palette};
 use crate::pose::{PoseError, Skinning};
 use crate::rig::Rig;
 use crate::split::split;
@@ -128,7 +128,8 @@ impl Model {
 
     /// The `f32` palette of each primitive at the rest pose (`anim` = `None`) or clip `c` at
     /// `t` seconds (`Some((c, t))`, sampled as [`crate::pose::pose()`] samples it): the skin's
-    /// `W · IBM` per joint (as unit dual quaternions under dual quaternion skinning), or the
+    /// `W · IBM` per joint (as unit dual quaternions under dual quaternion skinning, with
+    /// the stretches where a joint has scale or shear), or the
     /// node's world matrix for a rigid primitive.
     pub fn palettes(
         &self,
@@ -156,7 +157,10 @@ impl Model {
                                 skin_palette::<f32>(rig, locals, s, 0)?.matrices,
                             ),
                             Skinning::Dqs => {
-                                FramePalette::Duals(skin_dual_palette::<f32>(rig, locals, s, 0)?)
+                                match skin_stretch_palette::<f32>(rig, locals, s, 0)? {
+                                    (d, None) => FramePalette::Duals(d),
+                                    (d, Some(st)) => FramePalette::Stretched(d, st),
+                                }
                             }
                         });
                     }

@@ -100,7 +100,7 @@ impl Reference {
             .collect::<Result<Vec<_>, _>>()?;
         let pipelines = prepared
             .iter()
-            .map(|p| self.picture_pipeline(p.layout, p.capacity))
+            .map(|p| self.picture_pipeline(p.layout, p.capacity, p.stretched()))
             .collect::<Result<Vec<_>, _>>()?;
         let uniform = view.uniform();
         let clear = view.clear();
@@ -165,14 +165,16 @@ impl Reference {
         })
     }
 
-    /// The picture's render pipeline for a uniform palette of `capacity` `layout` matrices.
+    /// The picture's render pipeline for a uniform palette of `capacity` `layout` matrices
+    /// (with stretches when `stretched`).
     fn picture_pipeline(
         &self,
         layout: Layout,
         capacity: usize,
+        stretched: bool,
     ) -> Result<wgpu::RenderPipeline, GpuError> {
-        self.render_pipeline(Variant::Picture(layout, capacity), || {
-            let module = self.module("picture", shader::picture(layout, capacity));
+        self.render_pipeline(Variant::Picture(layout, capacity, stretched), || {
+            let module = self.module("picture", shader::picture(layout, capacity, stretched));
             self.device
                 .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some("picture"),

@@ -8,7 +8,16 @@
 //!   rotation, and the sum turned into the rigid matrix of the normalised blend;
 //!
 //! then `p' = M·(p, 1)`, `n' = normalise(M·(n, 0))` (zero stays zero), as skin-core's `f32`
-//! lane computes them. Before skinning, every path moves the vertex by its morph targets
+//! lane computes them. Dual quaternion skinning of joints with scale or shear
+//! ([`STRETCHED`], Kavan et al.'s split, as `skin_core::skin`'s stretched loop) first moves
+//! the vertex by the weighted sum of its bones' stretches `S = Σ wₖ·S[bₖ]` (symmetric 3×3,
+//! two `vec4` a bone: `s00 s01 s02 s11 | s12 s22 0 0`), `p' = M·(S·p, 1)`, and the normal
+//! by `S`'s cofactors, `n' = normalise(M·(cof(S)·n, 0))`; a palette of rigid joints keeps
+//! the plain blend. The compute path holds each stretch after its bone's dual quaternion
+//! (four `vec4` a bone); the vertex paths keep the dual quaternions' uniform array and its
+//! register budget as they are and read the stretches of the draw call's slots from a
+//! storage buffer (group 0, binding 1), which the vertex stage of today's GPUs reads but
+//! whose size is not counted in the constant registers of `skin budget`. Before skinning, every path moves the vertex by its morph targets
 //! ([`morph`]): `p = base + Σ wᵢ·deltaᵢ` over the frame's active targets (normals likewise),
 //! the deltas in a storage buffer and the active targets' indices and weights in a uniform
 //! of `skin_core::morph::ACTIVE_TARGETS` entries.
@@ -94,6 +103,11 @@ fn blend(b: vec4<u32>, w: vec4<f32>) -> mat3x4<f32> {
 /// The point and normal transforms by a blended matrix. The point adds the translation
 /// first, as skin-core does.
 pub const TRANSFORM: &str = r"
+struct Skinned {
+    position: vec3<f32>,
+    normal: vec3<f32>,
+}
+
 fn skin_point(m: mat3x4<f32>, p: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(m[0].w, m[1].w, m[2].w) + vec4<f32>(p, 0.0) * m;
 }
@@ -108,6 +122,59 @@ fn skin_normal(m: mat3x4<f32>, n: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(0.0);
 }
 ";
+
+/// A vertex skinned by the plain blend: `blend`'s matrix moves the point and the normal.
+pub const RIGID: &str = r"
+fn skin_vertex(b: vec4<u32>, w: vec4<f32>, p: vec3<f32>, n: vec3<f32>) -> Skinned {
+    let m = blend(b, w);
+    return Skinned(skin_point(m, p), skin_normal(m, n));
+}
+";
+
+/// A vertex skinned with stretches, over a `stretch_a(i)` and `stretch_b(i)` each path
+/// defines (bone `i`'s stretch as two `vec4`): the stretches summed in the dual
+/// quaternions' order (never flipped), the point moved by the sum, the normal by its
+/// cofactors (rows: cross products of the other two rows), then both by the dual
+/// quaternion blend.
+pub const STRETCHED: &str = r"
+fn stretch(i: u32) -> mat3x3<f32> {
+    let a = stretch_a(i);
+    let c = stretch_b(i);
+    return mat3x3<f32>(vec3<f32>(a.x, a.y, a.z), vec3<f32>(a.y, a.w, c.x), vec3<f32>(a.z, c.x, c.y));
+}
+
+fn skin_vertex(b: vec4<u32>, w: vec4<f32>, p: vec3<f32>, n: vec3<f32>) -> Skinned {
+    var s = stretch(b.x) * w.x;
+    for (var k = 1u; k < 4u; k++) {
+        s = s + stretch(b[k]) * w[k];
+    }
+    let c = mat3x3<f32>(cross(s[1], s[2]), cross(s[2], s[0]), cross(s[0], s[1]));
+    let m = blend(b, w);
+    return Skinned(skin_point(m, s * p), skin_normal(m, c * n));
+}
+";
+
+/// Which blend a shader runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Blend {
+    /// Linear blend skinning.
+    Linear,
+    /// Dual quaternion skinning of rigid joints.
+    Dual,
+    /// Dual quaternion skinning with the bones' stretches.
+    Stretched,
+}
+
+impl Blend {
+    /// The blend of `skinning`, with stretches when `stretched`.
+    pub fn of(skinning: Skinning, stretched: bool) -> Self {
+        match (skinning, stretched) {
+            (Skinning::Lbs, _) => Blend::Linear,
+            (Skinning::Dqs, false) => Blend::Dual,
+            (Skinning::Dqs, true) => Blend::Stretched,
+        }
+    }
+}
 
 /// The morph targets of group `group`: a uniform `morph` (binding `binding`: the active
 /// targets' count and the mesh's vertex count, then up to
@@ -158,21 +225,37 @@ fn morphed(v: u32, position: vec3<f32>, normal: vec3<f32>) -> Morphed {{
 /// Registers of four that hold the active targets' indices (and as many their weights).
 pub const MORPH_SLOTS: usize = skin_core::morph::ACTIVE_TARGETS.div_ceil(4);
 
-/// The blend of `skinning` and the transforms.
-fn skinning_source(skinning: Skinning) -> String {
-    let blend = match skinning {
-        Skinning::Lbs => BLEND,
-        Skinning::Dqs => DUAL_BLEND,
+/// The blend, the transforms and `skin_vertex` of `blend`.
+fn skinning_source(blend: Blend) -> String {
+    let (source, vertex) = match blend {
+        Blend::Linear => (BLEND, RIGID),
+        Blend::Dual => (DUAL_BLEND, RIGID),
+        Blend::Stretched => (DUAL_BLEND, STRETCHED),
     };
-    format!("{blend}{TRANSFORM}")
+    format!("{source}{TRANSFORM}{vertex}")
 }
 
-/// The skinning method a uniform palette `layout` holds bones for.
-fn method(layout: Layout) -> Skinning {
-    match layout {
+/// The blend of a uniform palette in `layout` (with stretches when `stretched`), and the
+/// stretches' storage buffer and accessors it then reads (group 0, binding 1).
+fn vertex_blend(layout: Layout, stretched: bool) -> String {
+    let skinning = match layout {
         Layout::DualQuat => Skinning::Dqs,
         _ => Skinning::Lbs,
-    }
+    };
+    let blend = Blend::of(skinning, stretched);
+    let stretches = if blend == Blend::Stretched {
+        "@group(0) @binding(1) var<storage, read> stretches: array<vec4<f32>>;
+fn stretch_a(i: u32) -> vec4<f32> {
+    return stretches[2u * i];
+}
+fn stretch_b(i: u32) -> vec4<f32> {
+    return stretches[2u * i + 1u];
+}
+"
+    } else {
+        ""
+    };
+    format!("{}{stretches}", skinning_source(blend))
 }
 
 /// The uniform palette of `n` bones in `layout` (group 0, binding 0) and its `bone(i)`
@@ -222,25 +305,46 @@ struct VertexIn {
 }
 ";
 
-/// Compute skinning by `skinning`: palette (3×4 matrices, or dual quaternions as two
-/// `vec4` each), inputs and outputs in storage buffers, the morph targets at bindings 7
-/// and 8 ([`morph`]), one invocation per vertex
+/// Compute skinning by `blend`: palette (3×4 matrices, dual quaternions as two `vec4`
+/// each, or four with the stretch), inputs and outputs in storage buffers, the morph
+/// targets at bindings 7 and 8 ([`morph`]), one invocation per vertex
 /// (`workgroup_size(64)`, 2-D dispatch for meshes past 65535 workgroups).
-pub fn compute(skinning: Skinning) -> String {
-    let palette = match skinning {
-        Skinning::Lbs => {
+///
+/// ```
+/// use skin_host::gpu::shader::{self, Blend};
+/// assert!(shader::compute(Blend::Stretched).contains("palette[4u * i + 2u]"));
+/// assert!(!shader::compute(Blend::Dual).contains("stretch"));
+/// ```
+pub fn compute(blend: Blend) -> String {
+    let palette = match blend {
+        Blend::Linear => {
             "@group(0) @binding(0) var<storage, read> palette: array<mat3x4<f32>>;
 fn bone(i: u32) -> mat3x4<f32> {
     return palette[i];
 }"
         }
-        Skinning::Dqs => {
+        Blend::Dual => {
             "@group(0) @binding(0) var<storage, read> palette: array<vec4<f32>>;
 fn dq_real(i: u32) -> vec4<f32> {
     return palette[2u * i];
 }
 fn dq_dual(i: u32) -> vec4<f32> {
     return palette[2u * i + 1u];
+}"
+        }
+        Blend::Stretched => {
+            "@group(0) @binding(0) var<storage, read> palette: array<vec4<f32>>;
+fn dq_real(i: u32) -> vec4<f32> {
+    return palette[4u * i];
+}
+fn dq_dual(i: u32) -> vec4<f32> {
+    return palette[4u * i + 1u];
+}
+fn stretch_a(i: u32) -> vec4<f32> {
+    return palette[4u * i + 2u];
+}
+fn stretch_b(i: u32) -> vec4<f32> {
+    return palette[4u * i + 3u];
 }"
         }
     };
@@ -260,21 +364,19 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) g
     if (v >= arrayLength(&bones)) {{
         return;
     }}
-    let m = blend(bones[v], weights[v]);
     let base = morphed(
         v,
         vec3<f32>(positions[3u * v], positions[3u * v + 1u], positions[3u * v + 2u]),
         vec3<f32>(normals[3u * v], normals[3u * v + 1u], normals[3u * v + 2u]),
     );
-    let p = skin_point(m, base.position);
-    let n = skin_normal(m, base.normal);
+    let s = skin_vertex(bones[v], weights[v], base.position, base.normal);
     for (var k = 0u; k < 3u; k++) {{
-        out_positions[3u * v + k] = p[k];
-        out_normals[3u * v + k] = n[k];
+        out_positions[3u * v + k] = s.position[k];
+        out_normals[3u * v + k] = s.normal[k];
     }}
 }}
 ",
-        skinning = skinning_source(skinning),
+        skinning = skinning_source(blend),
         morph = morph(0, 7),
     )
 }
@@ -285,8 +387,9 @@ pub const COMPUTE_GROUP: u32 = 64;
 /// Vertex-stage read-back: each vertex is skinned with the uniform palette and drawn as a
 /// point on its own pixel (`index % width`, `index / width`) of two `Rgba32Float` targets
 /// (`width × height` pixels, group 1), which receive its skinned position and normal
-/// (alpha 1 marks a drawn vertex). The morph targets are group 2 ([`morph`]).
-pub fn vertex_readback(layout: Layout, n: usize) -> String {
+/// (alpha 1 marks a drawn vertex). The morph targets are group 2 ([`morph`]); a dual
+/// quaternion palette with stretches (`stretched`) reads them at group 0, binding 1.
+pub fn vertex_readback(layout: Layout, n: usize, stretched: bool) -> String {
     format!(
         "{skinning}{palette}{VERTEX_IN}{morph}
 // The targets' size in pixels (x, y).
@@ -300,13 +403,13 @@ struct Point {{
 
 @vertex
 fn vs(v: VertexIn) -> Point {{
-    let m = blend(v.bones, v.weights);
     let base = morphed(v.index, v.position, v.normal);
+    let s = skin_vertex(v.bones, v.weights, base.position, base.normal);
     let size = vec2<f32>(target_size.xy);
     let col = f32(v.index % target_size.x) + 0.5;
     let row = f32(v.index / target_size.x) + 0.5;
     let clip = vec4<f32>(col / size.x * 2.0 - 1.0, 1.0 - row / size.y * 2.0, 0.0, 1.0);
-    return Point(clip, skin_point(m, base.position), skin_normal(m, base.normal));
+    return Point(clip, s.position, s.normal);
 }}
 
 struct Targets {{
@@ -319,7 +422,7 @@ fn fs(p: Point) -> Targets {{
     return Targets(vec4<f32>(p.position, 1.0), vec4<f32>(p.normal, 1.0));
 }}
 ",
-        skinning = skinning_source(method(layout)),
+        skinning = vertex_blend(layout, stretched),
         palette = palette_uniform(layout, n),
         morph = morph(2, 0),
     )
@@ -330,8 +433,8 @@ fn fs(p: Point) -> Targets {{
 /// vertices rounded to whole subpixels (halves away from zero, as `roundf`), flat Lambert
 /// shading from the provoking (first) vertex, and the material's RGB565 channels scaled
 /// in integers as `skin_core::raster::band::scale`. The morph targets are group 2
-/// ([`morph`]).
-pub fn picture(layout: Layout, n: usize) -> String {
+/// ([`morph`]); stretches as in [`vertex_readback`].
+pub fn picture(layout: Layout, n: usize, stretched: bool) -> String {
     format!(
         "{skinning}{palette}{VERTEX_IN}{morph}
 struct View {{
@@ -359,10 +462,9 @@ fn round_away(x: vec3<f32>) -> vec3<f32> {{
 
 @vertex
 fn vs(v: VertexIn) -> Fragment {{
-    let m = blend(v.bones, v.weights);
     let base = morphed(v.index, v.position, v.normal);
-    let p = skin_point(m, base.position);
-    let s = round_away(vec4<f32>(p, 1.0) * view.screen);
+    let skinned = skin_vertex(v.bones, v.weights, base.position, base.normal);
+    let s = round_away(vec4<f32>(skinned.position, 1.0) * view.screen);
     let clip = vec4<f32>(
         s.x / view.size.x * 2.0 - 1.0,
         1.0 - s.y / view.size.y * 2.0,
@@ -371,7 +473,7 @@ fn vs(v: VertexIn) -> Fragment {{
     );
     var shade = 255u;
     if (view.size.w > 0.0) {{
-        let n = skin_normal(m, base.normal);
+        let n = skinned.normal;
         let d = max(n.x * view.light.x + n.y * view.light.y + n.z * view.light.z, 0.0);
         let lit = round_away(vec3<f32>((255.0 - view.size.z) * d)).x;
         shade = min(u32(view.size.z + lit), 255u);
@@ -385,7 +487,7 @@ fn fs(f: Fragment) -> @location(0) vec4<f32> {{
     return vec4<f32>(vec3<f32>(c) / vec3<f32>(31.0, 63.0, 31.0), 1.0);
 }}
 ",
-        skinning = skinning_source(method(layout)),
+        skinning = vertex_blend(layout, stretched),
         palette = palette_uniform(layout, n),
         morph = morph(2, 0),
     )

@@ -71,7 +71,8 @@ impl Reference {
                 max: (side as usize) * (side as usize),
             });
         }
-        let pipeline = self.readback_pipeline(prepared.layout, prepared.capacity)?;
+        let pipeline =
+            self.readback_pipeline(prepared.layout, prepared.capacity, prepared.stretched())?;
         let (encoder, targets, draw_calls) = self.checked("vertex-shader skinning", || {
             let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC;
             let targets = [0, 1]
@@ -126,16 +127,18 @@ impl Reference {
         })
     }
 
-    /// The read-back pipeline for a uniform palette of `capacity` `layout` matrices.
+    /// The read-back pipeline for a uniform palette of `capacity` `layout` matrices (with
+    /// stretches when `stretched`).
     fn readback_pipeline(
         &self,
         layout: Layout,
         capacity: usize,
+        stretched: bool,
     ) -> Result<wgpu::RenderPipeline, GpuError> {
-        self.render_pipeline(Variant::Readback(layout, capacity), || {
+        self.render_pipeline(Variant::Readback(layout, capacity, stretched), || {
             let module = self.module(
                 "vertex read-back",
-                shader::vertex_readback(layout, capacity),
+                shader::vertex_readback(layout, capacity, stretched),
             );
             let target = Some(wgpu::ColorTargetState {
                 format: FORMAT,

@@ -7,6 +7,12 @@
 //! divides the blend by the norm `ν` of its real part, and moves its morphed position by the
 //! rigid transform `p ↦ q·p·q* + 2·d·q*` (normals by the rotation, renormalised).
 //!
+//! A joint with scale or shear (its `AᵀA` off the identity by more than 10⁻⁶, a scale
+//! error of 5·10⁻⁷ if left rigid) is split first ([`super::stretch::polar`]: `A = R·S`):
+//! its rotation is `R`'s, and the vertex moves by the blend `Σ wₖ·Sₖ` (weights divided by
+//! their sum, never negated; the identity for a rigid joint) before the rigid transform,
+//! its normal by the blend's cofactors.
+//!
 //! ```
 //! use skin_host::character::Character;
 //! let rig = skin_host::import::from_slice(&Character::new().glb(), None)?;
@@ -19,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::stretch::{cofactors, polar, M3};
 use super::{pose_by, PosedPrimitive64};
 use crate::rig::world64::M34;
 use crate::rig::{Influence4, Primitive, Rig};
@@ -39,7 +46,7 @@ pub struct Dqs64 {
 pub fn pose_dqs(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Dqs64> {
     let mut least = f64::INFINITY;
     let posed = pose_by(rig, anim, |prim, palette| {
-        let bones: Vec<Bone> = palette.iter().map(Bone::of).collect();
+        let bones: Vec<Bone> = palette.iter().map(Bone::split).collect();
         vertex_matrices(prim, &bones, &mut least)
     })?;
     Some(Dqs64 {
@@ -48,13 +55,39 @@ pub fn pose_dqs(rig: &Rig, anim: Option<(usize, f64)>) -> Option<Dqs64> {
     })
 }
 
-/// A joint's rotation quaternion `[x, y, z, w]` and translation.
+/// A joint's rotation quaternion `[x, y, z, w]` and translation, and its stretch if it
+/// has scale or shear.
 struct Bone {
     q: [f64; 4],
     t: [f64; 3],
+    s: Option<M3>,
 }
 
+/// The largest entry of `AᵀA − I` a joint may have and be taken as rigid.
+const RIGID: f64 = 1e-6;
+
 impl Bone {
+    /// A joint matrix as a bone: split into its rotation and stretch where it has scale or
+    /// shear (a joint that cannot be split, mirrored or flattened, keeps the rigid
+    /// reading of its matrix: the host refuses it before any comparison).
+    fn split(m: &M34) -> Self {
+        let a: M3 = std::array::from_fn(|i| [m[i][0], m[i][1], m[i][2]]);
+        let gram = |i: usize, j: usize| (0..3).map(|k| a[k][i] * a[k][j]).sum::<f64>();
+        let off = (0..9)
+            .map(|k| (gram(k / 3, k % 3) - if k % 4 == 0 { 1.0 } else { 0.0 }).abs())
+            .fold(0.0, f64::max);
+        match polar(&a) {
+            Some((r, s)) if off > RIGID => {
+                let rigid = std::array::from_fn(|i| [r[i][0], r[i][1], r[i][2], m[i][3]]);
+                Bone {
+                    s: Some(s),
+                    ..Bone::of(&rigid)
+                }
+            }
+            _ => Bone::of(m),
+        }
+    }
+
     /// The rotation and translation of a (rigid) joint matrix.
     fn of(m: &M34) -> Self {
         let r = |i: usize, j: usize| m[i][j];
@@ -97,6 +130,7 @@ impl Bone {
         Bone {
             q: q.map(|v| v / n),
             t: [m[0][3], m[1][3], m[2][3]],
+            s: None,
         }
     }
 }
@@ -118,9 +152,15 @@ fn conj(q: [f64; 4]) -> [f64; 4] {
     [-q[0], -q[1], -q[2], q[3]]
 }
 
-/// Each vertex's blended rigid transform as a matrix; `least` takes the smallest `ν`.
-fn vertex_matrices(prim: &Primitive, bones: &[Bone], least: &mut f64) -> Vec<M34> {
-    prim.influences
+/// Each vertex's blended transform as a matrix, and with stretched joints the normals' own
+/// matrices; `least` takes the smallest `ν`.
+fn vertex_matrices(
+    prim: &Primitive,
+    bones: &[Bone],
+    least: &mut f64,
+) -> (Vec<M34>, Option<Vec<M34>>) {
+    let (points, normals) = prim
+        .influences
         .iter()
         .flatten()
         .map(|inf| {
@@ -128,11 +168,15 @@ fn vertex_matrices(prim: &Primitive, bones: &[Bone], least: &mut f64) -> Vec<M34
             *least = least.min(nu);
             m
         })
-        .collect()
+        .unzip();
+    let stretched = bones.iter().any(|b| b.s.is_some());
+    (points, stretched.then_some(normals))
 }
 
-/// One vertex's normalised blend as the matrix of its rigid transform, and `ν`.
-fn blend(bones: &[Bone], inf: &Influence4) -> (M34, f64) {
+/// One vertex's normalised blend as the matrix of its transform (the blended stretch, then
+/// the rigid transform) and its normals' matrix (the stretch's cofactors, then the
+/// rotation), and `ν`.
+fn blend(bones: &[Bone], inf: &Influence4) -> ((M34, M34), f64) {
     let sum: f64 = inf.weights.iter().map(|&w| f64::from(w)).sum();
     let lead = (1..4).fold(0, |m, k| {
         if inf.weights[k] > inf.weights[m] {
@@ -142,15 +186,22 @@ fn blend(bones: &[Bone], inf: &Influence4) -> (M34, f64) {
         }
     });
     let pivot = bones[usize::from(inf.joints[lead])].q;
-    let (mut real, mut dual) = ([0.0; 4], [0.0; 4]);
+    let (mut real, mut dual, mut stretch) = ([0.0; 4], [0.0; 4], [[0.0; 3]; 3]);
     for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
         if w == 0.0 {
             continue;
         }
-        let Bone { q, t } = &bones[usize::from(j)];
+        let Bone { q, t, s } = &bones[usize::from(j)];
         let d = quat_mul([t[0] / 2.0, t[1] / 2.0, t[2] / 2.0, 0.0], *q);
         let dot: f64 = (0..4).map(|k| q[k] * pivot[k]).sum();
-        let w = f64::from(w) / sum * if dot < 0.0 { -1.0 } else { 1.0 };
+        let w = f64::from(w) / sum;
+        let s = s.unwrap_or([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
+        for (row, sr) in stretch.iter_mut().zip(s) {
+            for (e, se) in row.iter_mut().zip(sr) {
+                *e += w * se;
+            }
+        }
+        let w = w * if dot < 0.0 { -1.0 } else { 1.0 };
         for k in 0..4 {
             real[k] += w * q[k];
             dual[k] += w * d[k];
@@ -166,6 +217,15 @@ fn blend(bones: &[Bone], inf: &Influence4) -> (M34, f64) {
         [0.0, 0.0, 1.0, 0.0],
     ]
     .map(|e| quat_mul(quat_mul(q, e), conj(q)));
-    let m = core::array::from_fn(|r| [axes[0][r], axes[1][r], axes[2][r], 2.0 * t[r]]);
-    (m, nu)
+    let rot: M3 = core::array::from_fn(|r| [axes[0][r], axes[1][r], axes[2][r]]);
+    let moved = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2]];
+    // `[R·s | translation]`.
+    let times = |s: &M3, translation: [f64; 3]| -> M34 {
+        core::array::from_fn(|i| {
+            let row = |j: usize| (0..3).map(|k| rot[i][k] * s[k][j]).sum::<f64>();
+            [row(0), row(1), row(2), translation[i]]
+        })
+    };
+    let point = times(&stretch, moved);
+    ((point, times(&cofactors(&stretch), [0.0; 3])), nu)
 }

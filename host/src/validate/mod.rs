@@ -18,9 +18,12 @@
 //! linear blend skinning's as above, dual quaternion skinning's named `dqs …`, against the
 //! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. The pictures are linear
 //! blend skinning's, and with DQS validated its pictures too ([`Report::dual_pictures`]):
-//! the GPU's DQS against the CPU renderer playing the asset baked for DQS. A rig dual
-//! quaternion skinning cannot skin (a joint with scale) has its `dqs` rows "not available",
-//! the joint named, and its pictures "not compared", while LBS is compared beside it.
+//! the GPU's DQS against the CPU renderer playing the asset baked for DQS. Joints with scale
+//! or shear are split (Kavan et al.) on every `f32` path and in the oracle; the fixed lane
+//! refuses them, so `dqs core fixed` is "not available", the joint named, and the pictures
+//! "not compared" (the asset holds no stretches). A rig dual quaternion skinning cannot
+//! skin at all (a budget without room for one dual quaternion) has its `dqs` rows "not
+//! available", while LBS is compared beside it.
 //!
 //! Morph targets are applied on every path (the oracle, the host's pose in both lanes, both
 //! GPU paths, and the CPU renderer through the baked asset's quantised targets). The

@@ -1,0 +1,168 @@
+//! Random rigs of stretched joints (uniform or per-axis scale from ¼ to 4× along random
+//! axes, a shear in the joint's frame) for dual quaternion skinning with scale: the bones
+//! as the f64 oracle holds them ([`StretchedBone`]), their `f32` joint matrices, a mesh of
+//! 64 vertices with one to four influences, and the oracle's and skin-core's results.
+
+use skin_core::affine::Affine;
+use skin_core::palette::StretchPalette;
+use skin_core::skin::SkinnedMesh;
+use skin_core::vertex::Influence;
+
+use crate::dual_oracle::{self, Bone, StretchedBone};
+use crate::oracle::{self, V3};
+use crate::Rng;
+
+/// Palette capacity: vs_2_0 with dual quaternions (128 bones).
+pub const CAP: usize = 128;
+
+/// A random unit quaternion.
+pub fn rotation(rng: &mut Rng) -> [f64; 4] {
+    let q = [0; 4].map(|_| f64::from(rng.range(-1.0, 1.0)));
+    let l = q.iter().map(|c| c * c).sum::<f64>().sqrt().max(1e-3);
+    q.map(|c| c / l)
+}
+
+/// A rig of stretched bones, vertices with 1–4 influences (or exactly one with `single`).
+pub struct Rig {
+    /// The bones (bone 0 rigid).
+    pub bones: Vec<StretchedBone>,
+    /// Bind positions.
+    pub positions: Vec<[f32; 3]>,
+    /// Bind normals (unit).
+    pub normals: Vec<[f32; 3]>,
+    /// Influences over the bones.
+    pub influences: Vec<Influence<f32>>,
+}
+
+impl Rig {
+    /// `per_axis`: each bone's three scales drawn apart, else one for all three.
+    pub fn random(seed: u64, bones: usize, per_axis: bool, single: bool) -> Self {
+        let mut rng = Rng(seed | 1);
+        let bones = (0..bones)
+            .map(|b| {
+                let q = rotation(&mut rng);
+                let t = [0; 3].map(|_| f64::from(rng.range(-2.0, 2.0)));
+                // Bone 0 stays rigid: palettes mix rigid and stretched joints.
+                let mut d = [0; 3].map(|_| 2f64.powf(f64::from(rng.range(-2.0, 2.0))));
+                if !per_axis {
+                    d = [d[0]; 3];
+                }
+                if b == 0 {
+                    d = [1.0; 3];
+                }
+                // S = Aᵀ·diag(d)·A for a random rotation A.
+                let a = oracle::quat_to_matrix(rotation(&mut rng));
+                let s = [0, 1, 2]
+                    .map(|i| [0, 1, 2].map(|j| (0..3).map(|k| a[k][i] * d[k] * a[k][j]).sum()));
+                StretchedBone {
+                    bone: Bone { q, t },
+                    s,
+                }
+            })
+            .collect::<Vec<_>>();
+        let n = bones.len();
+        let vertices = 64;
+        let positions = (0..vertices).map(|_| rng.point(1.98)).collect();
+        let normals = (0..vertices)
+            .map(|_| {
+                let v = rng.point(2.0).map(f64::from);
+                let l = oracle::norm(v).max(1e-3);
+                v.map(|c| (c / l) as f32)
+            })
+            .collect();
+        let influences = (0..vertices)
+            .map(|v| {
+                let used = if single {
+                    1
+                } else {
+                    1 + (rng.unit() * 4.0) as usize
+                };
+                let mut b = [0u8; 4];
+                let mut w = [0f32; 4];
+                for k in 0..used.min(4) {
+                    b[k] = ((rng.unit() * n as f32) as usize).min(n - 1) as u8;
+                    w[k] = rng.range(0.05, 1.0);
+                }
+                let sum: f32 = w.iter().sum();
+                Influence::from_weights(b, w.map(|x| x / sum), v).unwrap()
+            })
+            .collect();
+        Self {
+            bones,
+            positions,
+            normals,
+            influences,
+        }
+    }
+
+    /// Bone `b`'s joint matrix `[R(q)·S | t]`, rounded to `f32`.
+    pub fn matrix(&self, b: usize) -> Affine<f32> {
+        let StretchedBone {
+            bone: Bone { q, t },
+            s,
+        } = self.bones[b];
+        let r = oracle::quat_to_matrix(q);
+        let rows = [0, 1, 2].map(|i| {
+            let l = [0, 1, 2].map(|j| (0..3).map(|k| r[i][k] * s[k][j]).sum::<f64>());
+            [l[0], l[1], l[2], t[i]].map(|v| v as f32)
+        });
+        Affine { rows }
+    }
+
+    /// The joint matrices split into a stretch palette.
+    pub fn palette(&self) -> StretchPalette<CAP> {
+        let mut p = StretchPalette::new();
+        for b in 0..self.bones.len() {
+            p.push(&self.matrix(b)).unwrap();
+        }
+        p
+    }
+
+    /// The mesh for skin-core.
+    pub fn mesh(&self) -> SkinnedMesh<'_, f32, 4> {
+        SkinnedMesh::new(&self.positions, &self.influences).unwrap()
+    }
+
+    /// The core's positions and normals.
+    pub fn core(&self) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+        let palette = self.palette();
+        let (duals, stretches) = (palette.duals(), palette.stretches());
+        let len = self.positions.len();
+        let (mut out, mut out_n) = (vec![[0.0; 3]; len], vec![[0.0; 3]; len]);
+        let mesh = self.mesh();
+        mesh.skin_dqs_stretched_with_normals(duals, stretches, &self.normals, &mut out, &mut out_n)
+            .unwrap();
+        let mut alone = vec![[0.0; 3]; len];
+        mesh.skin_dqs_stretched(duals, stretches, &mut alone)
+            .unwrap();
+        assert_eq!(alone, out, "positions alone give the same bits");
+        (out, out_n)
+    }
+
+    /// The oracle's positions, normals and hemisphere margins, for the core's weights.
+    pub fn oracle(&self) -> (Vec<V3>, Vec<V3>, Vec<f64>) {
+        let mut r = (Vec::new(), Vec::new(), Vec::new());
+        for ((inf, p), n) in self
+            .influences
+            .iter()
+            .zip(&self.positions)
+            .zip(&self.normals)
+        {
+            let index: Vec<usize> = inf.bones().iter().map(|&b| usize::from(b)).collect();
+            let w: Vec<f64> = inf.weights().iter().map(|&w| f64::from(w)).collect();
+            let (p, n) = (p.map(f64::from), n.map(f64::from));
+            r.0.push(dual_oracle::stretched_point(&self.bones, &index, &w, p));
+            r.1.push(dual_oracle::stretched_normal(&self.bones, &index, &w, n));
+            let rigid: Vec<Bone> = self.bones.iter().map(|b| b.bone).collect();
+            r.2.push(dual_oracle::hemisphere_margin(&rigid, &index, &w));
+        }
+        r
+    }
+}
+
+/// The largest coordinate difference between `a` and the oracle's `b`.
+pub fn coord_error(a: [f32; 3], b: V3) -> f64 {
+    (0..3)
+        .map(|k| (f64::from(a[k]) - b[k]).abs())
+        .fold(0.0, f64::max)
+}
