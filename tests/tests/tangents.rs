@@ -493,4 +493,17 @@ fn gpu_tangents_skin_like_the_core() {
     bad[7][3] = f32::NAN;
     let e = gpu.skin_tangents_compute(&mesh, &palette, &bad);
     assert!(e.unwrap_err().to_string().contains("vertex 7"));
+    // A stretched palette (dual quaternions of joints with scale) is refused: the shaders
+    // would take the tangents by the stretch's cofactors, a normal's rule.
+    let rig = skin_tests::stretched_rig::Rig::random(7, 6, true, false);
+    let stretched = rig.palette();
+    let bones = skin_host::gpu::Bones::Stretched(
+        stretched.duals(),
+        stretched.stretches().expect("stretched"),
+    );
+    let e = gpu.skin_tangents_compute(&mesh, bones, &tangents);
+    assert!(
+        matches!(e, Err(skin_host::gpu::GpuError::StretchedTangents)),
+        "{e:?}"
+    );
 }

@@ -99,6 +99,10 @@ pub enum GpuError {
         /// Stretches.
         stretches: usize,
     },
+    /// Tangents asked of a palette with stretches: the tangent paths run the normal
+    /// shaders, whose stretch takes a normal by its cofactors, not a tangent by the stretch.
+    #[error("tangents of joints with scale or shear (a stretched dual quaternion palette) are not skinned on the GPU: skin them with linear blend skinning, or remove the joints' scale")]
+    StretchedTangents,
     /// The uniform palette is larger than the device allows.
     #[error(
         "a {bytes}-byte uniform palette exceeds this device's {limit}-byte uniform binding limit"

@@ -5,13 +5,24 @@
 //! mesh with the tangents' directions in place of its normals, and the GPU computes the
 //! same bits for a tangent as for a normal of the same value, as the core does. Morph
 //! targets' tangent deltas are not read by the importer, so the tangents skin unmorphed.
+//! A stretched palette (dual quaternion skinning of joints with scale) is refused
+//! ([`GpuError::StretchedTangents`]): its shaders take a normal through the stretch's
+//! cofactors, which is not what a tangent needs.
 
 use skin_core::budget::{Budget, Layout};
 
 use super::{Bones, DrawCall, GpuError, GpuMesh, Reference};
 
-/// `mesh` with `tangents`' directions as its normals (one tangent a vertex, finite).
-fn with_tangents(mesh: &GpuMesh, tangents: &[[f32; 4]]) -> Result<GpuMesh, GpuError> {
+/// `mesh` with `tangents`' directions as its normals (one tangent a vertex, finite), for a
+/// palette without stretches.
+fn with_tangents(
+    mesh: &GpuMesh,
+    palette: &Bones<'_>,
+    tangents: &[[f32; 4]],
+) -> Result<GpuMesh, GpuError> {
+    if matches!(palette, Bones::Stretched(..)) {
+        return Err(GpuError::StretchedTangents);
+    }
     if tangents.len() != mesh.len() {
         return Err(GpuError::Length {
             what: "tangents",
@@ -51,7 +62,8 @@ impl Reference {
         palette: impl Into<Bones<'a>>,
         tangents: &[[f32; 4]],
     ) -> Result<Vec<[f32; 4]>, GpuError> {
-        let as_normals = with_tangents(mesh, tangents)?;
+        let palette = palette.into();
+        let as_normals = with_tangents(mesh, &palette, tangents)?;
         let skinned = self.skin_compute(&as_normals, palette)?;
         Ok(handed(skinned.normals, tangents))
     }
@@ -66,7 +78,8 @@ impl Reference {
         (budget, layout): (Budget, Layout),
         tangents: &[[f32; 4]],
     ) -> Result<Vec<[f32; 4]>, GpuError> {
-        let as_normals = with_tangents(mesh, tangents)?;
+        let palette = palette.into();
+        let as_normals = with_tangents(mesh, &palette, tangents)?;
         let drawn = self.skin_vertex(&as_normals, palette, draws, budget, layout)?;
         Ok(handed(drawn.skinned.normals, tangents))
     }
