@@ -111,16 +111,7 @@ impl<R: Real> Aim<R> {
         weight: f32,
     ) -> Result<(), AnimError> {
         let n = skeleton.len();
-        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
-            if actual != n {
-                return Err(AnimError::Joints {
-                    what,
-                    index: 0,
-                    actual,
-                    expected: n,
-                });
-            }
-        }
+        AnimError::check_pose(n, pose.len(), world.len())?;
         let (target, up) = (point::<R>("target", target)?, point::<R>("up", up)?);
         unit(up).ok_or(AnimError::Axis { what: "up" })?;
         if !(0.0..=1.0).contains(&weight) {

@@ -184,6 +184,25 @@ pub enum AnimError {
     },
 }
 
+impl AnimError {
+    /// `Ok` when the pose a solve writes (`pose` transforms) and the world matrices it
+    /// reads (`world`) are one a joint of a skeleton of `joints`; else the first that is
+    /// not, as [`AnimError::Joints`].
+    pub(crate) fn check_pose(joints: usize, pose: usize, world: usize) -> Result<(), Self> {
+        for (what, actual) in [(Input::Output, pose), (Input::World, world)] {
+            if actual != joints {
+                return Err(AnimError::Joints {
+                    what,
+                    index: 0,
+                    actual,
+                    expected: joints,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 impl core::fmt::Display for AnimError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {

@@ -18,7 +18,7 @@
 //! rotations with uniform scales (glTF rigs as the host folds them); only the joints'
 //! rotations change, so bone lengths are the pose's.
 
-use super::error::{AnimError, Input};
+use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Prepared, SwingTwist};
 use super::vector::{
@@ -178,16 +178,7 @@ impl<R: Real> Limb<R> {
         goal: Goal,
     ) -> Result<(), AnimError> {
         let n = skeleton.len();
-        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
-            if actual != n {
-                return Err(AnimError::Joints {
-                    what,
-                    index: 0,
-                    actual,
-                    expected: n,
-                });
-            }
-        }
+        AnimError::check_pose(n, pose.len(), world.len())?;
         let [root, mid, end] = self.joints;
         let parent = match skeleton.parents()[root] {
             Some(p) => world[usize::from(p)],

@@ -15,7 +15,7 @@
 //! with [`Limb`]s, knees forward.
 
 use super::chain::world_of;
-use super::error::{AnimError, Input};
+use super::error::AnimError;
 use super::limb::{Goal, Limb};
 use crate::affine::Affine;
 use crate::num::Real;
@@ -241,16 +241,7 @@ impl<R: Real> Walker<R> {
         world: &mut [Affine<R>],
     ) -> Result<[Step; 2], AnimError> {
         let n = skeleton.len();
-        for (what, actual) in [(Input::Output, pose.len()), (Input::World, world.len())] {
-            if actual != n {
-                return Err(AnimError::Joints {
-                    what,
-                    index: 0,
-                    actual,
-                    expected: n,
-                });
-            }
-        }
+        AnimError::check_pose(n, pose.len(), world.len())?;
         let body = gait.travelled(t);
         let p0 = self.pelvis_rest;
         let mut steps = [Step {
