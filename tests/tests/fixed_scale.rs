@@ -23,6 +23,7 @@ use skin_host::pose::{self, LaneKind};
 use skin_host::validate::{self, Options};
 use skin_tests::gltf_gen::{squash_stretch_worm, KEY_TIMES};
 use skin_tests::gltf_ref;
+use skin_tests::oracle;
 use skin_tests::Rng;
 
 /// Bones per random palette.
@@ -39,35 +40,18 @@ enum Scale {
 }
 
 /// A random rotation (unit quaternion from four normal-ish components) times a scale of
-/// `kind` up to `most`, with a translation within ±1.5: as rows of a 3×4 matrix.
+/// `kind` up to `most`, with a translation within ±1.5: as rows of a 3×4 matrix
+/// (`oracle::trs`, rounded to `f32`).
 fn joint(rng: &mut Rng, kind: Scale, most: f32) -> [[f32; 4]; 3] {
-    let q = [0; 4].map(|_| rng.range(-1.0, 1.0));
-    let n = q.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-3);
-    let [x, y, z, w] = q.map(|v| v / n);
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
+    let q = [0; 4].map(|_| f64::from(rng.range(-1.0, 1.0)));
     let s = match kind {
         Scale::Rigid => [1.0; 3],
         Scale::Uniform => [rng.range(0.25, most); 3],
         Scale::PerAxis => [0; 3].map(|_| rng.range(0.25, most)),
     };
     let t = rng.point(1.5);
-    core::array::from_fn(|i| [r[i][0] * s[0], r[i][1] * s[1], r[i][2] * s[2], t[i]])
+    let m = oracle::trs(t.map(f64::from), q, s.map(f64::from));
+    m.map(|row| row.map(|v| v as f32))
 }
 
 /// The smallest exponent at which every matrix of `ms` narrows to the fixed lane.
