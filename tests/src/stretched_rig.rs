@@ -166,3 +166,20 @@ pub fn coord_error(a: [f32; 3], b: V3) -> f64 {
         .map(|k| (f64::from(a[k]) - b[k]).abs())
         .fold(0.0, f64::max)
 }
+
+/// The bones of skin 0 of the imported `rig` posed by `locals` (f32, unit exponent 0) as the
+/// f64 oracle holds them: each joint matrix `W·B⁻¹` split by the oracle's own
+/// decomposition ([`dual_oracle::split`]).
+pub fn oracle_bones(
+    rig: &skin_host::rig::Rig,
+    locals: &[skin_core::transform::Transform<f32>],
+) -> Vec<StretchedBone> {
+    let f = skin_host::pose::palette::skin_frame::<f32>(rig, locals, 0, 0, "f32")
+        .expect("the skin's frame");
+    (0..f.joints.len())
+        .map(|j| {
+            let m = f.bind.matrix(j, &f.world).expect("a joint matrix");
+            dual_oracle::split(&m.rows.map(|r| r.map(f64::from)))
+        })
+        .collect()
+}

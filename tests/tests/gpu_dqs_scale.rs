@@ -20,7 +20,7 @@ use skin_host::split::split;
 use skin_tests::dual_oracle::{self, StretchedBone};
 use skin_tests::gltf_gen::{squash_stretch_worm, KEY_TIMES};
 use skin_tests::oracle::V3;
-use skin_tests::stretched_rig::{coord_error, Rig};
+use skin_tests::stretched_rig::{coord_error, oracle_bones, Rig};
 use skin_tests::{diagonal, gpu, import_gen, worst};
 
 /// Vertices this close to the blend's discontinuity (a bone 180° from the lead one) may be
@@ -208,7 +208,6 @@ fn the_squash_and_stretch_worms_on_the_gpu_match_the_core_and_the_oracle() {
         return;
     }
     use skin_host::pose::animate;
-    use skin_host::pose::palette::skin_frame;
     for uniform in [true, false] {
         let rig = import_gen(&squash_stretch_worm(uniform)).unwrap();
         let model =
@@ -224,13 +223,7 @@ fn the_squash_and_stretch_worms_on_the_gpu_match_the_core_and_the_oracle() {
                     continue;
                 };
                 stretched += 1;
-                let f = skin_frame::<f32>(&rig, &locals, 0, 0, "f32").unwrap();
-                let bones: Vec<StretchedBone> = (0..f.joints.len())
-                    .map(|j| {
-                        let m = f.bind.matrix(j, &f.world).unwrap();
-                        dual_oracle::split(&m.rows.map(|r| r.map(f64::from)))
-                    })
-                    .collect();
+                let bones = oracle_bones(&rig, &locals);
                 let glb = &rig.meshes[prim.mesh].primitives[prim.primitive];
                 let what = format!("uniform {uniform}, t {t}");
                 every_path(&what, glb, palette, &bones);

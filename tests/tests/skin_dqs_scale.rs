@@ -15,7 +15,7 @@ use proptest::test_runner::Config;
 use skin_core::dual::SPLIT_MIN_DETERMINANT;
 use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::prelude::*;
-use skin_tests::dual_oracle::{self, StretchedBone};
+use skin_tests::dual_oracle;
 use skin_tests::oracle;
 use skin_tests::stretched_rig::{coord_error, Rig, CAP};
 
@@ -128,7 +128,7 @@ fn unsplittable_joints_are_refused_by_joint() {
 /// eigen-decomposition (`dual_oracle::split`).
 #[test]
 fn the_stretched_worm_matches_the_oracle_through_host_pose() {
-    use skin_host::pose::palette::{skin_frame, skin_stretch_palette};
+    use skin_host::pose::palette::skin_stretch_palette;
     use skin_host::pose::values::{influences, positions};
     use skin_host::pose::{animate, morph, skin::pose_lane, Skinning};
     use skin_tests::gltf_gen::Worm;
@@ -143,13 +143,7 @@ fn the_stretched_worm_matches_the_oracle_through_host_pose() {
         stretches.is_some(),
         "the worm's joint 3 is scaled at this frame"
     );
-    let f = skin_frame::<f32>(&rig, &locals, 0, 0, "f32").unwrap();
-    let bones: Vec<StretchedBone> = (0..f.joints.len())
-        .map(|j| {
-            let m = f.bind.matrix(j, &f.world).unwrap();
-            dual_oracle::split(&m.rows.map(|r| r.map(f64::from)))
-        })
-        .collect();
+    let bones = skin_tests::stretched_rig::oracle_bones(&rig, &locals);
     let weights = morph::weights(&rig, anim);
     let posed = pose_lane::<f32>(&rig, &locals, &weights, 0, Skinning::Dqs).unwrap();
     let mut checked = 0;
