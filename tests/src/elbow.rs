@@ -198,26 +198,7 @@ pub fn gltf() -> Gen {
             "extras": {"targetNames": ["bend60", "bend120"]},
         }),
     );
-    let upper = g.push("nodes", json!({"name": "upper"}));
-    let forearm = g.push(
-        "nodes",
-        json!({"name": "forearm", "translation": [1.0, 0.0, 0.0]}),
-    );
-    g.json["nodes"][upper]["children"] = json!([forearm]);
-    let mut ibm = vec![0.0f32; 32];
-    for m in 0..2 {
-        for d in 0..4 {
-            ibm[16 * m + 5 * d] = 1.0;
-        }
-    }
-    ibm[28] = -1.0;
-    let ibm = g.floats(&ibm, "MAT4", 16);
-    let skin = g.push(
-        "skins",
-        json!({"joints": [upper, forearm], "inverseBindMatrices": ibm}),
-    );
-    let mesh = g.push("nodes", json!({"name": "arm", "mesh": 0, "skin": skin}));
-    g.json["scenes"][0]["nodes"] = json!([upper, mesh]);
+    let [_, forearm] = g.two_joint_chain(["upper", "forearm", "arm"], 0);
     let input = g.floats(&[0.0, 1.5], "SCALAR", 1);
     let keys: Vec<f32> = [0.0, 150.0]
         .iter()

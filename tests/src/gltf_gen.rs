@@ -88,6 +88,37 @@ impl Gen {
         self.push("accessors", a)
     }
 
+    /// Two joints along X, `names[1]` one unit from `names[0]` (its child), skinning the
+    /// mesh `mesh` from a node named `names[2]` placed in the scene beside the chain: the
+    /// inverse binds are the identity and the translation by −1 along X (column-major).
+    /// Returns the two joints' node indices.
+    pub fn two_joint_chain(&mut self, names: [&str; 3], mesh: usize) -> [usize; 2] {
+        let root = self.push("nodes", json!({"name": names[0]}));
+        let child = self.push(
+            "nodes",
+            json!({"name": names[1], "translation": [1.0, 0.0, 0.0]}),
+        );
+        self.json["nodes"][root]["children"] = json!([child]);
+        let mut ibm = vec![0.0f32; 32];
+        for m in 0..2 {
+            for d in 0..4 {
+                ibm[16 * m + 5 * d] = 1.0;
+            }
+        }
+        ibm[28] = -1.0;
+        let ibm = self.floats(&ibm, "MAT4", 16);
+        let skin = self.push(
+            "skins",
+            json!({"joints": [root, child], "inverseBindMatrices": ibm}),
+        );
+        let node = self.push(
+            "nodes",
+            json!({"name": names[2], "mesh": mesh, "skin": skin}),
+        );
+        self.json["scenes"][0]["nodes"] = json!([root, node]);
+        [root, child]
+    }
+
     /// A float accessor; `width` components per element (with min/max, as POSITION needs).
     pub fn floats(&mut self, data: &[f32], ty: &str, width: usize) -> usize {
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -755,27 +786,7 @@ pub fn candy_wrapper(rings: usize) -> Gen {
         "meshes",
         json!({"name": "candy", "primitives": [{"attributes": attributes, "indices": indices}]}),
     );
-    let root = g.push("nodes", json!({"name": "root"}));
-    let twist = g.push(
-        "nodes",
-        json!({"name": "twist", "translation": [1.0, 0.0, 0.0]}),
-    );
-    g.json["nodes"][root]["children"] = json!([twist]);
-    // Inverse binds, column-major: identity, and the translation by −1 along X.
-    let mut ibm = vec![0.0f32; 32];
-    for m in 0..2 {
-        for d in 0..4 {
-            ibm[16 * m + 5 * d] = 1.0;
-        }
-    }
-    ibm[28] = -1.0;
-    let ibm = g.floats(&ibm, "MAT4", 16);
-    let skin = g.push(
-        "skins",
-        json!({"joints": [root, twist], "inverseBindMatrices": ibm}),
-    );
-    let mesh = g.push("nodes", json!({"name": "candy", "mesh": 0, "skin": skin}));
-    g.json["scenes"][0]["nodes"] = json!([root, mesh]);
+    let [_, twist] = g.two_joint_chain(["root", "twist", "candy"], 0);
     let times: Vec<f32> = (0..5).map(|k| k as f32 / 4.0).collect();
     let keys: Vec<f32> = (0..5)
         .flat_map(|k| {
