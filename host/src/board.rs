@@ -39,17 +39,13 @@ pub struct Board {
     pub core: &'static str,
     /// Whether the build runs the `f32` lane (every board runs the fixed lane).
     pub f32: bool,
-    /// Bones of the skeleton, and joint entries, the scene holds (`bones` in
-    /// `firmware/limits.rs`).
-    pub bones: usize,
-    /// Bones a part's palette holds (`palette` in `firmware/limits.rs`: the `vs_1_1`
-    /// budget's 48 on the larger boards, 16 on the micro:bit, whose RAM holds no more).
-    pub palette: usize,
-    /// Screen vertices of all parts together (`vertices` in `firmware/limits.rs`).
-    pub vertices: usize,
-    /// Triangles of all parts together (`triangles` in `firmware/limits.rs`; spans for binning half
-    /// of them, the rest of a frame's drawn unbinned: the same picture, more instructions).
-    pub triangles: usize,
+    /// What the frame loop holds (`firmware/limits.rs`, the table `firmware/build.rs`
+    /// sizes its buffers by): bones of the skeleton and joint entries; bones a part's
+    /// palette holds (the `vs_1_1` budget's 48 on the larger boards, 16 on the micro:bit,
+    /// whose RAM holds no more); screen vertices and triangles of all parts together (spans
+    /// for binning half of the triangles, the rest of a frame's drawn unbinned: the same
+    /// picture, more instructions).
+    pub limits: Limits,
     /// Flash for code and asset, bytes (`firmware/memory/`).
     pub flash: usize,
     /// RAM, bytes (`firmware/memory/`).
@@ -68,9 +64,10 @@ pub struct Board {
 }
 
 /// The boards' limits: the one table `firmware/build.rs` sizes and checks the frame loop by.
-mod limits {
+pub mod limits {
     include!("../../firmware/limits.rs");
 }
+pub use limits::Limits;
 use limits::{MICROBIT_LIMITS, PICO_LIMITS};
 
 const KIB: usize = 1024;
@@ -83,10 +80,7 @@ impl Board {
             name: "microbit",
             core: "nRF51822, Cortex-M0",
             f32: false,
-            bones: MICROBIT_LIMITS.bones,
-            palette: MICROBIT_LIMITS.palette,
-            vertices: MICROBIT_LIMITS.vertices,
-            triangles: MICROBIT_LIMITS.triangles,
+            limits: MICROBIT_LIMITS,
             flash: 256 * KIB,
             ram: 16 * KIB,
             code: 118_008,
@@ -96,10 +90,7 @@ impl Board {
             name: "mps2-an385",
             core: "MPS2 AN385, Cortex-M3",
             f32: false,
-            bones: PICO_LIMITS.bones,
-            palette: PICO_LIMITS.palette,
-            vertices: PICO_LIMITS.vertices,
-            triangles: PICO_LIMITS.triangles,
+            limits: PICO_LIMITS,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 114_296,
@@ -109,10 +100,7 @@ impl Board {
             name: "mps2-an385-m0",
             core: "MPS2 AN385, Cortex-M0 code on the M3",
             f32: false,
-            bones: PICO_LIMITS.bones,
-            palette: PICO_LIMITS.palette,
-            vertices: PICO_LIMITS.vertices,
-            triangles: PICO_LIMITS.triangles,
+            limits: PICO_LIMITS,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 120_104,
@@ -122,10 +110,7 @@ impl Board {
             name: "mps2-an386",
             core: "MPS2 AN386, Cortex-M4F",
             f32: true,
-            bones: PICO_LIMITS.bones,
-            palette: PICO_LIMITS.palette,
-            vertices: PICO_LIMITS.vertices,
-            triangles: PICO_LIMITS.triangles,
+            limits: PICO_LIMITS,
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 113_244,
@@ -135,10 +120,7 @@ impl Board {
             name: "pico",
             core: "RP2040, Cortex-M0+",
             f32: false,
-            bones: PICO_LIMITS.bones,
-            palette: PICO_LIMITS.palette,
-            vertices: PICO_LIMITS.vertices,
-            triangles: PICO_LIMITS.triangles,
+            limits: PICO_LIMITS,
             flash: 2 * MIB - 256,
             ram: 256 * KIB,
             code: 135_756,
@@ -283,11 +265,11 @@ pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
     };
     let limit = |what, needs, holds| Limit { what, needs, holds };
     fit.limits = vec![
-        limit("bones a part", part_bones, board.palette),
-        limit("bones (skeleton)", baked.bones.len(), board.bones),
-        limit("joint entries", baked.joints, board.bones),
-        limit("vertices", vertices, board.vertices),
-        limit("triangles", triangles, board.triangles),
+        limit("bones a part", part_bones, board.limits.palette),
+        limit("bones (skeleton)", baked.bones.len(), board.limits.bones),
+        limit("joint entries", baked.joints, board.limits.bones),
+        limit("vertices", vertices, board.limits.vertices),
+        limit("triangles", triangles, board.limits.triangles),
         limit("flash bytes", board.code + baked.bytes.len(), board.flash),
         limit("RAM bytes", board.ram_used, board.ram),
     ];

@@ -50,7 +50,7 @@ fn the_board_table_is_the_firmwares() {
     for b in Board::ALL {
         // The micro:bit's RAM holds a smaller part palette than the others.
         assert_eq!(
-            b.palette,
+            b.limits.palette,
             if b.name == "microbit" { 16 } else { 48 },
             "{}",
             b.name
