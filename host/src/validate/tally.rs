@@ -10,6 +10,7 @@ use crate::rig::Rig;
 
 use super::error::ValidateError;
 use super::report::{finite_or_inf, Errors, Heat, Row, LIMITS};
+use super::tangents::Tangents;
 
 /// Largest coordinate difference.
 fn error3(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -46,11 +47,14 @@ pub struct Tally {
     fixed_vertices: Vec<f64>,
     /// GPU compute vs core `f32`, the error of each vertex (of one frame's tally).
     compute_core_vertices: Vec<f64>,
+    /// The tangents' comparisons (no rows for a rig without them).
+    tangents: Tangents,
 }
 
 impl Tally {
-    /// Nothing compared yet, for `method`.
-    pub fn new(method: Skinning) -> Self {
+    /// Nothing compared yet, for `method`; `tangents`: whether the rig has `TANGENT`s
+    /// ([`super::tangents::has_tangents`]), which adds their rows.
+    pub fn new(method: Skinning, tangents: bool) -> Self {
         Self {
             method,
             least_norm: 1.0,
@@ -67,13 +71,15 @@ impl Tally {
             undrawn: 0,
             fixed_vertices: Vec::new(),
             compute_core_vertices: Vec::new(),
+            tangents: Tangents::new(method, tangents),
         }
     }
 
     /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
     /// seconds, by `model`'s skinning method: core `f32` and fixed, GPU compute and GPU
     /// vertex shader (through `model`'s palette splits) against the oracle, and the GPU
-    /// paths against core `f32`; returns the oracle's pose. Without `fixed` (the fixed lane
+    /// paths against core `f32`, and the tangents likewise ([`Tangents::frame`]); returns
+    /// the oracle's pose. Without `fixed` (the fixed lane
     /// cannot hold the model), core fixed is left out; under dual quaternion skinning a
     /// frame the fixed lane refuses leaves it out too, with the reason.
     pub fn frame(
@@ -124,6 +130,7 @@ impl Tally {
                 &want[p],
             );
         }
+        self.tangents.frame(rig, gpu, model, anim, fixed, &want)?;
         Ok(want)
     }
 
@@ -143,6 +150,7 @@ impl Tally {
         self.compute_normals.merge(frame.compute_normals);
         self.vertex_normals.merge(frame.vertex_normals);
         self.undrawn += frame.undrawn;
+        self.tangents.merge(&frame.tangents);
     }
 
     /// Keep this frame's (`frame`, posed as `want`) per-vertex errors in `heat` where they
@@ -275,10 +283,10 @@ impl Tally {
         let fixed_unavailable = fixed_unavailable
             .map(str::to_owned)
             .or_else(|| self.fixed_failed.clone());
-        vec![
+        let mut rows = vec![
             row(Path::CoreF32, "f64", false, self.core_f32, f32_limit),
             Row {
-                unavailable: fixed_unavailable,
+                unavailable: fixed_unavailable.clone(),
                 ..row(Path::CoreFixed, "f64", false, self.core_fixed, fixed_limit)
             },
             row(Path::Compute, "f64", false, self.compute, f32_limit),
@@ -305,7 +313,15 @@ impl Tally {
                 self.vertex_normals,
                 LIMITS.normal,
             ),
-        ]
+        ];
+        let names = [Path::CoreF32, Path::CoreFixed, Path::Compute, Path::Vertex];
+        rows.extend(self.tangents.rows(
+            names.map(|p| self.name(p)),
+            self.exponent,
+            self.least_norm,
+            fixed_unavailable.as_deref(),
+        ));
+        rows
     }
 }
 
