@@ -336,7 +336,7 @@ mod tests {
         assert!(rows.iter().all(Row::passes), "{rows:?}");
         assert!(rows[0].errors.max < 1e-7 && rows[0].errors.count == 50);
         // The fixed row's limit: the bound for rigid blends, plus the f32 limit.
-        assert!((rows[1].limit - (31.0 / 32768.0 + 1e-5)).abs() < 1e-12);
+        assert!((rows[1].limit - (52.0 / 32768.0 + 1e-5)).abs() < 1e-12);
 
         // One vertex turned by 2·10⁻⁵ rad about Z: over every f32 limit, within the
         // fixed one.
@@ -348,8 +348,8 @@ mod tests {
         let rows = rows_of(&turned, &want);
         assert!(!rows[0].passes() && !rows[2].passes(), "{rows:?}");
         assert!(rows[1].passes(), "{rows:?}");
-        // Off by 10⁻³: the fixed row fails too.
-        turned[7][2] += 1e-3;
+        // Off by 2·10⁻³: the fixed row fails too.
+        turned[7][2] += 2e-3;
         assert!(!rows_of(&turned, &want)[1].passes());
         // A flipped handedness fails every row; so does a NaN.
         let mut flipped = exact.clone();
