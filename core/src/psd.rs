@@ -330,22 +330,14 @@ impl<'a, R: RbfReal> Rbf<'a, R> {
                 targets,
             });
         }
-        let falloff = 1.0 / (2.0 * sigma * sigma);
-        let falloff = match (sigma > 0.0 && falloff.is_finite())
-            .then(|| R::from_f32(falloff).ok())
-            .flatten()
-        {
-            Some(c) if c > R::ZERO => c,
-            _ => return Err(PsdError::Sigma { sigma }),
-        };
+        let falloff = falloff::<R>(sigma)?;
         if let Some(index) = weights.iter().position(|w| !w.is_finite()) {
             return Err(PsdError::NotFinite {
                 what: "weight",
                 index,
             });
         }
-        let unit = |c: &R| c.is_finite() && c.to_f32().abs() <= 1.0;
-        if let Some(index) = centres.iter().position(|c| !c.iter().all(unit)) {
+        if let Some(index) = centres.iter().position(|c| !valid_centre(c)) {
             return Err(PsdError::Centre {
                 index,
                 value: centres[index].map(R::to_f32),
@@ -412,9 +404,64 @@ impl<'a, R: RbfReal> Rbf<'a, R> {
                 joints: pose.len(),
             });
         }
+        Feature::of(pose, self.drivers.iter().copied())
+    }
+
+    /// The targets' weights at `phi` into `out` (one a target).
+    pub fn weights(&self, phi: &Feature<R>, out: &mut [f32]) -> Result<(), PsdError> {
+        if out.len() != self.targets || phi.len != self.drivers.len() {
+            return Err(PsdError::Output {
+                targets: self.targets,
+                len: out.len(),
+            });
+        }
+        let d = phi.len;
+        let column = |k| self.weights.iter().skip(k).step_by(self.targets).copied();
+        evaluate(phi, self.falloff, self.centres.chunks_exact(d), column, out);
+        Ok(())
+    }
+}
+
+/// The falloff `c = 1/2σ²` of width `sigma` in `R`: [`PsdError::Sigma`] unless σ is finite
+/// and positive and `c` is positive and within `R`'s range.
+pub fn falloff<R: Real>(sigma: f32) -> Result<R, PsdError> {
+    let c = 1.0 / (2.0 * sigma * sigma);
+    match (sigma > 0.0 && c.is_finite())
+        .then(|| R::from_f32(c).ok())
+        .flatten()
+    {
+        Some(c) if c > R::ZERO => Ok(c),
+        _ => Err(PsdError::Sigma { sigma }),
+    }
+}
+
+/// Whether `c` can be an RBF's centre: four components, finite and within [−1, 1].
+pub fn valid_centre<R: Real>(c: &[R; 4]) -> bool {
+    c.iter().all(|c| c.is_finite() && c.to_f32().abs() <= 1.0)
+}
+
+impl<R: Real> Feature<R> {
+    /// The feature of `pose` (local transforms) read through `drivers` (indices into it):
+    /// each driving joint's rotation, negated where `w < 0`, components clamped to
+    /// [−1, 1]. [`PsdError::Joint`] for a driver beyond `pose`, [`PsdError::Drivers`] for
+    /// none or more than [`MAX_DRIVERS`], [`PsdError::NotFinite`] for a rotation that is not
+    /// finite.
+    pub fn of(
+        pose: &[Transform<R>],
+        drivers: impl IntoIterator<Item = u16>,
+    ) -> Result<Self, PsdError> {
+        let mut drivers = drivers.into_iter();
         let mut values = [[R::ZERO; 4]; MAX_DRIVERS];
-        for (d, (v, &joint)) in values.iter_mut().zip(self.drivers).enumerate() {
-            let q = pose[usize::from(joint)].rotation;
+        let mut len = 0;
+        for (d, (v, joint)) in values.iter_mut().zip(drivers.by_ref()).enumerate() {
+            len += 1;
+            let Some(t) = pose.get(usize::from(joint)) else {
+                return Err(PsdError::Joint {
+                    joint,
+                    joints: pose.len(),
+                });
+            };
+            let q = t.rotation;
             let q = [q.x, q.y, q.z, q.w];
             if q.iter().any(|c| !c.is_finite()) {
                 return Err(PsdError::NotFinite {
@@ -435,30 +482,59 @@ impl<'a, R: RbfReal> Rbf<'a, R> {
                 }
             });
         }
-        Ok(Feature {
-            values,
-            len: self.drivers.len(),
-        })
+        let more = drivers.count();
+        if len == 0 || more > 0 {
+            return Err(PsdError::Drivers { count: len + more });
+        }
+        Ok(Feature { values, len })
     }
 
-    /// The targets' weights at `phi` into `out` (one a target).
-    pub fn weights(&self, phi: &Feature<R>, out: &mut [f32]) -> Result<(), PsdError> {
-        if out.len() != self.targets || phi.len != self.drivers.len() {
-            return Err(PsdError::Output {
-                targets: self.targets,
-                len: out.len(),
-            });
+    /// A feature of the given quaternions (at most [`MAX_DRIVERS`]; the rest are left
+    /// out), as stored: a sample's centre read from an asset.
+    pub fn from_values(values: impl Iterator<Item = [R; 4]>) -> Self {
+        let mut f = Feature {
+            values: [[R::ZERO; 4]; MAX_DRIVERS],
+            len: 0,
+        };
+        for (v, q) in f.values.iter_mut().zip(values) {
+            *v = q;
+            f.len += 1;
         }
-        let mut g = [R::ZERO; MAX_SAMPLES];
-        for (g, centre) in g.iter_mut().zip(self.centres.chunks_exact(phi.len)) {
-            *g = R::gaussian(phi.values(), centre, self.falloff);
-        }
-        let g = &g[..self.samples()];
-        for (k, o) in out.iter_mut().enumerate() {
-            let column = self.weights.iter().skip(k).step_by(self.targets);
-            *o = R::weighted_sum(column.copied().zip(g.iter().copied()));
-        }
-        Ok(())
+        f
+    }
+}
+
+impl<R> AsRef<[[R; 4]]> for Feature<R> {
+    fn as_ref(&self) -> &[[R; 4]] {
+        &self.values[..self.len]
+    }
+}
+
+/// The weights at `phi` into `out` (one a target) of the RBF with falloff `c`, the
+/// samples' `centres` (each one quaternion per driving joint, at most [`MAX_SAMPLES`] taken)
+/// and `column(k)`, target `k`'s weights `Wⱼₖ` in sample order: the evaluation
+/// [`Rbf::weights`] runs, for RBFs stored elsewhere than in slices (an asset's bytes).
+/// The caller has validated them as [`Rbf::new`] does; the error bound is the module's.
+pub fn evaluate<R, S, I>(
+    phi: &Feature<R>,
+    c: R,
+    centres: impl Iterator<Item = S>,
+    column: impl Fn(usize) -> I,
+    out: &mut [f32],
+) where
+    R: RbfReal,
+    S: AsRef<[[R; 4]]>,
+    I: Iterator<Item = R>,
+{
+    let mut g = [R::ZERO; MAX_SAMPLES];
+    let mut n = 0;
+    for (g, centre) in g.iter_mut().zip(centres) {
+        *g = R::gaussian(phi.values(), centre.as_ref(), c);
+        n += 1;
+    }
+    let g = &g[..n];
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = R::weighted_sum(column(k).zip(g.iter().copied()));
     }
 }
 

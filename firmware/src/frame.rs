@@ -290,6 +290,7 @@ where
         #[cfg(feature = "walk")]
         crate::walk::pose(scene, &walk, (k, t), &mut p.pose, &mut p.world, &mut timed)?;
         p.scratch.set_time(Some(t));
+        scene.correctives(&p.pose, &mut p.scratch, &mut timed)?;
         scene.project(
             &p.world,
             &mut p.palette,

@@ -38,6 +38,7 @@ use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
 use crate::pose::animate::duration;
 use crate::pose::{LaneKind, Layers, PoseError, Skinning};
+use crate::psd::Correctives;
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -269,6 +270,19 @@ impl<'a> Renderer<'a> {
         budget: Budget,
         size: (u16, u16),
     ) -> Result<Self, RenderError> {
+        Self::with_correctives(rig, clip, backend, budget, size, None)
+    }
+
+    /// [`Renderer::new`] whose CPU renderer plays `correctives` (solved for `rig`) from the
+    /// asset, weighed by each frame's pose ([`Cpu::with_correctives`]).
+    pub fn with_correctives(
+        rig: &'a Rig,
+        clip: Option<usize>,
+        backend: Backend,
+        budget: Budget,
+        size: (u16, u16),
+        correctives: Option<&Correctives>,
+    ) -> Result<Self, RenderError> {
         // The CPU renderer draws (or frames the GPU's camera) by the method compared; the
         // GPU alone is framed by the LBS asset, which any rig bakes to.
         let played = match backend {
@@ -276,7 +290,7 @@ impl<'a> Renderer<'a> {
             Backend::Compare(s) => (LaneKind::F32, s),
             Backend::Gpu(_) | Backend::LbsDqs => (LaneKind::F32, Skinning::Lbs),
         };
-        let cpu = Cpu::with_skinning(rig, clip, played, Some(budget))?;
+        let cpu = Cpu::with_correctives(rig, clip, played, Some(budget), correctives)?;
         let methods = match backend {
             Backend::Cpu(..) => vec![],
             Backend::Gpu(s) | Backend::Compare(s) => vec![s],

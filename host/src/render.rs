@@ -54,6 +54,7 @@ use crate::pose::animate::duration;
 use crate::pose::layers::layered;
 use crate::pose::units::to_asset;
 use crate::pose::{LaneKind, Layers, PoseError, Skinning};
+use crate::psd::Correctives;
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -209,8 +210,20 @@ impl Cpu {
     pub fn with_skinning(
         rig: &Rig,
         clip: Option<usize>,
+        played: (LaneKind, Skinning),
+        budget: Option<Budget>,
+    ) -> Result<Self, RenderError> {
+        Self::with_correctives(rig, clip, played, budget, None)
+    }
+
+    /// [`Cpu::with_skinning`] with `correctives` (solved for `rig`) baked into the asset, so
+    /// that the player weighs them from each frame's pose as the firmware does.
+    pub fn with_correctives(
+        rig: &Rig,
+        clip: Option<usize>,
         (lane, skinning): (LaneKind, Skinning),
         budget: Option<Budget>,
+        correctives: Option<&Correctives>,
     ) -> Result<Self, RenderError> {
         let options = Options {
             budget,
@@ -218,7 +231,7 @@ impl Cpu {
             clips: Some(clip.into_iter().collect()),
             skinning,
         };
-        let baked = bake::bake(rig, &options)?;
+        let baked = bake::bake_with(rig, &options, correctives)?;
         Ok(Self {
             bytes: baked.bytes,
             lane,
@@ -602,6 +615,9 @@ fn draw_posed<L: AssetLane + Project>(
         })
         .map_err(RenderError::Raster)?;
     b.scratch.set_time(Some(t));
+    scene
+        .correctives(&b.pose, &mut b.scratch, &mut ())
+        .map_err(RenderError::Raster)?;
     let mut vertices = vec![ScreenVertex::default(); scene.vertices()];
     project(scene, b, &mut vertices).map_err(RenderError::Raster)?;
     let dropped = b.scratch.dropped_weight();

@@ -19,6 +19,16 @@ pub const RADIUS: f64 = 0.25;
 /// The sculpted poses, degrees: one corrective each.
 pub const SCULPTED: [f64; 2] = [60.0, 120.0];
 
+/// The corrective file of [`gltf`]'s elbow (docs/DEFORMERS.md): its two targets at the
+/// sculpted bends of the forearm, σ = 0.5.
+pub const CORRECTIVES: &str = r#"{
+  "mesh": "arm", "sigma": 0.5, "joints": ["forearm"],
+  "poses": [
+    {"rotations": [[0, 0, 0.5, 0.8660254]], "targets": {"bend60": 1}},
+    {"rotations": [[0, 0, 0.8660254, 0.5]], "targets": {"bend120": 1}}
+  ]
+}"#;
+
 /// The arm: rings along x from 0 to 2 (the elbow at x = 1), a centre vertex closing each
 /// end; the forearm's weight rising smoothly from x = 0.75 to 1.25.
 pub struct Arm {

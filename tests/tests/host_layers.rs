@@ -31,7 +31,15 @@ const STAGES: &[(&str, &[&str])] = &[
     ),
     (
         "bake",
-        &["error", "bones", "draws", "vertices", "clips", "morphs"],
+        &[
+            "error",
+            "bones",
+            "draws",
+            "vertices",
+            "clips",
+            "morphs",
+            "correctives",
+        ],
     ),
     (
         "envelope",

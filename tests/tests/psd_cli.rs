@@ -7,13 +7,7 @@ use skin_tests::elbow::{self, arm, bones, dqs, volume};
 use skin_tests::oracle::V3;
 use skin_tests::skin_cli;
 
-const FILE: &str = r#"{
-  "mesh": "arm", "sigma": 0.5, "joints": ["forearm"],
-  "poses": [
-    {"rotations": [[0, 0, 0.5, 0.8660254]], "targets": {"bend60": 1}},
-    {"rotations": [[0, 0, 0.8660254, 0.5]], "targets": {"bend120": 1}}
-  ]
-}"#;
+const FILE: &str = elbow::CORRECTIVES;
 
 struct Files {
     _dir: tempfile::TempDir,

@@ -1,6 +1,7 @@
 //! What can be wrong with asset bytes (or with parts handed to the writer).
 
 use crate::error::Error;
+use crate::psd::PsdError;
 
 /// Which part of an asset an [`AssetError`] is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +57,12 @@ pub enum Field {
     WeightChannel,
     /// The morph section's key floats.
     MorphFloats,
+    /// A corrective RBF record.
+    CorrectiveRbf,
+    /// A corrective RBF's target.
+    CorrectiveTarget,
+    /// A corrective RBF's value (a centre component or a weight), sample-major.
+    CorrectiveValue,
 }
 
 impl Field {
@@ -86,6 +93,9 @@ impl Field {
             Field::MorphWeight => "default weight of morph target",
             Field::WeightChannel => "morph-weight channel",
             Field::MorphFloats => "morph-weight key floats",
+            Field::CorrectiveRbf => "corrective RBF",
+            Field::CorrectiveTarget => "corrective target",
+            Field::CorrectiveValue => "corrective RBF value",
         }
     }
 }
@@ -193,6 +203,14 @@ pub enum AssetError {
     },
     /// The skeleton, bind pose or a clip is invalid for the core (see [`Error`]).
     Core(Error),
+    /// A corrective RBF ([`crate::psd`]) that cannot be evaluated: its drivers, samples,
+    /// σ, centres or weights.
+    Psd {
+        /// The RBF's index in the correctives section.
+        rbf: usize,
+        /// What is wrong.
+        error: PsdError,
+    },
 }
 
 impl From<Error> for AssetError {
@@ -269,6 +287,7 @@ impl core::fmt::Display for AssetError {
                 what.name()
             ),
             AssetError::Core(e) => write!(f, "{e}"),
+            AssetError::Psd { rbf, error } => write!(f, "corrective RBF {rbf}: {error}"),
         }
     }
 }

@@ -2,11 +2,14 @@
 
 use crate::lane::{Lane, Weight15, Q14};
 use crate::morph::MorphLane;
+use crate::num::Fx;
+use crate::psd::RbfReal;
 use crate::vertex::Influence;
 
 /// A [`Lane`] that a baked asset can store: its code in the header and the byte encoding
-/// of its values and weights (and, as every stored lane can be morphed, a [`MorphLane`]).
-pub trait AssetLane: MorphLane {
+/// of its values and weights (and, as every stored lane can be morphed, a [`MorphLane`];
+/// as every stored lane can hold correctives, its pose scalar evaluates an [`RbfReal`]).
+pub trait AssetLane: MorphLane + Lane<Real: RbfReal> {
     /// The header's lane code: 0 for `f32`, 1 for `Q14`.
     const CODE: u8;
     /// Bytes per stored value (position or normal component).
@@ -25,6 +28,11 @@ pub trait AssetLane: MorphLane {
     fn valid(self) -> bool;
     /// Whether a stored weight is usable: in [0, 1].
     fn valid_weight(w: Self::Weight) -> bool;
+    /// A pose scalar as the correctives section stores it (4 bytes: `f32`, or the bits of
+    /// the fixed lane's `I8F24`).
+    fn real_bytes(v: Self::Real) -> [u8; 4];
+    /// A pose scalar from the correctives section's 4 bytes.
+    fn real_from(b: [u8; 4]) -> Self::Real;
     /// Stored positions or normals (`bytes`) read in place as `[Self; 3]`s, where the
     /// lane's skinning kernels take the stored layout as it is (the fixed lane on the
     /// Cortex-M cores with assembly kernels) and the bytes are aligned for it; `None`
@@ -75,6 +83,12 @@ impl AssetLane for f32 {
     fn valid_weight(w: f32) -> bool {
         (0.0..=1.0).contains(&w)
     }
+    fn real_bytes(v: f32) -> [u8; 4] {
+        v.to_le_bytes()
+    }
+    fn real_from(b: [u8; 4]) -> f32 {
+        f32::from_le_bytes(b)
+    }
 }
 
 impl AssetLane for Q14 {
@@ -98,6 +112,12 @@ impl AssetLane for Q14 {
     }
     fn valid_weight(w: Weight15) -> bool {
         w <= Weight15::ONE
+    }
+    fn real_bytes(v: Fx) -> [u8; 4] {
+        v.to_bits().to_le_bytes()
+    }
+    fn real_from(b: [u8; 4]) -> Fx {
+        Fx::from_bits(i32::from_le_bytes(b))
     }
     #[cfg(skin_asm_fixed)]
     fn vectors_in_place(bytes: &[u8]) -> Option<&[[Q14; 3]]> {

@@ -69,6 +69,7 @@
 
 mod asset_parts;
 mod clips;
+mod correctives;
 mod error;
 mod header;
 mod lane;
@@ -81,8 +82,13 @@ mod write;
 
 pub use asset_parts::{AssetParts, ClipParts, Part};
 pub use clips::ClipView;
+pub use correctives::{
+    CorrectiveParts, CorrectiveRbf, CorrectiveView, Correctives, MAX_CORRECTIVES,
+};
 pub use error::{AssetError, Field};
-pub use header::{checksum, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
+pub use header::{
+    checksum, FLAG_CORRECTIVES, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION,
+};
 pub use lane::AssetLane;
 pub use morph_view::{MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView};
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};

@@ -4,6 +4,7 @@ use core::marker::PhantomData;
 
 use heapless::Vec;
 
+use super::correctives::CorrectiveSections;
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
 use super::morphs::MorphSections;
@@ -29,6 +30,9 @@ pub struct Asset<'a, L> {
     /// layout is read from there when asked for: an asset is copied into every view, so it
     /// stays small).
     pub(crate) m: Option<u32>,
+    /// Where the correctives section starts, when the header has
+    /// [`super::FLAG_CORRECTIVES`] (after the morph section).
+    pub(crate) c: Option<u32>,
     lane: PhantomData<L>,
 }
 
@@ -55,7 +59,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(MorphSections::read(bytes, s.total, counts.normals())?),
             false => None,
         };
-        let total = m.map_or(s.total, |m| m.total);
+        let after_morphs = m.map_or(s.total, |m| m.total);
+        let c = match counts.correctives() {
+            true => Some(CorrectiveSections::read(bytes, after_morphs)?),
+            false => None,
+        };
+        let total = c.map_or(after_morphs, |c| c.total);
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
                 declared,
@@ -78,6 +87,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             counts,
             s,
             m: m.map(|_| s.total as u32),
+            c: c.map(|_| after_morphs as u32),
             lane: PhantomData,
         };
         asset.check_skeleton()?;
@@ -85,6 +95,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         asset.check_parts()?;
         asset.check_clips()?;
         asset.check_morphs()?;
+        asset.check_correctives()?;
         Ok(asset)
     }
 

@@ -1,11 +1,12 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
+use super::correctives::{self, CorrectiveSections};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
     FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
 use super::morphs::{flag, MorphSections};
-use super::{Asset, AssetError, AssetLane, AssetParts, Field, MorphParts};
+use super::{Asset, AssetError, AssetLane, AssetParts, CorrectiveParts, Field, MorphParts};
 use crate::affine::Affine;
 use crate::clip::Path;
 use crate::skin::Skinning;
@@ -21,23 +22,39 @@ impl<L: AssetLane> AssetParts<'_, L> {
 
     /// The exact length [`AssetParts::write_with_morphs`] needs.
     pub fn size_with_morphs(&self, morphs: Option<&MorphParts<'_>>) -> Result<usize, AssetError> {
-        Ok(self.layout(morphs)?.2)
+        self.size_deformed(morphs, None)
+    }
+
+    /// The exact length [`AssetParts::write_deformed`] needs.
+    pub fn size_deformed(
+        &self,
+        morphs: Option<&MorphParts<'_>>,
+        correctives: Option<&CorrectiveParts<'_>>,
+    ) -> Result<usize, AssetError> {
+        Ok(self.layout(morphs, correctives)?.2)
     }
 
     /// The header counts, the sections and the total length, with the morph section's
-    /// layout when there are morphs.
+    /// layout when there are morphs and the correctives section's when there are
+    /// correctives.
     fn layout(
         &self,
         morphs: Option<&MorphParts<'_>>,
-    ) -> Result<(Counts, Sections, usize, Option<MorphSections>), AssetError> {
+        correctives: Option<&CorrectiveParts<'_>>,
+    ) -> Result<Layout, AssetError> {
         let mut c = self.counts()?;
-        c.flags |= flag(morphs.is_some());
+        c.flags |= flag(morphs.is_some()) | correctives::flag(correctives.is_some());
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match morphs {
             Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
             None => None,
         };
-        Ok((c, s, m.map_or(s.total, |m| m.total), m))
+        let after_morphs = m.map_or(s.total, |m| m.total);
+        let r = match correctives {
+            Some(r) => Some(r.sections(after_morphs)?),
+            None => None,
+        };
+        Ok((c, s, r.map_or(after_morphs, |r| r.total), m, r))
     }
 
     /// Serialise into `out` and return the number of bytes written (the rest of `out` is
@@ -85,7 +102,19 @@ impl<L: AssetLane> AssetParts<'_, L> {
         morphs: Option<&MorphParts<'_>>,
         out: &mut [u8],
     ) -> Result<usize, AssetError> {
-        let (c, s, total_len, m) = self.layout(morphs)?;
+        self.write_deformed(morphs, None, out)
+    }
+
+    /// [`AssetParts::write_with_morphs`] with a correctives section for `correctives`
+    /// (pose-space deformation's RBFs, which drive targets of `morphs`; `None`: none, the
+    /// same bytes as [`AssetParts::write_with_morphs`]).
+    pub fn write_deformed(
+        &self,
+        morphs: Option<&MorphParts<'_>>,
+        correctives: Option<&CorrectiveParts<'_>>,
+        out: &mut [u8],
+    ) -> Result<usize, AssetError> {
+        let (c, s, total_len, m, r) = self.layout(morphs, correctives)?;
         if out.len() < total_len {
             return Err(AssetError::Buffer {
                 needed: total_len,
@@ -167,6 +196,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         if let (Some(parts), Some(m)) = (morphs, m) {
             parts.put(self, &m, out)?;
         }
+        if let (Some(parts), Some(r)) = (correctives, r) {
+            parts.put::<L>(&r, out)?;
+        }
         let total = u32::try_from(total_len).map_err(|_| AssetError::TooLarge)?;
         c.put(total, 0, &mut out[..HEADER_LEN]);
         let crc = checksum(out);
@@ -242,6 +274,16 @@ impl<L: AssetLane> AssetParts<'_, L> {
         })
     }
 }
+
+/// The header counts, the sections, the total length, and the morph and correctives
+/// sections' layouts where there are such.
+type Layout = (
+    Counts,
+    Sections,
+    usize,
+    Option<MorphSections>,
+    Option<CorrectiveSections>,
+);
 
 /// Row-major entries of a 3×4 matrix.
 fn affine(m: &Affine<f32>) -> [f32; AFFINE_FLOATS] {

@@ -10,7 +10,7 @@ use super::morph::PartMorph;
 use super::skinning::{Chunk, PartPalette};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
-use crate::asset::{AssetLane, Influences, PartView, Vectors};
+use crate::asset::{AssetLane, Influences, PartView, Vectors, MAX_CORRECTIVES};
 use crate::raster::{Project, RasterError};
 use crate::skin::dispatch::Loop;
 use crate::skin::Skinning;
@@ -31,12 +31,18 @@ pub struct Scratch<L: Project, const C: usize> {
     pub(super) time: Option<f32>,
     /// The largest |weight| the active-target budget dropped from a part in the last frame.
     dropped: f32,
+    /// The corrective targets' weights [`Scene::correctives`] evaluated for the frame, in the
+    /// order of the asset's RBFs and their targets (`None`: not evaluated, the targets take
+    /// their clip's or default weights).
+    pub(super) correctives: Option<[f32; MAX_CORRECTIVES]>,
 }
 
 impl<L: Project, const C: usize> Scratch<L, C> {
     /// Set the clip time whose morph-target weights the next [`Scene::project`] applies:
     /// the time given to [`Scene::pose`] (`None`, the default: the asset's default weights,
-    /// as at rest). Without morph targets in the asset it changes nothing.
+    /// as at rest). Without morph targets in the asset it changes nothing. It starts a frame:
+    /// corrective weights evaluated before it are dropped, so [`Scene::correctives`] comes
+    /// after it.
     ///
     /// ```
     /// use skin_core::scene::Scratch;
@@ -47,6 +53,7 @@ impl<L: Project, const C: usize> Scratch<L, C> {
     /// ```
     pub fn set_time(&mut self, t: Option<f32>) {
         self.time = t;
+        self.correctives = None;
     }
 
     /// The clip time whose morph-target weights the next projection applies.
@@ -72,6 +79,7 @@ impl<L: Project, const C: usize> Default for Scratch<L, C> {
             out_normals: [[L::default(); 3]; C],
             time: None,
             dropped: 0.0,
+            correctives: None,
         }
     }
 }

@@ -8,7 +8,8 @@
 //! | animate | the caller's animation layer on the sampled pose, e.g. the walk demo (feet planted by IK, head aimed) | [`crate::anim`] | [`Scene::pose_layered`], [`Scene::pose_walk`] (`walk.rs`) |
 //! | pose | forward kinematics: world matrices | [`crate::skeleton`] | [`Scene::pose`] |
 //! | palette | each part's skinning matrices `W·B⁻¹` narrowed to the lane, or their unit dual quaternions for an asset baked for DQS ([`PartPalette`]) | [`crate::bind`], [`crate::asset::PartView::palette`] | `deform.rs`, `skinning.rs` |
-//! | deform | each part's active morph targets at the frame's weights ([`Scratch::set_time`]) move its copied vertices, before skinning | [`crate::morph`], [`crate::asset::Morphs`] | `morph.rs` |
+//! | correctives | pose-space deformation: the asset's RBFs weigh their corrective targets from the driving bones' local rotations ([`Scene::correctives`]) | [`crate::psd`], [`crate::asset::Correctives`] | `correctives.rs` |
+//! | deform | each part's active morph targets at the frame's weights ([`Scratch::set_time`], correctives' from the pose) move its copied vertices, before skinning | [`crate::morph`], [`crate::asset::Morphs`] | `morph.rs` |
 //! | skin | LBS or DQS (the asset's [`crate::skin::Skinning`]) of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
 //! | project | screen position, depth and Lambert shade per vertex | [`crate::raster::camera`] | [`Scene::project`] (`project.rs`) |
 //! | raster | triangles into bands of pixels, bands to the display | [`crate::raster`] | [`Scene::render_binned`] (`draw.rs`) |
@@ -22,6 +23,7 @@
 //! asset needs, or a pose whose matrices do not fit the lane. Per part, the skinning loop
 //! gets a validated view and cannot fail.
 
+mod correctives;
 mod deform;
 mod draw;
 mod lattice;

@@ -58,7 +58,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         let Some(set) = morphs.set_of_part(part) else {
             return Ok((None, 0.0));
         };
-        let active = self.active(&morphs, &set, scratch.time)?;
+        let corrective = |target| self.corrective(scratch, &set, target);
+        let active = self.active(&morphs, &set, scratch.time, corrective)?;
         let dropped = active.dropped();
         if active.is_empty() {
             return Ok((None, dropped));
@@ -82,21 +83,24 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     }
 
     /// The set's weights at clip time `t` (the defaults without one, or without a channel
-    /// for the set in the played clip), the largest kept.
+    /// for the set in the played clip; a corrective's from `corrective`), the largest kept.
     fn active(
         &self,
         morphs: &Morphs<'_, L>,
         set: &MorphSetView,
         t: Option<f32>,
+        corrective: impl Fn(usize) -> Option<f32>,
     ) -> Result<Active<L, ACTIVE_TARGETS>, Error> {
         let clip = self.clip.zip(t).and_then(|(clip, t)| {
             let channel = morphs.weights(0, set)?;
             Some(channel.at(Wrap::Loop.time(t, clip.duration())))
         });
         let first = set.targets.start;
-        Active::select_from(set.targets.clone().map(|target| match &clip {
-            Some(at) => at.weight(target - first),
-            None => morphs.default_weight(target),
+        Active::select_from(set.targets.clone().map(|target| {
+            corrective(target).unwrap_or_else(|| match &clip {
+                Some(at) => at.weight(target - first),
+                None => morphs.default_weight(target),
+            })
         }))
     }
 }

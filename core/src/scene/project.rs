@@ -63,10 +63,10 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         scratch: &mut Scratch<L, C>,
     ) -> Result<(), RasterError> {
         self.rest(pose, world)?;
-        // At rest, morph targets take their default weights.
-        let time = scratch.time.take();
+        // At rest, morph targets take their default weights (correctives too).
+        let (time, correctives) = (scratch.time.take(), scratch.correctives.take());
         let bounds = self.skinned_bounds(world, palette, scratch);
-        scratch.time = time;
+        (scratch.time, scratch.correctives) = (time, correctives);
         let bounds = bounds?;
         self.camera = Camera::frame(&bounds, self.width, self.height).ok_or(RasterError::Screen)?;
         Ok(())

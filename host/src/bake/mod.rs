@@ -16,7 +16,10 @@
 //! - **clips**: the chosen animations' channels on posed nodes, keys as in the file,
 //!   translations in asset units;
 //! - **morph targets**: per mesh node with targets, its parts' sparse quantised deltas,
-//!   default weights and the chosen clips' weight channels ([`morphs`]).
+//!   default weights and the chosen clips' weight channels ([`morphs`]);
+//! - **correctives** (only through [`bake_with`]): pose-space deformation's RBF for each
+//!   morph set of the corrected mesh, driving bones and solved weights
+//!   ([`correctives`]).
 //!
 //! Every length is in asset units `2^k` ([`crate::pose::fixed_unit`] in fixed point,
 //! `k = 0` in `f32`). The values handed to the writer are exactly those [`crate::pose`]
@@ -35,13 +38,14 @@
 //! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
 //! imports only from those before it): `bones` (the skeleton and the joint entries),
 //! `draws` (the parts, split for the budget), `vertices` (the parts' arrays in the lane),
-//! `clips` (the channels, renumbered to bones), `morphs` (the targets of the parts); then
-//! skin-core's writer lays them out.
+//! `clips` (the channels, renumbered to bones), `morphs` (the targets of the parts),
+//! `correctives` (their RBFs); then skin-core's writer lays them out.
 //!
 //! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
 
 mod bones;
 mod clips;
+mod correctives;
 mod draws;
 mod error;
 mod morphs;
@@ -55,9 +59,11 @@ use skin_core::lane::Q14;
 use crate::pose::range::check_lane;
 use crate::pose::units::to_asset;
 use crate::pose::{fixed_unit, LaneKind, PoseError, Skinning};
+use crate::psd::Correctives;
 use crate::rig::Rig;
 use bones::{Bones, Joints};
 use clips::Clips;
+use correctives::Rbfs;
 use draws::{draws, PaletteLimit};
 use morphs::Morphs;
 use vertices::Vertices;
@@ -104,10 +110,22 @@ pub struct Baked {
     /// Bytes of the morph section (0 without morph targets): targets' quantised sparse
     /// deltas, default weights and weight channels.
     pub morph_bytes: usize,
+    /// Corrective RBFs stored (0 without correctives).
+    pub correctives: usize,
 }
 
 /// Bake `rig` as `options` say.
 pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
+    bake_with(rig, options, None)
+}
+
+/// [`bake`] with `correctives` (solved for `rig`) stored next to the morph targets they
+/// drive, for the player to weigh them from the pose.
+pub fn bake_with(
+    rig: &Rig,
+    options: &Options,
+    correctives: Option<&Correctives>,
+) -> Result<Baked, BakeError> {
     let clips: Vec<usize> = match &options.clips {
         // A clip asked for twice is stored once.
         Some(c) => c
@@ -127,12 +145,12 @@ pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
             if skinning == Skinning::Dqs {
                 check_lane::<f32>(rig, &clips, 0, skinning)?;
             }
-            bake_in::<f32>(rig, budget, skinning, &clips, 0)
+            bake_lane::<f32>(rig, (budget, skinning), &clips, 0, correctives)
         }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
             check_lane::<Q14>(rig, &clips, k, skinning)?;
-            bake_in::<Q14>(rig, budget, skinning, &clips, k)
+            bake_lane::<Q14>(rig, (budget, skinning), &clips, k, correctives)
         }
     }
 }
@@ -144,6 +162,17 @@ pub fn bake_in<L: AssetLane>(
     skinning: Skinning,
     clips: &[usize],
     k: i32,
+) -> Result<Baked, BakeError> {
+    bake_lane::<L>(rig, (budget, skinning), clips, k, None)
+}
+
+/// [`bake_in`] with correctives.
+fn bake_lane<L: AssetLane>(
+    rig: &Rig,
+    (budget, skinning): (Option<Budget>, Skinning),
+    clips: &[usize],
+    k: i32,
+    correctives: Option<&Correctives>,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
     let bones = Bones::new(rig, s)?;
@@ -172,12 +201,15 @@ pub fn bake_in<L: AssetLane>(
         skinning,
     };
     let morphs = Morphs::new(rig, &draws, clips, k, vertices.normals.is_some())?;
-    let (bytes, morph_bytes) = morphs.with_parts(|m| -> Result<_, BakeError> {
-        let size = asset.size_with_morphs(m)?;
-        let mut bytes = vec![0u8; size];
-        let n = asset.write_with_morphs(m, &mut bytes)?;
-        bytes.truncate(n);
-        Ok((bytes, size - asset.size()?))
+    let rbfs = Rbfs::new(rig, &draws, &bones, correctives)?;
+    let (bytes, morph_bytes) = morphs.with_parts(|m| {
+        rbfs.with_parts(|r| -> Result<_, BakeError> {
+            let size = asset.size_deformed(m, r)?;
+            let mut bytes = vec![0u8; size];
+            let n = asset.write_deformed(m, r, &mut bytes)?;
+            bytes.truncate(n);
+            Ok((bytes, asset.size_with_morphs(m)? - asset.size()?))
+        })
     })?;
     Ok(Baked {
         bytes,
@@ -189,5 +221,6 @@ pub fn bake_in<L: AssetLane>(
         clips: clips.to_vec(),
         duplicated,
         morph_bytes,
+        correctives: rbfs.len(),
     })
 }

@@ -15,7 +15,7 @@ use super::correctives::CorrectivesArgs;
 use super::error::CliError;
 use super::layers::LayerArgs;
 use crate::animation;
-use crate::bake::{self, bake};
+use crate::bake::{self, bake_with};
 use crate::board::Board;
 use crate::gpu::Reference;
 use crate::html;
@@ -220,6 +220,10 @@ pub struct BakeCommand {
     /// quaternion (dqs) skinning, whose palettes hold the budget's bones as dual quaternions.
     #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs)]
     skinning: SkinningArg,
+    /// Store corrective morph targets weighted by the pose (pose-space deformation): the
+    /// RBF solved from the file is played by the asset player each frame.
+    #[command(flatten)]
+    correctives: CorrectivesArgs,
 }
 
 impl BakeCommand {
@@ -239,16 +243,18 @@ impl BakeCommand {
             clips,
             skinning,
         };
-        let baked = bake(&rig, &options).map_err(|source| CliError::Bake {
-            path: self.model.path(),
-            source,
-        })?;
+        let correctives = self.correctives.solved(&rig, warn)?;
+        let baked =
+            bake_with(&rig, &options, correctives.as_ref()).map_err(|source| CliError::Bake {
+                path: self.model.path(),
+                source,
+            })?;
         let output = &self.output;
         std::fs::write(output, &baked.bytes)
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
@@ -264,6 +270,10 @@ impl BakeCommand {
             match baked.morph_bytes {
                 0 => String::new(),
                 n => format!(", {n} bytes of morph targets"),
+            },
+            match baked.correctives {
+                0 => String::new(),
+                n => format!(", {n} corrective RBFs"),
             },
         )?;
         Ok(())
@@ -337,7 +347,19 @@ impl RenderCommand {
             .map_err(|e| self.model.pose_error(e))?;
         let lane = LaneKind::from(self.lane.lane);
         let animation = animation::Format::of(&self.output).is_some();
-        let rig = self.correctives.held(rig, frame, lane, animation, warn)?;
+        // The CPU renderer plays the correctives from the asset, weighed each frame (also
+        // through an animation); the GPU and the lattice picture hold one frame's weights.
+        let played = self.backend == BackendArg::Cpu && self.lattice.is_none();
+        let (rig, correctives) = match played {
+            true => {
+                let c = self.correctives.solved(&rig, warn)?;
+                (rig, c)
+            }
+            false => (
+                self.correctives.held(rig, frame, lane, animation, warn)?,
+                None,
+            ),
+        };
         let layers = self.layers.layers(&rig)?;
         if let Some(file) = &self.lattice {
             if !layers.is_empty() {
@@ -377,8 +399,15 @@ impl RenderCommand {
                 self.output.display()
             )));
         }
-        let renderer = animation::Renderer::new(&rig, clip, backend, budget, self.picture.size)
-            .map_err(render_err)?;
+        let renderer = animation::Renderer::with_correctives(
+            &rig,
+            clip,
+            backend,
+            budget,
+            self.picture.size,
+            correctives.as_ref(),
+        )
+        .map_err(render_err)?;
         let renderer = renderer.with_layers(layers);
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,

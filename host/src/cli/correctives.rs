@@ -18,7 +18,7 @@ use crate::pose::animate::frame;
 use crate::pose::morph::{weights, with_weights, NodeWeights};
 use crate::pose::{fixed_unit, LaneKind, PoseError};
 use crate::psd::file::CorrectivesFile;
-use crate::psd::{resolve, solve, Sample, Solution};
+use crate::psd::{resolve, solve, Correctives as Resolved, Sample};
 use crate::rig::Rig;
 
 /// The corrective options.
@@ -37,14 +37,6 @@ pub struct CorrectivesArgs {
         allow_hyphen_values = true
     )]
     pub regularise: Option<f64>,
-}
-
-/// A corrective file resolved against a model and solved.
-struct Resolved {
-    mesh: usize,
-    drivers: Vec<u16>,
-    targets: Vec<usize>,
-    solution: Solution,
 }
 
 fn usage(what: String) -> CliError {
@@ -157,17 +149,9 @@ fn evaluate<R: RbfReal>(
 }
 
 impl CorrectivesArgs {
-    /// Replace the corrective targets' weights in `weights` (per node) by their RBF's at
-    /// `frame` in `lane`, and report the solve on `warn`; the weights of the first node
-    /// drawing the corrected mesh. Nothing to do without a file.
-    pub fn apply(
-        &self,
-        rig: &Rig,
-        anim: Option<(usize, f32)>,
-        lane: LaneKind,
-        weights: &mut NodeWeights,
-        warn: &mut dyn Write,
-    ) -> Result<Option<Vec<f32>>, CliError> {
+    /// The file resolved against `rig` and solved, the solve reported on `warn`; `None`
+    /// without a file.
+    pub fn solved(&self, rig: &Rig, warn: &mut dyn Write) -> Result<Option<Resolved>, CliError> {
         let Some(path) = &self.correctives else {
             return Ok(None);
         };
@@ -186,6 +170,23 @@ impl CorrectivesArgs {
                 l => format!(", regularised by {l}"),
             }
         )?;
+        Ok(Some(r))
+    }
+
+    /// Replace the corrective targets' weights in `weights` (per node) by their RBF's at
+    /// `frame` in `lane`, and report the solve on `warn`; the weights of the first node
+    /// drawing the corrected mesh. Nothing to do without a file.
+    pub fn apply(
+        &self,
+        rig: &Rig,
+        anim: Option<(usize, f32)>,
+        lane: LaneKind,
+        weights: &mut NodeWeights,
+        warn: &mut dyn Write,
+    ) -> Result<Option<Vec<f32>>, CliError> {
+        let Some(r) = self.solved(rig, warn)? else {
+            return Ok(None);
+        };
         let pose = |e: PoseError| usage(e.to_string());
         let w = match lane {
             LaneKind::F32 => evaluate::<f32>(rig, &r, &frame::<f32>(rig, anim, 0).map_err(pose)?)?,

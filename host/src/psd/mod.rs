@@ -82,6 +82,20 @@ impl Solution {
     }
 }
 
+/// A corrective file resolved against a model and solved: what `skin pose`/`render`
+/// evaluate and `skin bake --correctives` stores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Correctives {
+    /// The corrected mesh (index into the rig's meshes).
+    pub mesh: usize,
+    /// The driving joints (rig nodes).
+    pub drivers: Vec<u16>,
+    /// The corrective targets of the mesh, increasing.
+    pub targets: Vec<usize>,
+    /// The solved RBF.
+    pub solution: Solution,
+}
+
 /// Driving joints by name: each of `names` as the index of the node of that name among
 /// `nodes`, or `#N` for node `N`.
 pub fn resolve(names: &[&str], nodes: &[Option<&str>]) -> Result<Vec<u16>, PsdError> {
