@@ -106,7 +106,7 @@ def main():
         entry[1] += n * sum(cycles(op, args) for op, args in insns)
     total = sum(v[0] for v in per.values())
     print(f"{'instructions':>12} {'share':>6} {'M0+ cycles':>12} {'per insn':>8}  function")
-    for name, (insns, cyc) in sorted(per.items(), key=lambda kv: -kv[1][0])[:40]:
+    for name, (insns, cyc) in sorted(per.items(), key=lambda kv: -kv[1][0])[:int(os.environ.get("PROFILE_TOP", "40"))]:
         print(f"{insns:>12} {100 * insns / total:5.1f}% {cyc:>12.0f} {cyc / max(insns, 1):8.2f}  {name[:90]}")
 
 

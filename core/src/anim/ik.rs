@@ -26,13 +26,29 @@ use crate::num::Real;
 
 /// The largest coordinate magnitude the solver takes in format `R`.
 pub fn coordinate_limit<R: Real>() -> f32 {
-    libm::sqrtf(R::LIMIT) / 4.0
+    const { root(R::LIMIT) / 4.0 }
 }
 
-/// Whether `v` is NaN or beyond [`coordinate_limit`]: `16·v² > LIMIT`, the same test
-/// without a square root at every point a solve takes.
-fn beyond<R: Real>(v: f32) -> bool {
-    v.is_nan() || 16.0 * v * v > R::LIMIT
+/// `√x` of a positive, normal `x`, for constants: Newton's steps `y ← (y + x/y) / 2` from
+/// the exponent-halving estimate (within a factor of 1.5), each at least halving the error
+/// and, once it is small, squaring it: eight steps leave the `f32` rounding (8 exactly for
+/// `I8F24`'s limit of 64).
+const fn root(x: f32) -> f32 {
+    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fc0_0000);
+    let mut step = 0;
+    while step < 8 {
+        y = 0.5 * (y + x / y);
+        step += 1;
+    }
+    y
+}
+
+/// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
+/// comparison in `R`, where the limit is a constant (`16·v² > LIMIT` in `f32` took two
+/// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software).
+fn beyond<R: Real>(v: R) -> bool {
+    let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
+    !(v.abs() <= limit)
 }
 
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
@@ -110,10 +126,10 @@ pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>,
             value: v,
             limit: coordinate_limit::<R>(),
         };
-        if beyond::<R>(v) {
+        *o = R::from_f32(v).map_err(|_| bad())?;
+        if beyond(*o) {
             return Err(bad());
         }
-        *o = R::from_f32(v).map_err(|_| bad())?;
     }
     Ok(out)
 }
@@ -137,7 +153,7 @@ impl<R: Real> TwoBone<R> {
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
         for (what, p) in [("root", root), ("mid", mid), ("end", end)] {
-            if let Some(&v) = p.iter().find(|v| !v.is_finite() || beyond::<R>(v.to_f32())) {
+            if let Some(&v) = p.iter().find(|&&v| beyond(v)) {
                 return Err(AnimError::Point {
                     what,
                     value: v.to_f32(),
