@@ -65,25 +65,29 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     true
 }
 
-/// A kernel as a closure over its own copy of the data, for the timing mode.
-type Run = Box<dyn FnMut()>;
+/// A kernel as a closure over its own copy of the data, for the timing mode: one call runs
+/// the kernel the given number of times (the meshes built once, as `lane` does, so that a
+/// timed batch measures the kernel calls, not the meshes' construction).
+type Run = Box<dyn FnMut(usize)>;
 
 /// The named kernel as a closure skinning `raw`.
 fn run(name: &str, raw: &Raw) -> Run {
     fn lane_run<L: Lane>(kernel: &str, mut d: Lanes<L>) -> Run {
         let kernel = kernel.to_owned();
-        Box::new(move || assert!(lane(&kernel, &mut d, 1), "unknown kernel {kernel}"))
+        Box::new(move |reps| assert!(lane(&kernel, &mut d, reps), "unknown kernel {kernel}"))
     }
     match name {
         "glam/lbs4/pos/f32" | "glam/lbs4/pos+nrm/f32" => {
             let mut g = Glam::new(raw);
             let palette = g.palette.clone();
             let normals = name.contains("nrm");
-            Box::new(move || {
-                if normals {
-                    g.skin_with_normals(black_box(&palette));
-                } else {
-                    g.skin(black_box(&palette));
+            Box::new(move |reps| {
+                for _ in 0..reps {
+                    if normals {
+                        g.skin_with_normals(black_box(&palette));
+                    } else {
+                        g.skin(black_box(&palette));
+                    }
                 }
             })
         }
@@ -91,11 +95,13 @@ fn run(name: &str, raw: &Raw) -> Run {
             let mut g = GlamDq::new(raw);
             let palette = g.palette.clone();
             let normals = name.contains("nrm");
-            Box::new(move || {
-                if normals {
-                    g.skin_with_normals(black_box(&palette));
-                } else {
-                    g.skin(black_box(&palette));
+            Box::new(move |reps| {
+                for _ in 0..reps {
+                    if normals {
+                        g.skin_with_normals(black_box(&palette));
+                    } else {
+                        g.skin(black_box(&palette));
+                    }
                 }
             })
         }
@@ -117,9 +123,7 @@ fn time(args: &[String]) {
     for _ in 0..trials {
         for (run, best) in runs.iter_mut().zip(&mut best) {
             let start = std::time::Instant::now();
-            for _ in 0..reps {
-                run();
-            }
+            run(reps);
             let ns = start.elapsed().as_nanos() as f64 / (reps * n) as f64;
             *best = best.min(ns);
         }
@@ -164,10 +168,7 @@ fn main() {
     for kernel in kernels {
         let ok = match kernel.as_str() {
             k if k.starts_with("glam/") => {
-                let mut glam = run(k, &raw);
-                for _ in 0..reps {
-                    glam();
-                }
+                run(k, &raw)(reps);
                 true
             }
             k => lane(k, &mut common::float(&raw), reps) || lane(k, &mut common::fixed(&raw), reps),
