@@ -287,6 +287,62 @@ fn fixed_tangents_keep_within_the_derived_bound_at_every_blend_and_exponent() {
     assert!(shortest < 0.1, "the blends fold: {shortest}");
 }
 
+/// A worm with `TANGENT`s (`gltf_gen::ring_tangents`) whose vertex `v`'s tangent is
+/// replaced by `t`.
+fn worm_with_tangent(v: usize, t: [f32; 4]) -> skin_tests::gltf_gen::Gen {
+    use skin_tests::gltf_gen::{ring_tangents, Worm};
+    let mut g = Worm::default().build();
+    ring_tangents(&mut g, 0);
+    let acc = g.json["meshes"][0]["primitives"][0]["attributes"]["TANGENT"]
+        .as_u64()
+        .unwrap() as usize;
+    let view = g.json["accessors"][acc]["bufferView"].as_u64().unwrap() as usize;
+    let at = g.json["bufferViews"][view]["byteOffset"].as_u64().unwrap() as usize + 16 * v;
+    for (k, c) in t.iter().enumerate() {
+        g.bin[at + 4 * k..at + 4 * k + 4].copy_from_slice(&c.to_le_bytes());
+    }
+    g
+}
+
+#[test]
+fn tangents_that_are_no_tangents_are_refused_by_name() {
+    let refused = |t: [f32; 4]| {
+        let g = worm_with_tangent(7, t);
+        skin_tests::import_gen(&g).unwrap_err().to_string()
+    };
+    let e = refused([0.0, 0.0, 0.0, 1.0]);
+    assert!(
+        e.starts_with(
+            "mesh 0 primitive 0 vertex 7: TANGENT [0.0, 0.0, 0.0, 1.0] has a direction 0e0 long"
+        ),
+        "{e}"
+    );
+    let e = refused([1.0, 0.0, 0.0, 0.5]);
+    assert!(
+        e.contains("vertex 7: TANGENT [1.0, 0.0, 0.0, 0.5] has handedness w = 0.5, not ±1"),
+        "{e}"
+    );
+    let e = refused([1.0, 0.0, 0.0, 0.0]);
+    assert!(e.contains("handedness w = 0, not ±1"), "{e}");
+    let e = refused([f32::NAN, 0.0, 0.0, 1.0]);
+    assert!(
+        e.contains("TANGENT of mesh 0 primitive 0") && e.contains("NaN"),
+        "{e}"
+    );
+    // Within glTF's limits: a direction of another length is normalised (one warning),
+    // a handedness a rounding off ±1 is set to ±1.
+    let g = worm_with_tangent(7, [0.0, 3.0, 4.0, -0.9999]);
+    let rig = skin_tests::import_gen(&g).unwrap_or_else(|e| panic!("{e}"));
+    let t = rig.meshes[0].primitives[0].tangents.as_ref().unwrap()[7];
+    assert_eq!(t, [0.0, 0.6, 0.8, -1.0]);
+    let warned = rig.warnings.iter().map(ToString::to_string);
+    assert!(
+        warned.clone().any(|w| w.contains("1 TANGENT directions")),
+        "{:?}",
+        warned.collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn rigid_tangents_turn_with_their_bone_and_keep_w() {
     let s = std::f32::consts::FRAC_1_SQRT_2;
