@@ -34,7 +34,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
         c.flags |= flag(morphs.is_some());
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match morphs {
-            Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
+            Some(m) => Some(MorphSections::new(s.total, m.counts()?)?),
             None => None,
         };
         Ok((c, s, m.map_or(s.total, |m| m.total), m))

@@ -65,7 +65,7 @@ use vertices::Vertices;
 pub use clips::clip_name;
 pub use draws::PartSource;
 pub use error::BakeError;
-pub use morphs::dequantised;
+pub use morphs::{dequantised, lane_exponents};
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +104,9 @@ pub struct Baked {
     /// Bytes of the morph section (0 without morph targets): targets' quantised sparse
     /// deltas, default weights and weight channels.
     pub morph_bytes: usize,
+    /// The morph section's moved vertices (a record each, over all parts) and entries (a
+    /// target's deltas at one of them).
+    pub morph_records: (usize, usize),
 }
 
 /// Bake `rig` as `options` say.
@@ -171,7 +174,13 @@ pub fn bake_in<L: AssetLane>(
         clips: &clip_parts,
         skinning,
     };
-    let morphs = Morphs::new(rig, &draws, clips, k, vertices.normals.is_some())?;
+    let morphs = Morphs::new(
+        rig,
+        &draws,
+        clips,
+        (k, L::EXPONENTS),
+        vertices.normals.is_some(),
+    )?;
     let (bytes, morph_bytes) = morphs.with_parts(|m| -> Result<_, BakeError> {
         let size = asset.size_with_morphs(m)?;
         let mut bytes = vec![0u8; size];
@@ -189,5 +198,6 @@ pub fn bake_in<L: AssetLane>(
         clips: clips.to_vec(),
         duplicated,
         morph_bytes,
+        morph_records: morphs.records(),
     })
 }
