@@ -47,10 +47,14 @@ pub enum Field {
     MorphSet,
     /// A morph target's record.
     MorphTarget,
-    /// A morph target's entries in one part.
+    /// A morph target's record in one part (the vertices it moves, its largest values).
     MorphSpan,
-    /// A morph entry (a moved vertex and its deltas).
+    /// A morph entry (one target's deltas at a moved vertex).
     MorphEntry,
+    /// A part's run of moved-vertex records.
+    MorphRun,
+    /// A moved vertex's record (its vertex and entries).
+    MorphRecord,
     /// A morph target's default weight.
     MorphWeight,
     /// A channel of morph-target weights.
@@ -90,6 +94,8 @@ impl Field {
             Field::MorphTarget => "morph target",
             Field::MorphSpan => "morph span",
             Field::MorphEntry => "morph entry",
+            Field::MorphRun => "morph run of part",
+            Field::MorphRecord => "moved-vertex record",
             Field::MorphWeight => "default weight of morph target",
             Field::WeightChannel => "morph-weight channel",
             Field::MorphFloats => "morph-weight key floats",

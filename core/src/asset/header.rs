@@ -8,7 +8,7 @@ use crate::skin::Skinning;
 /// The first four bytes of every asset.
 pub const MAGIC: [u8; 4] = *b"SKIN";
 /// The format version this crate reads and writes.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 52;
 /// Offset of the CRC-32 field; the checksum covers every byte of the asset but these four.

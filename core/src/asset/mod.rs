@@ -90,7 +90,10 @@ pub use header::{
     checksum, FLAG_CORRECTIVES, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
-pub use morph_view::{MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView};
+pub use morph_view::{
+    MorphEntry, MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView,
+};
+pub(crate) use morphs::ENTRY_LEN as MORPH_ENTRY_LEN;
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;

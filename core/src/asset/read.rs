@@ -56,7 +56,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         }
         let s = Sections::new(&counts, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match counts.morphs() {
-            true => Some(MorphSections::read(bytes, s.total, counts.normals())?),
+            true => Some(MorphSections::read(bytes, s.total)?),
             false => None,
         };
         let after_morphs = m.map_or(s.total, |m| m.total);

@@ -46,7 +46,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
         c.flags |= flag(morphs.is_some()) | correctives::flag(correctives.is_some());
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match morphs {
-            Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
+            Some(m) => Some(MorphSections::new(s.total, m.counts()?)?),
             None => None,
         };
         let after_morphs = m.map_or(s.total, |m| m.total);

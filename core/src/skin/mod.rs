@@ -55,10 +55,10 @@ mod stretch;
 #[cfg(skin_x86)]
 mod x86;
 
-#[cfg(skin_asm_v7em)]
-pub(crate) use asm::nudge_q14;
 #[cfg(skin_asm_fixed)]
 pub(crate) use asm::records;
+#[cfg(skin_asm_v7em)]
+pub(crate) use asm::{morph_q14, MorphTable};
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
 

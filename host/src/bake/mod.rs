@@ -71,7 +71,7 @@ use vertices::Vertices;
 pub use clips::clip_name;
 pub use draws::PartSource;
 pub use error::BakeError;
-pub use morphs::dequantised;
+pub use morphs::{dequantised, lane_exponents};
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +112,9 @@ pub struct Baked {
     pub morph_bytes: usize,
     /// Corrective RBFs stored (0 without correctives).
     pub correctives: usize,
+    /// The morph section's moved vertices (a record each, over all parts) and entries (a
+    /// target's deltas at one of them).
+    pub morph_records: (usize, usize),
 }
 
 /// Bake `rig` as `options` say.
@@ -200,7 +203,13 @@ fn bake_lane<L: AssetLane>(
         clips: &clip_parts,
         skinning,
     };
-    let morphs = Morphs::new(rig, &draws, clips, k, vertices.normals.is_some())?;
+    let morphs = Morphs::new(
+        rig,
+        &draws,
+        clips,
+        (k, L::EXPONENTS),
+        vertices.normals.is_some(),
+    )?;
     let rbfs = Rbfs::new(rig, &draws, &bones, correctives)?;
     let (bytes, morph_bytes) = morphs.with_parts(|m| {
         rbfs.with_parts(|r| -> Result<_, BakeError> {
@@ -222,5 +231,6 @@ fn bake_lane<L: AssetLane>(
         duplicated,
         morph_bytes,
         correctives: rbfs.len(),
+        morph_records: morphs.records(),
     })
 }
