@@ -21,7 +21,7 @@
 //! squared distances fit the format).
 
 use super::error::{AnimError, Input};
-use super::vector::{add, dot, perpendicular, scale, sub, unit, Vec3};
+use super::vector::{add, dot, long_enough, perpendicular, scale, sub, unit, Vec3};
 use crate::num::Real;
 
 /// The largest coordinate magnitude the solver takes in format `R`.
@@ -134,6 +134,22 @@ pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>,
     Ok(out)
 }
 
+/// [`AnimError::Point`] for the first coordinate of `root`, `mid` and `end` that is beyond
+/// [`coordinate_limit`] (kept out of the solve's path).
+#[cold]
+fn beyond_error<R: Real>(root: Vec3<R>, mid: Vec3<R>, end: Vec3<R>) -> AnimError {
+    let points = [("root", root), ("mid", mid), ("end", end)];
+    let first = points
+        .iter()
+        .find_map(|&(what, p)| p.iter().find(|&&v| beyond(v)).map(|v| (what, v.to_f32())));
+    let (what, value) = first.unwrap_or(("root", f32::NAN));
+    AnimError::Point {
+        what,
+        value,
+        limit: coordinate_limit::<R>(),
+    }
+}
+
 impl<R: Real> TwoBone<R> {
     /// The chain with its joints at `root`, `mid` and `end`.
     ///
@@ -152,14 +168,9 @@ impl<R: Real> TwoBone<R> {
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        for (what, p) in [("root", root), ("mid", mid), ("end", end)] {
-            if let Some(&v) = p.iter().find(|&&v| beyond(v)) {
-                return Err(AnimError::Point {
-                    what,
-                    value: v.to_f32(),
-                    limit: coordinate_limit::<R>(),
-                });
-            }
+        let far = |p: &Vec3<R>| p.iter().any(|&v| beyond(v));
+        if far(&root) || far(&mid) || far(&end) {
+            return Err(beyond_error(root, mid, end));
         }
         let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).sqrt();
         let (upper, lower) = (length(mid, root), length(end, mid));
@@ -214,25 +225,34 @@ impl<R: Real> TwoBone<R> {
         let (l1, l2) = (self.upper, self.lower);
         let reach = l1 + l2;
         // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
+        // Compared squared, so that a square root is taken only where the distance is
+        // clamped.
         let at = |cos: f32| {
             let c = r(cos);
-            (l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)).sqrt()
+            l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)
         };
-        let (near, far) = (at(hinge.cos.1), at(hinge.cos.0));
         let to_target = sub(target, self.root);
-        let current = sub(self.end, self.root);
-        let direction =
-            unit(to_target)
-                .or_else(|| unit(current))
-                .unwrap_or([R::ZERO, -R::ONE, R::ZERO]);
-        let mut d = dot(to_target, to_target).sqrt();
+        // The distance and the direction from one reciprocal square root: d = d²·(1/d).
+        let d2 = dot(to_target, to_target);
+        let (direction, mut d) = if long_enough(d2) {
+            let inverse = d2.recip_sqrt();
+            (scale(to_target, inverse), d2.times(inverse))
+        } else {
+            let fallback = unit(sub(self.end, self.root));
+            (fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]), d2.sqrt())
+        };
         let start = r(soft).times(reach);
         if d > start && reach > start {
             let (x, span) = (d - start, reach - start);
             d = start + span.times(x) / (x + span);
         }
-        d = if d > far { far } else { d };
-        d = if d < near { near } else { d };
+        let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
+        let dd = d.times(d);
+        if dd > far2 {
+            d = far2.sqrt();
+        } else if dd < near2 {
+            d = near2.sqrt();
+        }
         // The bend plane's second axis: towards the pole, else the current mid joint, else
         // anything perpendicular.
         let across = |p: Vec3<R>| {
