@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Kernels: `{stitch,lbs4,dqs4}/{pos,pos+nrm}/{f32,I2F14}`,
-//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`, and `dqs4s/{pos,pos+nrm}/f32` (DQS with every joint
-//! stretched, `SkinnedMesh::skin_dqs_stretched`; named only, not in the default run).
+//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`, and `dqs4s/{pos,pos+nrm}/{f32,I2F14}` (DQS with every
+//! joint stretched, `SkinnedMesh::skin_dqs_stretched`; named only, not in the default run).
 //! Without arguments (as `cargo bench` runs it) it skins each kernel once and exits.
 //!
 //! `… icount time N TRIALS KERNEL…` instead times the kernels, interleaved, `TRIALS` times
@@ -41,9 +41,13 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     let lbs = SkinnedMesh::<L, 4>::new(&d.positions, &d.influences).expect("valid mesh");
     let (out, out_n, normals) = (&mut d.out, &mut d.out_normals, &d.normals);
     // Every joint stretched (the loop's cost does not depend on the values), for `dqs4s`.
-    let stretch = [[1.25, 0.0, 0.125], [0.0, 0.75, 0.0], [0.125, 0.0, 1.0]];
+    let stretch = [[1.25, 0.0, 0.125], [0.0, 0.75, 0.0], [0.125, 0.0, 1.0]]
+        .map(|r| r.map(|v| L::from_f32(v).expect("fits every lane")));
     let stretches = vec![stretch; duals.len()];
-    let s = Some(&stretches[..]);
+    let s = Some(skin_core::dual::Stretches {
+        matrices: &stretches[..],
+        exponent: 0,
+    });
     for _ in 0..reps {
         let palette = black_box(palette);
         match kernel {

@@ -634,10 +634,10 @@ fn gpu_tangents_skin_like_the_core() {
     // A stretched palette (dual quaternions of joints with scale) is refused: the shaders
     // would take the tangents by the stretch's cofactors, a normal's rule.
     let rig = skin_tests::stretched_rig::Rig::random(7, 6, true, false);
-    let stretched = rig.palette();
+    let stretched = rig.palette::<f32>();
     let bones = skin_host::gpu::Bones::Stretched(
         stretched.duals(),
-        stretched.stretches().expect("stretched"),
+        stretched.stretches().expect("stretched").matrices,
     );
     let e = gpu.skin_tangents_compute(&mesh, bones, &tangents);
     assert!(

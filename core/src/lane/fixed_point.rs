@@ -3,7 +3,7 @@
 use super::fixed_rigid::{rigid, FixedRigid};
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
-use crate::dual::Dual;
+use crate::dual::{Dual, Stretch};
 use crate::num::{Fx, NumError};
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
@@ -128,13 +128,81 @@ impl Lane for Q14 {
         }
     }
     type Rigid = FixedRigid;
-    fn narrow_dual(d: &Dual<Fx>) -> Option<Dual<Q14>> {
+    fn narrow_dual_scaled(d: &Dual<Fx>, exponent: u8) -> Option<Dual<Q14>> {
         let mut out = Dual::<Q14>::default();
-        let pairs = out.real.iter_mut().zip(&d.real);
-        for (o, v) in pairs.chain(out.dual.iter_mut().zip(&d.dual)) {
+        for (o, v) in out.real.iter_mut().zip(&d.real) {
             *o = fx_to_q14(*v, 0)?;
         }
+        for (o, v) in out.dual.iter_mut().zip(&d.dual) {
+            *o = fx_to_q14(*v, exponent)?;
+        }
         Self::fits_dual(&out).then_some(out)
+    }
+    fn narrow_stretch(s: &Stretch<Fx>, exponent: u8) -> Option<Stretch<Q14>> {
+        let mut out = [[Q14::ZERO; 3]; 3];
+        for (o, r) in out.iter_mut().zip(s) {
+            for (o, v) in o.iter_mut().zip(r) {
+                *o = fx_to_q14(*v, exponent)?;
+            }
+        }
+        // The rows' bound of `fits`, with its margin for the blend's rounding.
+        let fits = out.iter().all(|r| {
+            let l1: i32 = r.iter().map(|v| bits(*v).abs()).sum();
+            l1 < ROW_L1_LIMIT - 1
+        });
+        fits.then_some(out)
+    }
+    #[inline(always)]
+    fn stretch_point(s: &Stretch<Q14>, p: &[Q14; 3]) -> [Q14; 3] {
+        // Rows of L1 norm below 2 and |p|∞ < 1 keep the result within (−2, 2); the clamp
+        // holds a position beyond that (never baked) at the range's edge. Wrapping, so
+        // that a palette built otherwise cannot make the loop panic.
+        let p = p.map(bits);
+        s.map(|r| {
+            let v = bits(r[0])
+                .wrapping_mul(p[0])
+                .wrapping_add(bits(r[1]).wrapping_mul(p[1]))
+                .wrapping_add(bits(r[2]).wrapping_mul(p[2]))
+                .wrapping_add(1 << 13)
+                >> 14;
+            Q14::from_bits(v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
+        })
+    }
+    #[inline(always)]
+    fn stretch_normal(s: &Stretch<Q14>, n: &[Q14; 3]) -> [Q14; 3] {
+        // The cofactors in Q28, exact: a blended stretch is symmetric positive definite
+        // with rows of L1 norm below 2, so its eigenvalues are below 2 and each cofactor
+        // (a 2×2 minor) below 4 in magnitude, 2³⁰ (the products and their difference
+        // wrap harmlessly). Then `c·n` in 64 bits (Q42), and the result shifted so that its
+        // largest component lands in [2¹³, 2¹⁴): the direction keeps 14 bits however small
+        // the stretch (a joint scaled by ¼ at exponent 2 has cofactors of 2⁻⁸).
+        let e = s.map(|r| r.map(bits));
+        let c = |i: usize, j: usize| {
+            let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+            i64::from(
+                e[i1][j1]
+                    .wrapping_mul(e[i2][j2])
+                    .wrapping_sub(e[i1][j2].wrapping_mul(e[i2][j1])),
+            )
+        };
+        let n = n.map(|v| i64::from(bits(v)));
+        let v: [i64; 3] =
+            core::array::from_fn(|i| c(i, 0) * n[0] + c(i, 1) * n[1] + c(i, 2) * n[2]);
+        let top = v.iter().fold(0u64, |m, c| m | c.unsigned_abs());
+        if top == 0 {
+            return [Q14::ZERO; 3];
+        }
+        // The highest set bit of `top` to bit 13.
+        let high = 63 - top.leading_zeros();
+        v.map(|c| {
+            let c = if high > 13 {
+                let shift = high - 13;
+                (c + (1 << (shift - 1))) >> shift
+            } else {
+                c << (13 - high)
+            };
+            Q14::from_bits(c as i16)
+        })
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
         let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };

@@ -90,13 +90,37 @@
 //! vertices of random 48-bone rigs that blend unrelated rotations
 //! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.4·10⁻⁴ asset
 //! units, 1.6·10⁻⁴ of the extent (CesiumMan; 13% of the bound; `tests/tests/dqs_models.rs`).
+//!
+//! **Dual quaternion skinning with scale** (Kavan et al., `crate::palette::StretchPalette`)
+//! in the fixed lane: each bone's stretch `S` (symmetric: six distinct entries) is stored in
+//! `I2F14` as `S·2^−e` and its translation (the dual part) alike, with the palette exponent
+//! `e` in 0..=2 chosen as LBS's: the smallest at which every stretch's rows have an L1 norm
+//! below 2 (the condition of [`Lane::fits`]) and every dual part fits. The rotation
+//! quaternions are not scaled. Per vertex the loop blends the six entries (exact in `i32`,
+//! rounded once to Q14), moves the position by the blend (`S̃'p`, rounded to Q14), then by
+//! the blended rigid part, and widens the result by `2^e` (exact). **Range**: the blended
+//! rows keep L1 < 2, so `|S̃'p|∞ < 2` for |p|∞ < 1: the rigid part meets a point of length
+//! below 2√3 (Q28 products below 2³¹ in [`Lane::rigid_point`]). A joint scaled `s` along
+//! its largest axis has stretch rows of L1 norm at most `s·√3`: every `s < 8/√3 ≈ 4.6`
+//! fits at `e = 2`. **Bound**, per coordinate in asset units, for |p|∞ < 1: each blended
+//! stretch entry is within 2·2⁻¹⁵ of the exact blend of the exact stretches (the palette's
+//! rounding, then the blend's), so `S̃'p` is within `2·2⁻¹⁵·|p|₁ + 2⁻¹⁵ < 7·2⁻¹⁵` per
+//! coordinate (the last its own rounding), and a rotation carries that error vector, of
+//! length below `7√3·2⁻¹⁵`, into each coordinate. The rigid part's own error is the bound
+//! above with the point's `|p| < √3`, `|p|₁ < 3` replaced by `2√3` and 6 (its rotation
+//! terms double: `4√3·ε/ν`, `2√3ρ`, `6·2⁻¹⁵` for forming the rotation):
+//! `(30/ν + 11/ν² + 9.5)·2⁻¹⁵`. Together, every rounding in stored units, `2^e` times
+//! coarser in asset units ([`fixed_stretch_error_bound`]): `2^e·(30/ν + 11/ν² + 22)·2⁻¹⁵`,
+//! 1.9·10⁻³ asset units at `ν = 1`, `e = 0`, and 7.7·10⁻³ at `e = 2`. Normals go through
+//! the blended stretch's cofactors, exact in Q28 from the rounded entries, shifted so that
+//! the largest component keeps 14 bits (a direction, renormalised after the rotation).
 
 use core::fmt::Debug;
 
 use fixed::types::{I16F16, I2F14, U1F15};
 
 use crate::affine::Affine;
-use crate::dual::Dual;
+use crate::dual::{Dual, Stretch};
 use crate::num::{NumError, Real};
 
 mod fixed_point;
@@ -161,6 +185,20 @@ pub fn widen<L: Lane>(out: &mut [[L::Out; 3]], exponent: u8) {
 /// ```
 pub fn fixed_dual_error_bound(nu: f64) -> f64 {
     (20.0 / nu + 11.0 / (nu * nu) + 5.0) / 32768.0
+}
+
+/// The fixed lane's error bound per skinned coordinate, in asset units, of dual quaternion
+/// skinning with scale (a stretched palette of exponent `exponent`) for a vertex whose
+/// blended real part has norm `nu` (derived in the [module docs](self)).
+///
+/// ```
+/// use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
+/// assert!(fixed_stretch_error_bound(1.0, 0) < 2e-3);
+/// assert!(fixed_stretch_error_bound(1.0, 0) > fixed_dual_error_bound(1.0));
+/// assert_eq!(fixed_stretch_error_bound(0.5, 2), 4.0 * fixed_stretch_error_bound(0.5, 0));
+/// ```
+pub fn fixed_stretch_error_bound(nu: f64, exponent: u8) -> f64 {
+    f64::from(1u16 << exponent) * (30.0 / nu + 11.0 / (nu * nu) + 22.0) / 32768.0
 }
 
 /// A number format for the skinning loop. See the [module docs](self).
@@ -241,7 +279,26 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
     /// point: every component within (−2, 2), and a dual part shorter than √3, a
     /// translation shorter than 2√3).
-    fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
+    #[inline]
+    fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>> {
+        Self::narrow_dual_scaled(d, 0)
+    }
+    /// [`Lane::narrow_dual`] of `d` with its dual part (its translation) scaled by
+    /// `2^−exponent`, rounded once: the rigid part of a stretched palette of that exponent
+    /// (`crate::palette::StretchPalette`), whose stretches are scaled alike.
+    fn narrow_dual_scaled(d: &Dual<Self::Real>, exponent: u8) -> Option<Dual<Self>>;
+    /// Narrow a joint's stretch scaled by `2^−exponent` to this lane (rounded once), or
+    /// `None` when it does not fit: every row of L1 norm below 2 in fixed point, as a
+    /// palette matrix's linear part ([`Lane::fits`]), so that the stretched position of a
+    /// bind position with |p|∞ < 1 stays within the lane's range.
+    fn narrow_stretch(s: &Stretch<Self::Real>, exponent: u8) -> Option<Stretch<Self>>;
+    /// `s · p`: a position through a vertex's blended stretch, in the lane (fixed point:
+    /// rounded to Q14 and held within its range).
+    fn stretch_point(s: &Stretch<Self>, p: &[Self; 3]) -> [Self; 3];
+    /// A normal through a vertex's blended stretch's inverse transpose, up to a positive
+    /// factor (its cofactor matrix, `S` being symmetric with a positive determinant):
+    /// [`Lane::rigid_normal`] renormalises. Zero stays zero.
+    fn stretch_normal(s: &Stretch<Self>, n: &[Self; 3]) -> [Self; 3];
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
     /// within 2⁻¹⁰ and a dual part shorter than √3). [`Lane::narrow_dual`] only returns

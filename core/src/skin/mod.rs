@@ -80,8 +80,8 @@ pub enum Skinning {
     #[default]
     Lbs,
     /// Dual quaternion skinning ([`crate::dual`]): the normalised weighted sum of the
-    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.) in
-    /// `f32` ([`SkinnedMesh::skin_dqs_stretched`]) and refused in the fixed lane.
+    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.,
+    /// [`SkinnedMesh::skin_dqs_stretched`]).
     Dqs,
 }
 

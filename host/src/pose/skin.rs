@@ -9,7 +9,9 @@ use super::animate::frame;
 use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
-use super::palette::{node_palette, skin_palette, skin_stretch_palette, LanePalette};
+use super::palette::{
+    node_palette, skin_palette, skin_stretch_palette, LanePalette, StretchedDuals,
+};
 use super::units::fixed_unit;
 use super::values::{influences, positions};
 use crate::rig::Rig;
@@ -123,9 +125,14 @@ pub fn pose_lane<L: Lane>(
     for (node, mesh, skin) in rig.mesh_nodes() {
         // Only the palette the method reads: matrices for LBS and for a skinless node,
         // dual quaternions for DQS.
-        // Joints with scale or shear: split (Kavan et al.) in `f32`, refused in fixed point.
-        let (palette, (dual, stretches)) = match (skin, skinning) {
-            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, (Vec::new(), None)),
+        // Joints with scale or shear: split (Kavan et al.), in either lane.
+        let no_duals = || StretchedDuals {
+            duals: Vec::new(),
+            stretches: None,
+            exponent: 0,
+        };
+        let (palette, dual) = match (skin, skinning) {
+            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, no_duals()),
             (Some(s), Skinning::Dqs) => {
                 let none = LanePalette {
                     matrices: Vec::new(),
@@ -133,7 +140,7 @@ pub fn pose_lane<L: Lane>(
                 };
                 (none, skin_stretch_palette::<L>(rig, locals, s, k)?)
             }
-            (None, _) => (node_palette::<L>(rig, locals, node)?, (Vec::new(), None)),
+            (None, _) => (node_palette::<L>(rig, locals, node)?, no_duals()),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
@@ -152,7 +159,7 @@ pub fn pose_lane<L: Lane>(
                                 Ok(())
                             }
                             Skinning::Dqs => {
-                                m.skin_dqs_stretched(&dual, stretches.as_deref(), &mut out)
+                                m.skin_dqs_stretched(&dual.duals, dual.stretches(), &mut out)
                             }
                         })
                         .map_err(failed)?;

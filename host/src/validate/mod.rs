@@ -10,7 +10,7 @@
 //! |---|---|
 //! | core `f32`, GPU compute, GPU vertex vs the oracle; GPU vs core `f32` | 10⁻⁵ of the extent |
 //! | core fixed vs the oracle | the lane's bound, 8.25·2⁻¹⁵ asset units plus 10⁻⁶ for the `I8F24` pose (`core/src/lane/mod.rs`), plus 10⁻⁵ of the extent |
-//! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run, plus the same |
+//! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run (with joints of scale or shear, `fixed_stretch_error_bound(ν, e)` at the largest palette exponent `e`), plus the same |
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
 //! | core `f32`, GPU compute, GPU vertex tangents vs the oracle's; GPU vs core `f32` tangents | 10⁻⁵ (unit vectors) |
 //! | core fixed tangents vs the oracle's | the lane's bound at the shortest blend met (`skin_core::tangent`), plus 10⁻⁵ |
@@ -21,9 +21,8 @@
 //! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. The pictures are linear
 //! blend skinning's, and with DQS validated its pictures too ([`Report::dual_pictures`]):
 //! the GPU's DQS against the CPU renderer playing the asset baked for DQS. Joints with scale
-//! or shear are split (Kavan et al.) on every `f32` path and in the oracle; the fixed lane
-//! refuses them, so `dqs core fixed` is "not available", the joint named, and the pictures
-//! "not compared" (the asset holds no stretches). A rig dual quaternion skinning cannot
+//! or shear are split (Kavan et al.) on every path and in the oracle, the fixed lane
+//! included; the pictures are "not compared" (the asset holds no stretches). A rig dual quaternion skinning cannot
 //! skin at all (a budget without room for one dual quaternion) has its `dqs` rows "not
 //! available", while LBS is compared beside it.
 //!

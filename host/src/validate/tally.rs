@@ -1,10 +1,10 @@
 //! The accumulators of every comparison `skin validate` makes, frame by frame.
 
-use skin_core::lane::fixed_dual_error_bound;
+use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
 
 use crate::gpu::{Drawn, Model, Reference, Skinned};
 use crate::oracle::{self, PosedPrimitive64};
-use crate::pose::palette::fixed_exponent;
+use crate::pose::palette::{fixed_exponent, fixed_stretch_exponent};
 use crate::pose::{pose_with, LaneKind, PoseError, PosedPrimitive, Skinning};
 use crate::rig::Rig;
 
@@ -31,6 +31,10 @@ pub struct Tally {
     /// The largest fixed-point LBS palette exponent met (a joint scaled beyond an unscaled
     /// row; the fixed lane's bound doubles with each).
     exponent: u8,
+    /// The largest fixed-point DQS palette exponent met among palettes with stretches
+    /// (joints with scale or shear; the fixed lane's bound is then the stretched one), or
+    /// `None` if every palette met was rigid.
+    stretched: Option<u8>,
     /// Why the fixed lane could not skin a frame by this method, if it could not.
     fixed_failed: Option<String>,
     core_f32: Errors,
@@ -59,6 +63,7 @@ impl Tally {
             method,
             least_norm: 1.0,
             exponent: 0,
+            stretched: None,
             fixed_failed: None,
             core_f32: Errors::default(),
             core_fixed: Errors::default(),
@@ -106,9 +111,15 @@ impl Tally {
                 self.exponent = self.exponent.max(fixed_exponent(rig, anim)?);
                 Some(pose_with(rig, anim, LaneKind::Fixed, self.method)?)
             }
-            (true, Skinning::Dqs) => pose_with(rig, anim, LaneKind::Fixed, self.method)
-                .map_err(|e| self.fixed_failed = Some(e.to_string()))
-                .ok(),
+            (true, Skinning::Dqs) => {
+                let posed = fixed_stretch_exponent(rig, anim)
+                    .and_then(|e| {
+                        self.stretched = self.stretched.max(e);
+                        pose_with(rig, anim, LaneKind::Fixed, self.method)
+                    })
+                    .map_err(|e| self.fixed_failed = Some(e.to_string()));
+                posed.ok()
+            }
         };
         self.positions(&core_f32, core_fixed.as_deref(), &want);
         let palettes = model.palettes(rig, anim)?;
@@ -138,6 +149,7 @@ impl Tally {
     pub fn merge(&mut self, frame: &Tally) {
         self.least_norm = self.least_norm.min(frame.least_norm);
         self.exponent = self.exponent.max(frame.exponent);
+        self.stretched = self.stretched.max(frame.stretched);
         if self.fixed_failed.is_none() {
             self.fixed_failed.clone_from(&frame.fixed_failed);
         }
@@ -263,13 +275,20 @@ impl Tally {
     /// `fixed_unavailable`: why the fixed lane could not run, if it could not. The fixed
     /// lane's limit is its derived bound: LBS's constant one (times `2^e` at the largest
     /// palette exponent `e` met: joints scaled beyond an unscaled row), or DQS's at the
-    /// smallest blended norm `ν` met ([`fixed_dual_error_bound`]), in asset units, plus the
-    /// `f32` limit.
+    /// smallest blended norm `ν` met ([`fixed_dual_error_bound`]; with joints of scale or
+    /// shear, [`fixed_stretch_error_bound`] at the largest exponent met), in asset units,
+    /// plus the `f32` limit.
     pub fn rows(&self, extent: f64, k: i32, fixed_unavailable: Option<&str>) -> Vec<Row> {
         let f32_limit = LIMITS.f32_extent * extent;
         let fixed_bound = match self.method {
             Skinning::Lbs => LIMITS.fixed_asset_units * f64::from(1u16 << self.exponent),
-            Skinning::Dqs => fixed_dual_error_bound(self.least_norm) + 1e-6,
+            Skinning::Dqs => {
+                let bound = match self.stretched {
+                    Some(e) => fixed_stretch_error_bound(self.least_norm, e),
+                    None => fixed_dual_error_bound(self.least_norm),
+                };
+                bound + 1e-6
+            }
         };
         let fixed_limit = fixed_bound * 2f64.powi(k) + f32_limit;
         let row = |path, against, normals, errors: Errors, limit| Row {
