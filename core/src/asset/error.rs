@@ -56,6 +56,8 @@ pub enum Field {
     WeightChannel,
     /// The morph section's key floats.
     MorphFloats,
+    /// A coordinate of the model's centre (index: the axis).
+    Centre,
 }
 
 impl Field {
@@ -86,6 +88,7 @@ impl Field {
             Field::MorphWeight => "default weight of morph target",
             Field::WeightChannel => "morph-weight channel",
             Field::MorphFloats => "morph-weight key floats",
+            Field::Centre => "coordinate of the centre, axis",
         }
     }
 }

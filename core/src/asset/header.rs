@@ -21,6 +21,9 @@ pub const FLAG_NORMALS: u16 = 1;
 pub const FLAG_DQS: u16 = 1 << 8;
 /// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
 pub const FLAG_MORPHS: u16 = 2;
+/// Flag bit: a centre section ends the asset (`docs/FORMAT.md`, *Centre*): positions and
+/// skinning matrices are relative to the model's centre, which the player adds back.
+pub const FLAG_CENTRE: u16 = 1 << 6;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -110,7 +113,7 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        if flags & !(FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS) != 0 || reserved != 0 {
+        if flags & !(FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CENTRE) != 0 || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
         }
         let counts = Self {
@@ -148,6 +151,11 @@ impl Counts {
     /// Whether the asset has a morph section.
     pub fn morphs(&self) -> bool {
         self.flags & FLAG_MORPHS != 0
+    }
+
+    /// Whether the asset ends with a centre section.
+    pub fn centre(&self) -> bool {
+        self.flags & FLAG_CENTRE != 0
     }
 }
 

@@ -4,6 +4,7 @@ use core::marker::PhantomData;
 
 use heapless::Vec;
 
+use super::centre::{self, CENTRE_LEN};
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
 use super::morphs::MorphSections;
@@ -29,6 +30,9 @@ pub struct Asset<'a, L> {
     /// layout is read from there when asked for: an asset is copied into every view, so it
     /// stays small).
     pub(crate) m: Option<u32>,
+    /// The centre positions and skinning matrices are relative to (asset units; zero
+    /// without [`super::FLAG_CENTRE`]).
+    centre: [f32; 3],
     lane: PhantomData<L>,
 }
 
@@ -55,7 +59,8 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(MorphSections::read(bytes, s.total, counts.normals())?),
             false => None,
         };
-        let total = m.map_or(s.total, |m| m.total);
+        let before_centre = m.map_or(s.total, |m| m.total);
+        let total = before_centre + if counts.centre() { CENTRE_LEN } else { 0 };
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
                 declared,
@@ -73,11 +78,16 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         if computed != stored {
             return Err(AssetError::Checksum { stored, computed });
         }
+        let centre = match counts.centre() {
+            true => centre::read(bytes, before_centre)?,
+            false => [0.0; 3],
+        };
         let asset = Self {
             bytes,
             counts,
             s,
             m: m.map(|_| s.total as u32),
+            centre,
             lane: PhantomData,
         };
         asset.check_skeleton()?;
@@ -252,7 +262,15 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             .map_err(|e| num_error(e, Quantity::InverseBind, joint, R::NAME).into())
     }
 
-    /// The bind pose in `R` with up to `J` joints ([`AssetError::Capacity`] beyond `J`).
+    /// The point (asset units) that positions and skinning matrices are relative to: zero,
+    /// or the model's centre where the asset stores one (`docs/FORMAT.md`, *Centre*). A
+    /// skinned position plus it is where the vertex is.
+    pub fn centre(&self) -> [f32; 3] {
+        self.centre
+    }
+
+    /// The bind pose in `R` with up to `J` joints ([`AssetError::Capacity`] beyond `J`),
+    /// its skinning matrices relative to the asset's [centre](Self::centre).
     pub fn bind_pose<const J: usize>(&self) -> Result<BindPose<L::Real, J>, AssetError> {
         let joints = self.joints();
         let cap = AssetError::Capacity {
@@ -266,7 +284,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             ids.push(b).map_err(|_| cap)?;
             ibms.push(self.inverse_bind(j)?).map_err(|_| cap)?;
         }
-        Ok(BindPose::new(&ids, &ibms, self.bones())?)
+        let centre = self.centre.map(L::Real::from_f32);
+        let mut c = [L::Real::ZERO; 3];
+        for (axis, (c, v)) in c.iter_mut().zip(centre).enumerate() {
+            *c = v.map_err(|e| num_error(e, Quantity::Position, axis, L::Real::NAME))?;
+        }
+        Ok(BindPose::new(&ids, &ibms, self.bones())?.with_centre(c)?)
     }
 
     /// Vertex positions (asset units), all parts.

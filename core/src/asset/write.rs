@@ -1,5 +1,6 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
+use super::centre::{self, CENTRE_LEN};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
     FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
@@ -31,13 +32,15 @@ impl<L: AssetLane> AssetParts<'_, L> {
         morphs: Option<&MorphParts<'_>>,
     ) -> Result<(Counts, Sections, usize, Option<MorphSections>), AssetError> {
         let mut c = self.counts()?;
-        c.flags |= flag(morphs.is_some());
+        c.flags |= flag(morphs.is_some()) | centre::flag(self.centre);
+        centre::check(self.centre)?;
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match morphs {
             Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
             None => None,
         };
-        Ok((c, s, m.map_or(s.total, |m| m.total), m))
+        let centre = if c.centre() { CENTRE_LEN } else { 0 };
+        Ok((c, s, m.map_or(s.total, |m| m.total) + centre, m))
     }
 
     /// Serialise into `out` and return the number of bytes written (the rest of `out` is
@@ -67,6 +70,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
     ///     clips: &[],
     ///     skinning: Skinning::Lbs,
+    ///     centre: [0.0; 3],
     /// };
     /// let mut buf = [0u8; 512];
     /// let n = parts.write(&mut buf).unwrap();
@@ -166,6 +170,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         }
         if let (Some(parts), Some(m)) = (morphs, m) {
             parts.put(self, &m, out)?;
+        }
+        if c.centre() {
+            centre::write(self.centre, out, total_len - CENTRE_LEN);
         }
         let total = u32::try_from(total_len).map_err(|_| AssetError::TooLarge)?;
         c.put(total, 0, &mut out[..HEADER_LEN]);
