@@ -100,6 +100,7 @@ fn asset<L: AssetLane>(morphed: bool) -> Vec<u8> {
             channels: &[],
         }],
         skinning: skin_core::skin::Skinning::Lbs,
+        centre: [0.0; 3],
     };
     let morphs = morphed.then_some(&morphs);
     let mut bytes = vec![0u8; parts.size_with_morphs(morphs).expect("size")];

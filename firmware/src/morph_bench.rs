@@ -196,6 +196,7 @@ fn one_part<'a, L: AssetLane>(
         parts,
         clips,
         skinning: skin_core::skin::Skinning::Lbs,
+        centre: [0.0; 3],
     }
 }
 

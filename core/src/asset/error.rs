@@ -67,6 +67,8 @@ pub enum Field {
     CorrectiveTarget,
     /// A corrective RBF's value (a centre component or a weight), sample-major.
     CorrectiveValue,
+    /// A coordinate of the model's centre (index: the axis).
+    Centre,
 }
 
 impl Field {
@@ -102,6 +104,7 @@ impl Field {
             Field::CorrectiveRbf => "corrective RBF",
             Field::CorrectiveTarget => "corrective target",
             Field::CorrectiveValue => "corrective RBF value",
+            Field::Centre => "coordinate of the centre, axis",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
 use super::correctives::{self, CorrectiveSections};
+use super::centre::{self, CENTRE_LEN};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
     FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
@@ -43,7 +44,10 @@ impl<L: AssetLane> AssetParts<'_, L> {
         correctives: Option<&CorrectiveParts<'_>>,
     ) -> Result<Layout, AssetError> {
         let mut c = self.counts()?;
-        c.flags |= flag(morphs.is_some()) | correctives::flag(correctives.is_some());
+        c.flags |= flag(morphs.is_some())
+            | correctives::flag(correctives.is_some())
+            | centre::flag(self.centre);
+        centre::check(self.centre)?;
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match morphs {
             Some(m) => Some(MorphSections::new(s.total, m.counts()?)?),
@@ -54,7 +58,8 @@ impl<L: AssetLane> AssetParts<'_, L> {
             Some(r) => Some(r.sections(after_morphs)?),
             None => None,
         };
-        Ok((c, s, r.map_or(after_morphs, |r| r.total), m, r))
+        let centre = if c.centre() { CENTRE_LEN } else { 0 };
+        Ok((c, s, r.map_or(after_morphs, |r| r.total) + centre, m, r))
     }
 
     /// Serialise into `out` and return the number of bytes written (the rest of `out` is
@@ -84,6 +89,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
     ///     clips: &[],
     ///     skinning: Skinning::Lbs,
+    ///     centre: [0.0; 3],
     /// };
     /// let mut buf = [0u8; 512];
     /// let n = parts.write(&mut buf).unwrap();
@@ -198,6 +204,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         }
         if let (Some(parts), Some(r)) = (correctives, r) {
             parts.put::<L>(&r, out)?;
+        }
+        if c.centre() {
+            centre::write(self.centre, out, total_len - CENTRE_LEN);
         }
         let total = u32::try_from(total_len).map_err(|_| AssetError::TooLarge)?;
         c.put(total, 0, &mut out[..HEADER_LEN]);

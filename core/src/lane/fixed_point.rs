@@ -61,6 +61,11 @@ impl Lane for Q14 {
         // |o| < 6 for a palette that fits (module docs): the shift stays far inside i32.
         Out16::from_bits(o.to_bits() << exponent)
     }
+    fn offset(o: Out16, c: Fx) -> Out16 {
+        // `I8F24` to `I16F16`: 8 fraction bits fewer. A skinned position (|o| < 24 at the
+        // largest palette exponent) plus a centre (|c| < 64) stays far inside i32.
+        Out16::from_bits(o.to_bits().wrapping_add(c.to_bits() >> 8))
+    }
     fn fits(m: &Affine<Q14>) -> bool {
         // One LSB of margin: a blended entry rounds by at most ½ LSB, so a blend of rows
         // with L1 ≤ 2 − 2⁻¹³ has L1 ≤ 2 − 2⁻¹³ + 1.5·2⁻¹⁴ < 2 as well.

@@ -56,6 +56,9 @@ impl Lane for f32 {
     fn widen(o: f32, exponent: u8) -> f32 {
         o * f32::from(1u16 << exponent)
     }
+    fn offset(o: f32, c: f32) -> f32 {
+        o + c
+    }
     fn fits(m: &Affine<f32>) -> bool {
         m.rows.iter().flatten().all(|v| v.is_finite())
     }

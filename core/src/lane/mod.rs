@@ -245,6 +245,10 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// `o · 2^exponent`, exactly: a position skinned with a palette of that exponent, back
     /// in asset units.
     fn widen(o: Self::Out, exponent: u8) -> Self::Out;
+    /// `o + c`: a position skinned relative to a centre
+    /// ([`crate::bind::BindPose::with_centre`]) back where it belongs; exact for a centre
+    /// on the output's grid (2⁻¹⁶ in fixed point).
+    fn offset(o: Self::Out, c: Self::Real) -> Self::Out;
     /// Whether a matrix already in this lane's format keeps the loop's arithmetic in range
     /// (finite in `f32`; rows of L1 norm below 2 in fixed point). [`Lane::narrow`] only
     /// returns matrices that fit; baked palettes are checked with this.

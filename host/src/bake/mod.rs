@@ -57,7 +57,7 @@ use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 
 use crate::pose::range::check_lane;
-use crate::pose::units::to_asset;
+use crate::pose::units::{lane_centre, to_asset};
 use crate::pose::{fixed_unit, LaneKind, PoseError, Skinning};
 use crate::psd::Correctives;
 use crate::rig::Rig;
@@ -178,10 +178,11 @@ fn bake_lane<L: AssetLane>(
     correctives: Option<&Correctives>,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
+    let centre = lane_centre::<L>(rig, k);
     let bones = Bones::new(rig, s)?;
-    let mut joints = Joints::new(rig, &bones, s);
+    let mut joints = Joints::new(rig, &bones, s, centre);
     let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget, skinning), &mut joints)?;
-    let vertices = Vertices::<L>::new(&draws, k)?;
+    let vertices = Vertices::<L>::new(rig, &draws, k, centre)?;
     let clip_keys = Clips::new(rig, clips, k);
     let channels = clip_keys.channels(&bones.bone_of);
     let clip_parts = clip_keys.parts(&channels);
@@ -202,6 +203,7 @@ fn bake_lane<L: AssetLane>(
         parts: &vertices.parts,
         clips: &clip_parts,
         skinning,
+        centre,
     };
     let morphs = Morphs::new(
         rig,

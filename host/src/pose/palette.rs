@@ -13,6 +13,7 @@ use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
 
 use super::error::PoseError;
+use super::units::lane_centre;
 use super::values::{inverse_binds, MAX_JOINTS};
 use crate::rig::Rig;
 
@@ -92,13 +93,21 @@ impl<L: Lane> LanePalette<L> {
     }
 }
 
-/// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix.
+/// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix
+/// (node transforms `locals` in asset units `2^k`), less the lane's centre
+/// ([`lane_centre`]) as the asset's player takes it.
 pub fn node_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     node: usize,
+    k: i32,
 ) -> Result<LanePalette<L>, PoseError> {
-    let world = node_world::<L::Real>(rig, locals, node)?;
+    let mut world = node_world::<L::Real>(rig, locals, node)?;
+    let centre = real_centre::<L::Real>(lane_centre::<L>(rig, k))
+        .map_err(PoseError::core(format!("centre for node {node}")))?;
+    for (row, c) in world.rows.iter_mut().zip(centre) {
+        row[3] = row[3] - c;
+    }
     let mut p: Palette<L, 1> = Palette::new();
     p.fill(|| core::iter::once(Ok(world)))
         .map_err(PoseError::core(format!("world matrix of node {node}")))?;
@@ -116,7 +125,7 @@ pub fn fixed_exponent(rig: &Rig, anim: Option<(usize, f32)>) -> Result<u8, PoseE
     for (node, _, skin) in rig.mesh_nodes() {
         let palette = match skin {
             Some(s) => skin_palette::<Q14>(rig, &locals, s, k)?,
-            None => node_palette::<Q14>(rig, &locals, node)?,
+            None => node_palette::<Q14>(rig, &locals, node, k)?,
         };
         most = most.max(palette.exponent);
     }
@@ -144,6 +153,20 @@ pub fn fixed_stretch_exponent(
     Ok(most)
 }
 
+/// `centre` (asset units) in scalar `R`: exact for a centre on the asset's grid
+/// ([`skin_core::asset::CENTRE_STEP`]).
+pub fn real_centre<R: Real>(centre: [f32; 3]) -> Result<[R; 3], skin_core::Error> {
+    let mut out = [R::ZERO; 3];
+    for (index, (o, c)) in out.iter_mut().zip(centre).enumerate() {
+        *o = R::from_f32(c).map_err(|_| skin_core::Error::Overflow {
+            what: Quantity::Position,
+            index,
+            format: R::NAME,
+        })?;
+    }
+    Ok(out)
+}
+
 /// A skin's joints at a frame: its bind pose, the world matrices of its joints and their
 /// ancestors, each joint's index among those, and its inverse binds (asset units `2^k`).
 pub struct SkinFrame<R: Real> {
@@ -158,7 +181,8 @@ pub struct SkinFrame<R: Real> {
 }
 
 /// [`SkinFrame`] of `skin` from the node transforms `locals` (indexed by node, asset units
-/// `2^k`), for a palette in the lane named `lane` (errors name it).
+/// `2^k`), for a palette in the lane named `lane` (errors name it); for the fixed lane its
+/// bind pose is relative to the lane's centre ([`lane_centre`]), as the asset's player's is.
 pub fn skin_frame<R: Real>(
     rig: &Rig,
     locals: &[Transform<R>],
@@ -180,8 +204,14 @@ pub fn skin_frame<R: Real>(
         .iter()
         .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
         .collect();
-    let ibms = inverse_binds::<R>(rig, skin, k)?;
+    let centre = if lane == <Q14 as Lane>::NAME {
+        lane_centre::<Q14>(rig, k)
+    } else {
+        [0.0; 3]
+    };
+    let ibms = inverse_binds::<R>(rig, skin, k, centre)?;
     let bind = BindPose::<R, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .and_then(|b| b.with_centre(real_centre::<R>(centre)?))
         .map_err(PoseError::core(format!("skin {skin} in {lane}")))?;
     Ok(SkinFrame {
         bind: Box::new(bind),

@@ -10,10 +10,11 @@ use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
 use super::palette::{
-    node_palette, skin_palette, skin_stretch_palette, LanePalette, StretchedDuals,
+    node_palette, real_centre, skin_palette, skin_stretch_palette, LanePalette, StretchedDuals,
 };
 use super::units::fixed_unit;
-use super::values::{influences, positions};
+use super::units::lane_centre;
+use super::values::{centred_positions, influences, positions};
 use crate::rig::Rig;
 
 /// Skinned positions of one primitive of one mesh node, in glTF world space.
@@ -122,6 +123,10 @@ pub fn pose_lane<L: Lane>(
     skinning: Skinning,
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
+    // Skinned relative to the lane's centre (the palettes' left side and the skinned
+    // positions' stored form), then added back, as the asset's player does.
+    let centre = lane_centre::<L>(rig, k);
+    let back = real_centre::<L::Real>(centre).map_err(PoseError::core("centre".to_string()))?;
     for (node, mesh, skin) in rig.mesh_nodes() {
         // Only the palette the method reads: matrices for LBS and for a skinless node,
         // dual quaternions for DQS.
@@ -140,12 +145,16 @@ pub fn pose_lane<L: Lane>(
                 };
                 (none, skin_stretch_palette::<L>(rig, locals, s, k)?)
             }
-            (None, _) => (node_palette::<L>(rig, locals, node)?, no_duals()),
+            (None, _) => (node_palette::<L>(rig, locals, node, k)?, no_duals()),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
             let prim = &*morphed(prim, &weights[node]);
-            let pos = positions::<L>(prim, k, &ctx)?;
+            let skinned = skin.is_some() && prim.influences.is_some();
+            let pos = match skinned {
+                true => centred_positions::<L>(prim, k, centre, &ctx)?,
+                false => positions::<L>(prim, k, &ctx)?,
+            };
             let mut out = vec![[L::Out::default(); 3]; pos.len()];
             let failed = PoseError::core(format!("{ctx} in {}", L::NAME));
             match (skin, &prim.influences) {
@@ -169,7 +178,7 @@ pub fn pose_lane<L: Lane>(
                     // glTF places by the node's world matrix too).
                     let by_node: LanePalette<L>;
                     let rigid = if skin.is_some() {
-                        by_node = node_palette::<L>(rig, locals, node)?;
+                        by_node = node_palette::<L>(rig, locals, node, k)?;
                         &by_node
                     } else {
                         &palette
@@ -179,6 +188,11 @@ pub fn pose_lane<L: Lane>(
                         .and_then(|m| m.skin(&rigid.matrices, &mut out))
                         .map_err(failed)?;
                     rigid.widen(&mut out);
+                }
+            }
+            if centre != [0.0; 3] {
+                for o in &mut out {
+                    *o = [0, 1, 2].map(|i| L::offset(o[i], back[i]));
                 }
             }
             posed.push(LanePosed {
