@@ -42,7 +42,7 @@ pub mod bins;
 pub mod camera;
 mod depth;
 pub mod frame;
-mod wide;
+mod steps;
 
 pub use band::Band;
 pub use camera::{Bounds, Camera, Project};
