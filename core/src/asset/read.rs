@@ -31,13 +31,12 @@ pub struct Asset<'a, L> {
     /// layout is read from there when asked for: an asset is copied into every view, so it
     /// stays small).
     pub(crate) m: Option<u32>,
-        let after_morphs = m.map_or(s.total, |m| m.total);
-        let c = match counts.correctives() {
-            true => Some(CorrectiveSections::read(bytes, after_morphs)?),
-            false => None,
-        };
-        let before_centre = c.map_or(after_morphs, |c| c.total);
-        let total = before_centre + if counts.centre() { CENTRE_LEN } else { 0 };
+    /// Where the correctives section starts, when the header has
+    /// [`super::FLAG_CORRECTIVES`] (after the morph section).
+    pub(crate) c: Option<u32>,
+    /// The centre positions and skinning matrices are relative to (asset units; zero
+    /// without [`super::FLAG_CENTRE`]).
+    centre: [f32; 3],
     lane: PhantomData<L>,
 }
 
@@ -69,8 +68,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(CorrectiveSections::read(bytes, after_morphs)?),
             false => None,
         };
-        let total = c.map_or(after_morphs, |c| c.total);
-        let before_centre = m.map_or(s.total, |m| m.total);
+        let before_centre = c.map_or(after_morphs, |c| c.total);
         let total = before_centre + if counts.centre() { CENTRE_LEN } else { 0 };
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
