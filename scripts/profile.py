@@ -12,7 +12,8 @@ executed instruction is counted. Prints, per function (symbols from `nm`), the i
 executed and the cycles the Cortex-M0+ Technical Reference Manual gives them: loads and
 stores 2, BL 3, BX, BLX and B 2, a conditional branch 1.5 (taken 2, not taken 1: the
 direction is not traced), PUSH/POP/LDM/STM 1 + registers (+2 for POP with PC), everything
-else (MULS too: the RP2040's multiplier is single-cycle) 1. The figures cover the whole
+else (MULS too: the RP2040's multiplier is single-cycle) 1. PROFILE_TOP=N lists N functions
+(40 by default). The figures cover the whole
 run (boot, the stack paint, calibration and the display writes too); the frame loop's
 functions are the ones to read. Thumb-1 (ARMv6-M) code only: the timings are the M0+'s.
 """

@@ -172,7 +172,7 @@ impl<R: Real> TwoBone<R> {
         if far(&root) || far(&mid) || far(&end) {
             return Err(beyond_error(root, mid, end));
         }
-        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).sqrt();
+        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).fast_sqrt();
         let (upper, lower) = (length(mid, root), length(end, mid));
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
@@ -239,19 +239,22 @@ impl<R: Real> TwoBone<R> {
             (scale(to_target, inverse), d2.times(inverse))
         } else {
             let fallback = unit(sub(self.end, self.root));
-            (fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]), d2.sqrt())
+            (
+                fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]),
+                d2.fast_sqrt(),
+            )
         };
         let start = r(soft).times(reach);
         if d > start && reach > start {
             let (x, span) = (d - start, reach - start);
-            d = start + span.times(x) / (x + span);
+            d = start + span.times(x).times((x + span).recip());
         }
         let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
         let dd = d.times(d);
         if dd > far2 {
-            d = far2.sqrt();
+            d = far2.fast_sqrt();
         } else if dd < near2 {
-            d = near2.sqrt();
+            d = near2.fast_sqrt();
         }
         // The bend plane's second axis: towards the pole, else the current mid joint, else
         // anything perpendicular.
@@ -262,10 +265,11 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2)) / (l1 + l1).times(d.max(R::EPSILON));
+        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2))
+            .times((l1 + l1).times(d.max(R::EPSILON)).recip());
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
-        let sin_a = (R::ONE - cos_a.times(cos_a)).sqrt();
+        let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
         let mid = add(
             self.root,
             scale(add(scale(direction, cos_a), scale(side, sin_a)), l1),

@@ -134,7 +134,7 @@ impl<R: Real> Prepared<R> {
         if let Some((lo, hi)) = self.twist {
             if twist.0 < lo || twist.0 > hi {
                 let s = if twist.0 < lo { lo } else { hi };
-                twist = (s, (R::ONE - s.times(s)).sqrt());
+                twist = (s, (R::ONE - s.times(s)).fast_sqrt());
                 clamped = true;
             }
         }
@@ -167,7 +167,7 @@ impl<R: Real> Prepared<R> {
         if !long_enough(len2) {
             return false;
         }
-        let n = len2.sqrt();
+        let n = len2.fast_sqrt();
         let sine = if w < R::ZERO { -along } else { along };
         let twist = match self.twist {
             Some((lo, hi)) => sine >= lo.times(n) && sine <= hi.times(n),

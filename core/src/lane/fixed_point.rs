@@ -4,7 +4,7 @@ use super::fixed_rigid::{rigid, FixedRigid};
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
 use crate::dual::{Dual, Stretch};
-use crate::num::{Fx, NumError};
+use crate::num::{normalise_even, Fx, NumError, SEED};
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
@@ -302,23 +302,6 @@ fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
     (r[0] * n[0] + r[1] * n[1] + r[2] * n[2] + (1 << 13)) >> 14
 }
 
-/// Intervals of the inverse-square-root seed table over [¼, 1).
-pub(crate) const SEED_INTERVALS: usize = 96;
-
-/// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
-/// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
-pub(crate) const SEED: [u16; SEED_INTERVALS] = {
-    let mut t = [0u16; SEED_INTERVALS];
-    let mut i = 0;
-    while i < SEED_INTERVALS {
-        // √(2³⁸ / d) = 2·√(2³⁶ / d); halving with rounding.
-        let twice = ((1u64 << 38) / (65 + 2 * i as u64)).isqrt();
-        t[i] = ((twice + 1) >> 1) as u16;
-        i += 1;
-    }
-    t
-};
-
 /// Fixed-point inverse square root for a Q28 value `x` (0 < x < 4): returns `(y, s)` with
 /// `1/√x ≈ (y / 2¹⁴) · 2^(14 − s)`, `y` in Q14 within [2¹⁴, 2¹⁵], using only 32-bit
 /// multiplies: a 96-entry seed table (relative error below 2⁻⁸) and one Newton step
@@ -341,27 +324,6 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     // Q14: s = 14 + 2 − lz/2.
     let s = 16 - lz / 2;
     (s >= 1).then_some((y, s))
-}
-
-/// `(s, x << s)` for the even `s` that puts `x` (non-zero) in [2³⁰, 2³²): one `CLZ` where
-/// the core has it; on ARMv6-M (no `CLZ`, where `leading_zeros` is a ~30-instruction
-/// library call) a four-step binary search, about 10 instructions for a unit normal's
-/// squared length (`docs/BENCHMARKS.md`).
-#[inline(always)]
-fn normalise_even(x: u32) -> (u32, u32) {
-    if cfg!(skin_v6m) {
-        let (mut s, mut m) = (0, x);
-        for step in [16, 8, 4, 2] {
-            if m >> (32 - step) == 0 {
-                m <<= step;
-                s += step;
-            }
-        }
-        (s, m)
-    } else {
-        let s = x.leading_zeros() & !1;
-        (s, x << s)
-    }
 }
 
 /// `v · 2^−exponent` from `Fx` (24 fractional bits) to `Q14` (14), rounded to nearest once;

@@ -128,7 +128,7 @@ mod fixed_rigid;
 mod float;
 
 #[cfg(skin_asm_fixed)]
-pub(crate) use fixed_point::SEED;
+pub(crate) use crate::num::SEED;
 pub use fixed_rigid::FixedRigid;
 #[cfg(skin_asm_v7em)]
 pub(crate) use fixed_rigid::{RECIP, RECIP_INTERVALS};
