@@ -99,6 +99,7 @@ impl Lane for f32 {
     fn narrow_dual(d: &Dual<f32>) -> Option<Dual<f32>> {
         Self::fits_dual(d).then_some(*d)
     }
+    #[inline]
     fn fits_dual(d: &Dual<f32>) -> bool {
         d.real.iter().chain(&d.dual).all(|v| v.is_finite())
     }
