@@ -120,6 +120,7 @@ impl Lane for f32 {
     fn stretch_normal(s: &Stretch<f32>, n: &[f32; 3]) -> [f32; 3] {
         Self::stretch_point(&cofactors(s), n)
     }
+    #[inline]
     fn fits_dual(d: &Dual<f32>) -> bool {
         d.real.iter().chain(&d.dual).all(|v| v.is_finite())
     }
