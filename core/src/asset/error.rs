@@ -1,6 +1,7 @@
 //! What can be wrong with asset bytes (or with parts handed to the writer).
 
 use crate::error::Error;
+use crate::lattice::LatticeError;
 use crate::psd::PsdError;
 
 /// Which part of an asset an [`AssetError`] is about.
@@ -63,6 +64,10 @@ pub enum Field {
     CorrectiveTarget,
     /// A corrective RBF's value (a centre component or a weight), sample-major.
     CorrectiveValue,
+    /// The lattice's keys (times, reserved fields).
+    LatticeKey,
+    /// The lattice's control-point offsets.
+    LatticeOffsets,
 }
 
 impl Field {
@@ -96,6 +101,8 @@ impl Field {
             Field::CorrectiveRbf => "corrective RBF",
             Field::CorrectiveTarget => "corrective target",
             Field::CorrectiveValue => "corrective RBF value",
+            Field::LatticeKey => "lattice key",
+            Field::LatticeOffsets => "lattice offsets",
         }
     }
 }
@@ -211,6 +218,9 @@ pub enum AssetError {
         /// What is wrong.
         error: PsdError,
     },
+    /// The lattice ([`crate::lattice`]) is not one its format can run: degrees, box or a
+    /// key's control points.
+    Lattice(LatticeError),
 }
 
 impl From<Error> for AssetError {
@@ -288,6 +298,7 @@ impl core::fmt::Display for AssetError {
             ),
             AssetError::Core(e) => write!(f, "{e}"),
             AssetError::Psd { rbf, error } => write!(f, "corrective RBF {rbf}: {error}"),
+            AssetError::Lattice(e) => write!(f, "asset lattice: {e}"),
         }
     }
 }

@@ -24,6 +24,9 @@ pub const FLAG_MORPHS: u16 = 2;
 /// Flag bit: a correctives section (pose-space deformation's RBFs driving morph targets)
 /// follows the morph section (`docs/FORMAT.md`, *Correctives*); only with [`FLAG_MORPHS`].
 pub const FLAG_CORRECTIVES: u16 = 1 << 6;
+/// Flag bit: a lattice section (free-form deformation after skinning) follows the morph and
+/// correctives sections, or the clip names without them (`docs/FORMAT.md`, *Lattice*).
+pub const FLAG_LATTICE: u16 = 1 << 7;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -113,7 +116,7 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known = FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES;
+        let known = FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_LATTICE;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
         if flags & !known != 0 || orphan || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
@@ -158,6 +161,11 @@ impl Counts {
     /// Whether the asset has a correctives section (after the morph section).
     pub fn correctives(&self) -> bool {
         self.flags & FLAG_CORRECTIVES != 0
+    }
+
+    /// Whether the asset has a lattice section (after the others).
+    pub fn lattice(&self) -> bool {
+        self.flags & FLAG_LATTICE != 0
     }
 }
 

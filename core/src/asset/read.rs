@@ -7,6 +7,7 @@ use heapless::Vec;
 use super::correctives::CorrectiveSections;
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
+use super::lattice::LatticeSections;
 use super::morphs::MorphSections;
 use super::views::{Influences, U16s, Vectors};
 use super::{AssetError, AssetLane, ClipView, Field, PartView};
@@ -33,6 +34,8 @@ pub struct Asset<'a, L> {
     /// Where the correctives section starts, when the header has
     /// [`super::FLAG_CORRECTIVES`] (after the morph section).
     pub(crate) c: Option<u32>,
+    /// Where the lattice section starts, when the header has [`super::FLAG_LATTICE`].
+    pub(crate) l: Option<u32>,
     lane: PhantomData<L>,
 }
 
@@ -64,7 +67,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(CorrectiveSections::read(bytes, after_morphs)?),
             false => None,
         };
-        let total = c.map_or(after_morphs, |c| c.total);
+        let after_correctives = c.map_or(after_morphs, |c| c.total);
+        let l = match counts.lattice() {
+            true => Some(LatticeSections::read(bytes, after_correctives)?),
+            false => None,
+        };
+        let total = l.map_or(after_correctives, |l| l.total);
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
                 declared,
@@ -88,6 +96,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             s,
             m: m.map(|_| s.total as u32),
             c: c.map(|_| after_morphs as u32),
+            l: l.map(|_| after_correctives as u32),
             lane: PhantomData,
         };
         asset.check_skeleton()?;
@@ -96,6 +105,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         asset.check_clips()?;
         asset.check_morphs()?;
         asset.check_correctives()?;
+        asset.check_lattice()?;
         Ok(asset)
     }
 
