@@ -123,6 +123,7 @@ impl Coord for I16F16 {
 
 /// What is wrong with a lattice.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum LatticeError {
     /// A degree is outside `1..=MAX_DEGREE`.
     Degree {
@@ -292,6 +293,29 @@ impl<C: Coord> Lattice<C> {
             .map(|c| c.to_f32().abs())
             .fold(0.0, f32::max);
         self.largest = largest;
+        Ok(())
+    }
+
+    /// Every control point at its rest place plus the next of `offsets`, in point order
+    /// (`(i·(m + 1) + j)·(n + 1) + k`; points past the end of `offsets` stay where they
+    /// are): a lattice keyed by offsets, set once a frame ([`crate::asset::LatticeView`]).
+    pub fn offset_all(
+        &mut self,
+        offsets: impl IntoIterator<Item = [f32; 3]>,
+    ) -> Result<(), LatticeError> {
+        let [l, m, n] = self.degree;
+        let indices =
+            (0..=l).flat_map(|i| (0..=m).flat_map(move |j| (0..=n).map(move |k| [i, j, k])));
+        for (slot, (index, by)) in indices.zip(offsets).enumerate() {
+            let rest = self.rest_point(index);
+            let p = [0, 1, 2].map(|a| rest[a] + by[a]);
+            self.points[slot] = [value(p[0])?, value(p[1])?, value(p[2])?];
+        }
+        self.largest = self.points[..self.len()]
+            .iter()
+            .flatten()
+            .map(|c| c.to_f32().abs())
+            .fold(0.0, f32::max);
         Ok(())
     }
 

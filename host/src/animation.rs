@@ -34,11 +34,11 @@ use skin_core::budget::{Budget, Layout};
 use skin_core::clip::Wrap;
 use skin_core::raster::Bounds;
 
+use crate::bake::Extras;
 use crate::gpu::{Model, Reference};
 use crate::picture::{self, Picture};
 use crate::pose::animate::duration;
 use crate::pose::{LaneKind, Layers, PoseError, Skinning};
-use crate::psd::Correctives;
 use crate::render::{self, Cpu, RenderError};
 use crate::rig::Rig;
 
@@ -270,18 +270,18 @@ impl<'a> Renderer<'a> {
         budget: Budget,
         size: (u16, u16),
     ) -> Result<Self, RenderError> {
-        Self::with_correctives(rig, clip, backend, budget, size, None)
+        Self::with_extras(rig, clip, backend, budget, size, Extras::default())
     }
 
-    /// [`Renderer::new`] whose CPU renderer plays `correctives` (solved for `rig`) from the
-    /// asset, weighed by each frame's pose ([`Cpu::with_correctives`]).
-    pub fn with_correctives(
+    /// [`Renderer::new`] whose CPU renderer plays `extras` from the asset (correctives
+    /// weighed by each frame's pose, a lattice at each frame's time: [`Cpu::with_extras`]).
+    pub fn with_extras(
         rig: &'a Rig,
         clip: Option<usize>,
         backend: Backend,
         budget: Budget,
         size: (u16, u16),
-        correctives: Option<&Correctives>,
+        extras: Extras<'_>,
     ) -> Result<Self, RenderError> {
         // The CPU renderer draws (or frames the GPU's camera) by the method compared; the
         // GPU alone is framed by the LBS asset, which any rig bakes to.
@@ -290,7 +290,7 @@ impl<'a> Renderer<'a> {
             Backend::Compare(s) => (LaneKind::F32, s),
             Backend::Gpu(_) | Backend::LbsDqs => (LaneKind::F32, Skinning::Lbs),
         };
-        let cpu = Cpu::with_correctives(rig, clip, played, Some(budget), correctives)?;
+        let cpu = Cpu::with_extras(rig, clip, played, Some(budget), extras)?;
         let methods = match backend {
             Backend::Cpu(..) => vec![],
             Backend::Gpu(s) | Backend::Compare(s) => vec![s],

@@ -1,5 +1,7 @@
-//! Lattice files (`skin render --lattice FILE`): a lattice free-form deformation
-//! ([`skin_core::lattice`]) with its control points moved, still or keyed over time.
+//! Lattice files (`skin bake --lattice FILE`, `skin render --backend cpu --lattice FILE`): a
+//! lattice free-form deformation ([`skin_core::lattice`]) with its control points moved,
+//! still or keyed over time. The baker stores it in the asset (every key's offsets for every
+//! point, in asset units), whose player applies it after skinning at each frame's time.
 //!
 //! The file is JSON, in the model's units and glTF world space (the frame `skin pose`
 //! prints):
@@ -25,15 +27,12 @@
 //! use skin_host::lattice::LatticeFile;
 //! let file = LatticeFile::parse(r#"{"min": [0, 0, 0], "max": [1, 1, 1], "degree": [1, 1, 1],
 //!     "moves": [{"point": [1, 1, 1], "by": [0.5, 0, 0]}]}"#).unwrap();
-//! let lattice = file.at::<f32>(0.0, 1.0).unwrap();
-//! let mut p = [[1.0f32, 1.0, 1.0]];
-//! lattice.deform(&mut p);
-//! assert_eq!(p[0], [1.5, 1.0, 1.0]);
+//! assert_eq!(file.keys.len(), 1);
+//! assert_eq!(file.keys[0].moves[0].by, [0.5, 0.0, 0.0]);
 //! assert!(LatticeFile::parse(r#"{"min": [0, 0, 0]}"#).unwrap_err().contains("max"));
 //! ```
 
 use serde_json::Value;
-use skin_core::lattice::{Coord, Lattice, LatticeError};
 
 /// One control point moved by an offset.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,45 +159,5 @@ impl LatticeFile {
             degree: degree.map(|d| d as u8),
             keys,
         })
-    }
-
-    /// The lattice at `time` seconds, every length multiplied by `scale` (model units to
-    /// the units the lattice deforms in: the asset unit's `2⁻ᵏ`).
-    pub fn at<C: Coord>(&self, time: f32, scale: f32) -> Result<Lattice<C>, LatticeError> {
-        let mut lattice = Lattice::<C>::new(
-            self.min.map(|v| v * scale),
-            self.max.map(|v| v * scale),
-            self.degree,
-        )?;
-        // The two keys around `time` and how far between them.
-        let after = self.keys.iter().position(|k| k.time > time);
-        let (a, b, f) = match after {
-            Some(0) => (0, 0, 0.0),
-            None => (self.keys.len() - 1, self.keys.len() - 1, 0.0),
-            Some(i) => {
-                let (ta, tb) = (self.keys[i - 1].time, self.keys[i].time);
-                (i - 1, i, (time - ta) / (tb - ta))
-            }
-        };
-        let mut offsets: Vec<([u8; 3], [f32; 3])> = Vec::new();
-        for (key, w) in [(a, 1.0 - f), (b, f)] {
-            for m in &self.keys[key].moves {
-                let by = m.by.map(|v| v * w * scale);
-                match offsets.iter_mut().find(|(p, _)| *p == m.point) {
-                    Some((_, o)) => (0..3).for_each(|i| o[i] += by[i]),
-                    None => offsets.push((m.point, by)),
-                }
-            }
-        }
-        for (point, by) in offsets {
-            // The index is checked first, so a point beyond the lattice is named as such.
-            lattice.point(point).ok_or(LatticeError::Index {
-                index: point,
-                degree: self.degree,
-            })?;
-            let rest = lattice.rest_point(point);
-            lattice.set(point, [0, 1, 2].map(|i| rest[i] + by[i]))?;
-        }
-        Ok(lattice)
     }
 }

@@ -38,7 +38,6 @@ use skin_core::asset::{Asset, AssetError, AssetLane, MAX_PART_BONES};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
-use skin_core::lattice::{Coord, Lattice, LatticeError};
 use skin_core::num::Fx;
 use skin_core::palette::{DualPalette, Palette};
 
@@ -46,15 +45,13 @@ use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, Scree
 use skin_core::scene::{Scene, Scratch, BACKGROUND};
 use skin_core::transform::Transform;
 
-use crate::bake::{self, BakeError, Options};
+use crate::bake::{self, BakeError, Extras, Options};
 use crate::gpu::{GpuError, Model, Reference, View};
-use crate::lattice::LatticeFile;
 use crate::picture::Picture;
 use crate::pose::animate::duration;
 use crate::pose::layers::layered;
 use crate::pose::units::to_asset;
 use crate::pose::{LaneKind, Layers, PoseError, Skinning};
-use crate::psd::Correctives;
 use crate::rig::Rig;
 
 /// Why a frame could not be rendered.
@@ -78,9 +75,6 @@ pub enum RenderError {
     /// The model has no vertex to frame.
     #[error("the model has no vertices to frame")]
     NoVertices,
-    /// The lattice cannot be made (`--lattice`).
-    #[error(transparent)]
-    Lattice(#[from] LatticeError),
     /// The camera cannot frame the model on this screen.
     #[error("cannot frame a {width}x{height} picture of this model (sides of 1..=1024 pixels and a finite box)")]
     Frame {
@@ -213,17 +207,18 @@ impl Cpu {
         played: (LaneKind, Skinning),
         budget: Option<Budget>,
     ) -> Result<Self, RenderError> {
-        Self::with_correctives(rig, clip, played, budget, None)
+        Self::with_extras(rig, clip, played, budget, Extras::default())
     }
 
-    /// [`Cpu::with_skinning`] with `correctives` (solved for `rig`) baked into the asset, so
-    /// that the player weighs them from each frame's pose as the firmware does.
-    pub fn with_correctives(
+    /// [`Cpu::with_skinning`] with `extras` baked into the asset (correctives, which the
+    /// player weighs from each frame's pose; a lattice, which it applies after skinning at
+    /// each frame's time), played as the firmware plays them.
+    pub fn with_extras(
         rig: &Rig,
         clip: Option<usize>,
         (lane, skinning): (LaneKind, Skinning),
         budget: Option<Budget>,
-        correctives: Option<&Correctives>,
+        extras: Extras<'_>,
     ) -> Result<Self, RenderError> {
         let options = Options {
             budget,
@@ -231,7 +226,7 @@ impl Cpu {
             clips: Some(clip.into_iter().collect()),
             skinning,
         };
-        let baked = bake::bake_with(rig, &options, correctives)?;
+        let baked = bake::bake_with(rig, &options, extras)?;
         Ok(Self {
             bytes: baked.bytes,
             lane,
@@ -378,40 +373,6 @@ impl Cpu {
     fn bone_pose<R: Copy>(&self, locals: &[Transform<R>]) -> Vec<Transform<R>> {
         self.bones.iter().map(|&n| locals[n]).collect()
     }
-
-    /// [`Self::render`] with the skinned vertices moved by `file`'s lattice at `t` seconds
-    /// (free-form deformation after skinning, in the lane's output format and asset units).
-    pub fn render_lattice(
-        &self,
-        t: f32,
-        size: (u16, u16),
-        file: &LatticeFile,
-    ) -> Result<Picture, RenderError> {
-        if !t.is_finite() {
-            return Err(PoseError::BadTime(t).into());
-        }
-        let scale = to_asset(self.unit_exponent);
-        self.noted(match self.lane {
-            LaneKind::F32 => through::<f32>(&self.bytes, size, t, &file.at(t, scale)?),
-            LaneKind::Fixed => through::<Q14>(&self.bytes, size, t, &file.at(t, scale)?),
-        })
-    }
-}
-
-/// The asset `bytes` in lane `L` drawn at `t` through `lattice`, and the weight dropped
-/// ([`draw_with`]).
-fn through<L: AssetLane + Project>(
-    bytes: &[u8],
-    size: (u16, u16),
-    t: f32,
-    lattice: &Lattice<L::Out>,
-) -> Result<(Picture, f32), RenderError>
-where
-    L::Out: Coord,
-{
-    play::<L, _>(bytes, size, |s, b| {
-        draw_with(s, b, t, size, |s, b, v| b.project_lattice(s, lattice, v))
-    })
 }
 
 /// What [`Cpu::play_all`] found in an asset and played.
@@ -486,27 +447,6 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
             PartPalettes::Dqs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
-        }
-    }
-
-    /// [`Scene::project_lattice`] of the world matrices held into `out`.
-    fn project_lattice(
-        &mut self,
-        scene: &Scene<'_, L, SCENE_BONES>,
-        lattice: &Lattice<L::Out>,
-        out: &mut [ScreenVertex],
-    ) -> Result<(), RasterError>
-    where
-        L::Out: Coord,
-    {
-        let (world, scratch) = (&self.world, &mut *self.scratch);
-        match &mut self.palette {
-            PartPalettes::Lbs(p) => {
-                scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
-            }
-            PartPalettes::Dqs(p) => {
-                scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
-            }
         }
     }
 }

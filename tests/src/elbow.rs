@@ -19,6 +19,18 @@ pub const RADIUS: f64 = 0.25;
 /// The sculpted poses, degrees: one corrective each.
 pub const SCULPTED: [f64; 2] = [60.0, 120.0];
 
+/// A lattice file for [`gltf`]'s elbow (docs/DEFORMERS.md): a quadratic lattice around the
+/// upper arm, whose top middle control point rises 0.1 by 0.75 s and rests again at 1.5 s
+/// (breathing); its boundary points rest, so the deformation is continuous.
+pub const BREATH: &str = r#"{
+  "min": [-0.1, -0.4, -0.4], "max": [0.9, 0.4, 0.4], "degree": [2, 2, 2],
+  "keys": [
+    {"time": 0, "moves": []},
+    {"time": 0.75, "moves": [{"point": [1, 2, 1], "by": [0, 0.1, 0]}]},
+    {"time": 1.5, "moves": []}
+  ]
+}"#;
+
 /// The corrective file of [`gltf`]'s elbow (docs/DEFORMERS.md): its two targets at the
 /// sculpted bends of the forearm, σ = 0.5.
 pub const CORRECTIVES: &str = r#"{

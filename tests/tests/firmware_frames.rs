@@ -64,6 +64,8 @@ enum Model {
     SquashStretch(bool),
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation).
     PsdElbow,
+    /// The elbow baked with its breathing lattice (free-form deformation after skinning).
+    LatticeElbow,
 }
 
 /// What a run left behind.
@@ -118,7 +120,7 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             std::fs::write(&path, worm.glb()).expect("the generated model is written");
             Some(path)
         }
-        Model::PsdElbow => {
+        Model::PsdElbow | Model::LatticeElbow => {
             let path = dir.path().join("elbow.glb");
             std::fs::write(&path, skin_tests::elbow::gltf().glb()).expect("the elbow is written");
             Some(path)
@@ -132,6 +134,7 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     };
     let asset_path = dir.path().join("clip.bin");
     let asset_path = asset_path.to_str().expect("UTF-8 asset path");
+    let model_kind = model;
     match (model, &path) {
         (Model::SampleClip(_, clip), Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
@@ -142,21 +145,17 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             skin_tests::skin_cli(&bake).expect("the clip is baked");
             args.extend(["--asset", asset_path]);
         }
-        (Model::PsdElbow, Some(path)) => {
+        (Model::PsdElbow | Model::LatticeElbow, Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
+            let (option, text) = match model_kind {
+                Model::PsdElbow => ("--correctives", skin_tests::elbow::CORRECTIVES),
+                _ => ("--lattice", skin_tests::elbow::BREATH),
+            };
             let file = dir.path().join("elbow.json");
-            std::fs::write(&file, skin_tests::elbow::CORRECTIVES).expect("the file is written");
+            std::fs::write(&file, text).expect("the file is written");
             let file = file.to_str().expect("UTF-8 path");
             let bake = [
-                "bake",
-                model,
-                "--arith",
-                lane,
-                "--budget",
-                "vs_1_1",
-                "--correctives",
-                file,
-                "-o",
+                "bake", model, "--arith", lane, "--budget", "vs_1_1", option, file, "-o",
                 asset_path,
             ];
             skin_tests::skin_cli(&bake).expect("the elbow is baked");
@@ -561,6 +560,18 @@ fn firmware_frames_psd_elbow() {
     frames(test, "mps2-an386", "fixed", &[Model::PsdElbow]);
     frames(test, "mps2-an386", "f32", &[Model::PsdElbow]);
     frames(test, "mps2-an385-m0", "fixed", &[Model::PsdElbow]);
+}
+
+/// The lattice on the boards: the elbow baked with its breathing lattice (a quadratic
+/// lattice around the upper arm, keyed over the clip, applied after skinning in the lane's
+/// skinned output format) on the Cortex-M4F in both lanes and as Cortex-M0 code on the
+/// mps2-an385. Frames bit for bit the host's.
+#[test]
+fn firmware_frames_lattice_elbow() {
+    let test = "firmware_frames_lattice_elbow";
+    frames(test, "mps2-an386", "fixed", &[Model::LatticeElbow]);
+    frames(test, "mps2-an386", "f32", &[Model::LatticeElbow]);
+    frames(test, "mps2-an385-m0", "fixed", &[Model::LatticeElbow]);
 }
 
 /// Squash and stretch in the fixed lane: the worm whose last joint its clip scales up to 4×

@@ -39,6 +39,7 @@ const STAGES: &[(&str, &[&str])] = &[
             "clips",
             "morphs",
             "correctives",
+            "lattice",
         ],
     ),
     (

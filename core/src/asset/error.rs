@@ -1,6 +1,7 @@
 //! What can be wrong with asset bytes (or with parts handed to the writer).
 
 use crate::error::Error;
+use crate::lattice::LatticeError;
 use crate::psd::PsdError;
 
 /// Which part of an asset an [`AssetError`] is about.
@@ -69,6 +70,10 @@ pub enum Field {
     CorrectiveValue,
     /// A coordinate of the model's centre (index: the axis).
     Centre,
+    /// The lattice's keys (times, reserved fields).
+    LatticeKey,
+    /// The lattice's control-point offsets.
+    LatticeOffsets,
 }
 
 impl Field {
@@ -105,6 +110,8 @@ impl Field {
             Field::CorrectiveTarget => "corrective target",
             Field::CorrectiveValue => "corrective RBF value",
             Field::Centre => "coordinate of the centre, axis",
+            Field::LatticeKey => "lattice key",
+            Field::LatticeOffsets => "lattice offsets",
         }
     }
 }
@@ -220,6 +227,9 @@ pub enum AssetError {
         /// What is wrong.
         error: PsdError,
     },
+    /// The lattice ([`crate::lattice`]) is not one its format can run: degrees, box or a
+    /// key's control points.
+    Lattice(LatticeError),
 }
 
 impl From<Error> for AssetError {
@@ -297,6 +307,7 @@ impl core::fmt::Display for AssetError {
             ),
             AssetError::Core(e) => write!(f, "{e}"),
             AssetError::Psd { rbf, error } => write!(f, "corrective RBF {rbf}: {error}"),
+            AssetError::Lattice(e) => write!(f, "asset lattice: {e}"),
         }
     }
 }

@@ -27,6 +27,9 @@ pub const FLAG_CORRECTIVES: u16 = 1 << 6;
 /// Flag bit: a centre section ends the asset (`docs/FORMAT.md`, *Centre*): positions and
 /// skinning matrices are relative to the model's centre, which the player adds back.
 pub const FLAG_CENTRE: u16 = 1 << 7;
+/// Flag bit: a lattice section (free-form deformation after skinning) follows the morph and
+/// correctives sections, or the clip names without them (`docs/FORMAT.md`, *Lattice*).
+pub const FLAG_LATTICE: u16 = 1 << 9;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -116,7 +119,12 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known = FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE;
+        let known = FLAG_NORMALS
+            | FLAG_MORPHS
+            | FLAG_DQS
+            | FLAG_CORRECTIVES
+            | FLAG_CENTRE
+            | FLAG_LATTICE;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
         if flags & !known != 0 || orphan || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
@@ -166,6 +174,11 @@ impl Counts {
     /// Whether the asset ends with a centre section.
     pub fn centre(&self) -> bool {
         self.flags & FLAG_CENTRE != 0
+    }
+
+    /// Whether the asset has a lattice section (after the others, before the centre).
+    pub fn lattice(&self) -> bool {
+        self.flags & FLAG_LATTICE != 0
     }
 }
 

@@ -1,6 +1,7 @@
 //! How each lane's vertex values and weights are stored: little-endian, no padding.
 
 use crate::lane::{Lane, Weight15, Q14};
+use crate::lattice::Coord;
 use crate::morph::MorphLane;
 use crate::num::Fx;
 use crate::psd::RbfReal;
@@ -8,8 +9,9 @@ use crate::vertex::Influence;
 
 /// A [`Lane`] that a baked asset can store: its code in the header and the byte encoding
 /// of its values and weights (and, as every stored lane can be morphed, a [`MorphLane`];
-/// as every stored lane can hold correctives, its pose scalar evaluates an [`RbfReal`]).
-pub trait AssetLane: MorphLane + Lane<Real: RbfReal> {
+/// as every stored lane can hold correctives and a lattice, its pose scalar evaluates an
+/// [`RbfReal`] and its skinned output is a lattice's [`Coord`]).
+pub trait AssetLane: MorphLane + Lane<Real: RbfReal, Out: Coord> {
     /// The header's lane code: 0 for `f32`, 1 for `Q14`.
     const CODE: u8;
     /// Bytes per stored value (position or normal component).

@@ -75,6 +75,7 @@ mod correctives;
 mod error;
 mod header;
 mod lane;
+mod lattice;
 mod morph_view;
 mod morphs;
 mod part_view;
@@ -90,10 +91,11 @@ pub use correctives::{
 };
 pub use error::{AssetError, Field};
 pub use header::{
-    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN,
-    MAGIC, VERSION,
+    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS, FLAG_NORMALS,
+    HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
+pub use lattice::{LatticeParts, LatticeView};
 pub use morph_view::{
     MorphEntry, MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView,
 };
@@ -102,3 +104,4 @@ pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;
 pub use views::{Influences, U16s, Vectors};
+pub use write::Deformers;

@@ -8,6 +8,7 @@ use super::correctives::CorrectiveSections;
 use super::centre::{self, CENTRE_LEN};
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
+use super::lattice::LatticeSections;
 use super::morphs::MorphSections;
 use super::views::{Influences, U16s, Vectors};
 use super::{AssetError, AssetLane, ClipView, Field, PartView};
@@ -37,6 +38,8 @@ pub struct Asset<'a, L> {
     /// The centre positions and skinning matrices are relative to (asset units; zero
     /// without [`super::FLAG_CENTRE`]).
     centre: [f32; 3],
+    /// Where the lattice section starts, when the header has [`super::FLAG_LATTICE`].
+    pub(crate) l: Option<u32>,
     lane: PhantomData<L>,
 }
 
@@ -68,7 +71,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(CorrectiveSections::read(bytes, after_morphs)?),
             false => None,
         };
-        let before_centre = c.map_or(after_morphs, |c| c.total);
+        let after_correctives = c.map_or(after_morphs, |c| c.total);
+        let l = match counts.lattice() {
+            true => Some(LatticeSections::read(bytes, after_correctives)?),
+            false => None,
+        };
+        let before_centre = l.map_or(after_correctives, |l| l.total);
         let total = before_centre + if counts.centre() { CENTRE_LEN } else { 0 };
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
@@ -97,6 +105,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             s,
             m: m.map(|_| s.total as u32),
             c: c.map(|_| after_morphs as u32),
+            l: l.map(|_| after_correctives as u32),
             centre,
             lane: PhantomData,
         };
@@ -106,6 +115,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         asset.check_clips()?;
         asset.check_morphs()?;
         asset.check_correctives()?;
+        asset.check_lattice()?;
         Ok(asset)
     }
 

@@ -6,8 +6,11 @@ use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
     FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
+use super::lattice::{self, LatticeSections};
 use super::morphs::{flag, MorphSections};
-use super::{Asset, AssetError, AssetLane, AssetParts, CorrectiveParts, Field, MorphParts};
+use super::{
+    Asset, AssetError, AssetLane, AssetParts, CorrectiveParts, Field, LatticeParts, MorphParts,
+};
 use crate::affine::Affine;
 use crate::clip::Path;
 use crate::skin::Skinning;
@@ -23,43 +26,50 @@ impl<L: AssetLane> AssetParts<'_, L> {
 
     /// The exact length [`AssetParts::write_with_morphs`] needs.
     pub fn size_with_morphs(&self, morphs: Option<&MorphParts<'_>>) -> Result<usize, AssetError> {
-        self.size_deformed(morphs, None)
+        self.size_deformed(&Deformers {
+            morphs,
+            ..Deformers::default()
+        })
     }
 
     /// The exact length [`AssetParts::write_deformed`] needs.
-    pub fn size_deformed(
-        &self,
-        morphs: Option<&MorphParts<'_>>,
-        correctives: Option<&CorrectiveParts<'_>>,
-    ) -> Result<usize, AssetError> {
-        Ok(self.layout(morphs, correctives)?.2)
+    pub fn size_deformed(&self, deformers: &Deformers<'_>) -> Result<usize, AssetError> {
+        Ok(self.layout(deformers)?.total)
     }
 
-    /// The header counts, the sections and the total length, with the morph section's
-    /// layout when there are morphs and the correctives section's when there are
-    /// correctives.
-    fn layout(
-        &self,
-        morphs: Option<&MorphParts<'_>>,
-        correctives: Option<&CorrectiveParts<'_>>,
-    ) -> Result<Layout, AssetError> {
+    /// The header counts, the sections and the total length, with the layout of each
+    /// deformer's section there is.
+    fn layout(&self, d: &Deformers<'_>) -> Result<Layout, AssetError> {
         let mut c = self.counts()?;
-        c.flags |= flag(morphs.is_some())
-            | correctives::flag(correctives.is_some())
+        c.flags |= flag(d.morphs.is_some())
+            | correctives::flag(d.correctives.is_some())
+            | lattice::flag(d.lattice.is_some())
             | centre::flag(self.centre);
         centre::check(self.centre)?;
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
-        let m = match morphs {
+        let m = match d.morphs {
             Some(m) => Some(MorphSections::new(s.total, m.counts()?)?),
             None => None,
         };
         let after_morphs = m.map_or(s.total, |m| m.total);
-        let r = match correctives {
+        let r = match d.correctives {
             Some(r) => Some(r.sections(after_morphs)?),
             None => None,
         };
+        let after_correctives = r.map_or(after_morphs, |r| r.total);
+        let l = match d.lattice {
+            Some(l) => Some(l.sections(after_correctives)?),
+            None => None,
+        };
         let centre = if c.centre() { CENTRE_LEN } else { 0 };
-        Ok((c, s, r.map_or(after_morphs, |r| r.total) + centre, m, r))
+        Ok(Layout {
+            c,
+            s,
+            total: l.map_or(after_correctives, |l| l.total) + centre,
+            m,
+            r,
+            l,
+        })
     }
 
     /// Serialise into `out` and return the number of bytes written (the rest of `out` is
@@ -108,19 +118,29 @@ impl<L: AssetLane> AssetParts<'_, L> {
         morphs: Option<&MorphParts<'_>>,
         out: &mut [u8],
     ) -> Result<usize, AssetError> {
-        self.write_deformed(morphs, None, out)
+        let deformers = Deformers {
+            morphs,
+            ..Deformers::default()
+        };
+        self.write_deformed(&deformers, out)
     }
 
-    /// [`AssetParts::write_with_morphs`] with a correctives section for `correctives`
-    /// (pose-space deformation's RBFs, which drive targets of `morphs`; `None`: none, the
-    /// same bytes as [`AssetParts::write_with_morphs`]).
+    /// [`AssetParts::write`] with a section for each of `deformers` (none: the same bytes
+    /// as [`AssetParts::write`]).
     pub fn write_deformed(
         &self,
-        morphs: Option<&MorphParts<'_>>,
-        correctives: Option<&CorrectiveParts<'_>>,
+        deformers: &Deformers<'_>,
         out: &mut [u8],
     ) -> Result<usize, AssetError> {
-        let (c, s, total_len, m, r) = self.layout(morphs, correctives)?;
+        let Layout {
+            c,
+            s,
+            total: total_len,
+            m,
+            r,
+            l,
+        } = self.layout(deformers)?;
+        let (morphs, correctives) = (deformers.morphs, deformers.correctives);
         if out.len() < total_len {
             return Err(AssetError::Buffer {
                 needed: total_len,
@@ -205,6 +225,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         if let (Some(parts), Some(r)) = (correctives, r) {
             parts.put::<L>(&r, out)?;
         }
+        if let (Some(parts), Some(l)) = (deformers.lattice, l) {
+            parts.put(&l, out)?;
+        }
         if c.centre() {
             centre::write(self.centre, out, total_len - CENTRE_LEN);
         }
@@ -284,15 +307,28 @@ impl<L: AssetLane> AssetParts<'_, L> {
     }
 }
 
-/// The header counts, the sections, the total length, and the morph and correctives
-/// sections' layouts where there are such.
-type Layout = (
-    Counts,
-    Sections,
-    usize,
-    Option<MorphSections>,
-    Option<CorrectiveSections>,
-);
+/// What moves vertices besides skinning, for [`AssetParts::write_deformed`]: each `None`
+/// (the default) leaves its section out.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Deformers<'a> {
+    /// Morph targets (docs/FORMAT.md, *Morph targets*).
+    pub morphs: Option<&'a MorphParts<'a>>,
+    /// Pose-space deformation's correctives, driving targets of `morphs` (*Correctives*).
+    pub correctives: Option<&'a CorrectiveParts<'a>>,
+    /// A lattice applied after skinning (*Lattice*).
+    pub lattice: Option<&'a LatticeParts<'a>>,
+}
+
+/// The header counts, the sections, the total length, and the layout of each deformer's
+/// section there is.
+struct Layout {
+    c: Counts,
+    s: Sections,
+    total: usize,
+    m: Option<MorphSections>,
+    r: Option<CorrectiveSections>,
+    l: Option<LatticeSections>,
+}
 
 /// Row-major entries of a 3×4 matrix.
 fn affine(m: &Affine<f32>) -> [f32; AFFINE_FLOATS] {

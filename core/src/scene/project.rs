@@ -10,7 +10,8 @@ use crate::transform::Transform;
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// Skin every part for the world matrices `world` and project it into `out` (asset
-    /// vertex order; at least [`Self::vertices`] entries), `C` vertices at a time.
+    /// vertex order; at least [`Self::vertices`] entries), `C` vertices at a time; with
+    /// the asset's lattice at the scratch's time, if it has one and the time is set.
     pub fn project<const C: usize>(
         &self,
         world: &[Affine<L::Real>],
@@ -24,6 +25,9 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 needed: self.vertices(),
                 len: out.len(),
             });
+        }
+        if let (Some(lattice), Some(t)) = (self.asset.lattice(), scratch.time) {
+            return self.project_asset_lattice((lattice, t), world, palette, scratch, out, stages);
         }
         let cam = &self.camera;
         self.skin(world, palette, scratch, stages, |base, p, n| {

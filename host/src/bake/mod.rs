@@ -19,7 +19,9 @@
 //!   default weights and the chosen clips' weight channels ([`morphs`]);
 //! - **correctives** (only through [`bake_with`]): pose-space deformation's RBF for each
 //!   morph set of the corrected mesh, driving bones and solved weights
-//!   ([`correctives`]).
+//!   ([`correctives`]);
+//! - **lattice** (only through [`bake_with`]): a free-form deformation lattice applied after
+//!   skinning, its control points keyed over the clip's time ([`lattice`]).
 //!
 //! Every length is in asset units `2^k` ([`crate::pose::fixed_unit`] in fixed point,
 //! `k = 0` in `f32`). The values handed to the writer are exactly those [`crate::pose`]
@@ -39,7 +41,7 @@
 //! imports only from those before it): `bones` (the skeleton and the joint entries),
 //! `draws` (the parts, split for the budget), `vertices` (the parts' arrays in the lane),
 //! `clips` (the channels, renumbered to bones), `morphs` (the targets of the parts),
-//! `correctives` (their RBFs); then skin-core's writer lays them out.
+//! `correctives` (their RBFs), `lattice`; then skin-core's writer lays them out.
 //!
 //! [`MAX_PART_BONES`]: skin_core::asset::MAX_PART_BONES
 
@@ -48,14 +50,16 @@ mod clips;
 mod correctives;
 mod draws;
 mod error;
+mod lattice;
 mod morphs;
 mod vertices;
 
 use skin_core::affine::Affine;
-use skin_core::asset::{AssetLane, AssetParts};
+use skin_core::asset::{AssetLane, AssetParts, Deformers};
 use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 
+use crate::lattice::LatticeFile;
 use crate::pose::range::check_lane;
 use crate::pose::units::{lane_centre, to_asset};
 use crate::pose::{fixed_unit, LaneKind, PoseError, Skinning};
@@ -65,6 +69,7 @@ use bones::{Bones, Joints};
 use clips::Clips;
 use correctives::Rbfs;
 use draws::{draws, PaletteLimit};
+use lattice::Stored;
 use morphs::Morphs;
 use vertices::Vertices;
 
@@ -119,16 +124,21 @@ pub struct Baked {
 
 /// Bake `rig` as `options` say.
 pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
-    bake_with(rig, options, None)
+    bake_with(rig, options, Extras::default())
 }
 
-/// [`bake`] with `correctives` (solved for `rig`) stored next to the morph targets they
-/// drive, for the player to weigh them from the pose.
-pub fn bake_with(
-    rig: &Rig,
-    options: &Options,
-    correctives: Option<&Correctives>,
-) -> Result<Baked, BakeError> {
+/// What [`bake_with`] stores besides the rig.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras<'a> {
+    /// Correctives (solved for the rig), stored next to the morph targets they drive, for
+    /// the player to weigh them from the pose.
+    pub correctives: Option<&'a Correctives>,
+    /// A lattice (model units), applied by the player after skinning.
+    pub lattice: Option<&'a LatticeFile>,
+}
+
+/// [`bake`] with `extras`.
+pub fn bake_with(rig: &Rig, options: &Options, extras: Extras<'_>) -> Result<Baked, BakeError> {
     let clips: Vec<usize> = match &options.clips {
         // A clip asked for twice is stored once.
         Some(c) => c
@@ -148,12 +158,12 @@ pub fn bake_with(
             if skinning == Skinning::Dqs {
                 check_lane::<f32>(rig, &clips, 0, skinning)?;
             }
-            bake_lane::<f32>(rig, (budget, skinning), &clips, 0, correctives)
+            bake_lane::<f32>(rig, (budget, skinning), &clips, 0, extras)
         }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
             check_lane::<Q14>(rig, &clips, k, skinning)?;
-            bake_lane::<Q14>(rig, (budget, skinning), &clips, k, correctives)
+            bake_lane::<Q14>(rig, (budget, skinning), &clips, k, extras)
         }
     }
 }
@@ -166,16 +176,16 @@ pub fn bake_in<L: AssetLane>(
     clips: &[usize],
     k: i32,
 ) -> Result<Baked, BakeError> {
-    bake_lane::<L>(rig, (budget, skinning), clips, k, None)
+    bake_lane::<L>(rig, (budget, skinning), clips, k, Extras::default())
 }
 
-/// [`bake_in`] with correctives.
+/// [`bake_in`] with `extras`.
 fn bake_lane<L: AssetLane>(
     rig: &Rig,
     (budget, skinning): (Option<Budget>, Skinning),
     clips: &[usize],
     k: i32,
-    correctives: Option<&Correctives>,
+    extras: Extras<'_>,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
     let centre = lane_centre::<L>(rig, k);
@@ -212,14 +222,21 @@ fn bake_lane<L: AssetLane>(
         (k, L::EXPONENTS),
         vertices.normals.is_some(),
     )?;
-    let rbfs = Rbfs::new(rig, &draws, &bones, correctives)?;
-    let (bytes, morph_bytes) = morphs.with_parts(|m| {
-        rbfs.with_parts(|r| -> Result<_, BakeError> {
-            let size = asset.size_deformed(m, r)?;
+    let rbfs = Rbfs::new(rig, &draws, &bones, extras.correctives)?;
+    let lattice = extras.lattice.map(|f| Stored::new(f, s)).transpose()?;
+    let lattice = lattice.as_ref().map(Stored::parts);
+    let (bytes, morph_bytes) = morphs.with_parts(|morphs| {
+        rbfs.with_parts(|correctives| -> Result<_, BakeError> {
+            let d = Deformers {
+                morphs,
+                correctives,
+                lattice: lattice.as_ref(),
+            };
+            let size = asset.size_deformed(&d)?;
             let mut bytes = vec![0u8; size];
-            let n = asset.write_deformed(m, r, &mut bytes)?;
+            let n = asset.write_deformed(&d, &mut bytes)?;
             bytes.truncate(n);
-            Ok((bytes, asset.size_with_morphs(m)? - asset.size()?))
+            Ok((bytes, asset.size_with_morphs(morphs)? - asset.size()?))
         })
     })?;
     Ok(Baked {

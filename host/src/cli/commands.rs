@@ -15,15 +15,17 @@ use super::correctives::CorrectivesArgs;
 use super::error::CliError;
 use super::layers::LayerArgs;
 use crate::animation;
-use crate::bake::{self, bake_with};
+use crate::bake::{self, bake_with, BakeError};
 use crate::board::Board;
 use crate::gpu::Reference;
 use crate::html;
+use crate::lattice::LatticeFile;
 use crate::output::{self, OutputError};
 use crate::pose::{joint_worlds, layered_pose, pose_weighted, LaneKind, Skinning};
 use crate::render::{Cpu, RenderError};
 use crate::rig::Rig;
 use crate::validate::{self, validate, Report};
+use skin_core::asset::AssetError;
 
 /// The arguments of `skin inspect`.
 #[derive(Debug, Args)]
@@ -224,6 +226,11 @@ pub struct BakeCommand {
     /// RBF solved from the file is played by the asset player each frame.
     #[command(flatten)]
     correctives: CorrectivesArgs,
+    /// Store a lattice free-form deformation applied after skinning, its control points
+    /// keyed over the clip's time (a JSON file: box, degrees, keyed moves;
+    /// docs/DEFORMERS.md).
+    #[arg(long, value_name = "FILE")]
+    lattice: Option<PathBuf>,
 }
 
 impl BakeCommand {
@@ -244,11 +251,15 @@ impl BakeCommand {
             skinning,
         };
         let correctives = self.correctives.solved(&rig, warn)?;
-        let baked =
-            bake_with(&rig, &options, correctives.as_ref()).map_err(|source| CliError::Bake {
-                path: self.model.path(),
-                source,
-            })?;
+        let lattice = self.lattice.as_deref().map(read_lattice).transpose()?;
+        let extras = bake::Extras {
+            correctives: correctives.as_ref(),
+            lattice: lattice.as_ref(),
+        };
+        let baked = bake_with(&rig, &options, extras).map_err(|source| CliError::Bake {
+            path: self.model.path(),
+            source,
+        })?;
         let output = &self.output;
         std::fs::write(output, &baked.bytes)
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
@@ -281,6 +292,13 @@ impl BakeCommand {
         )?;
         Ok(())
     }
+}
+
+/// The lattice file at `file` (`--lattice`), or one line naming it.
+fn read_lattice(file: &Path) -> Result<LatticeFile, CliError> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+    LatticeFile::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))
 }
 
 /// Who draws `render`'s picture.
@@ -351,8 +369,8 @@ impl RenderCommand {
         let lane = LaneKind::from(self.lane.lane);
         let animation = animation::Format::of(&self.output).is_some();
         // The CPU renderer plays the correctives from the asset, weighed each frame (also
-        // through an animation); the GPU and the lattice picture hold one frame's weights.
-        let played = self.backend == BackendArg::Cpu && self.lattice.is_none();
+        // through an animation); the GPU holds one frame's weights.
+        let played = self.backend == BackendArg::Cpu;
         let (rig, correctives) = match played {
             true => {
                 let c = self.correctives.solved(&rig, warn)?;
@@ -364,15 +382,7 @@ impl RenderCommand {
             ),
         };
         let layers = self.layers.layers(&rig)?;
-        if let Some(file) = &self.lattice {
-            if !layers.is_empty() {
-                return Err(CliError::Usage(
-                    "--lattice draws the clip as baked: leave out the animation layer's options"
-                        .into(),
-                ));
-            }
-            return self.render_lattice(&rig, file, frame, (lane, budget), (out, warn));
-        }
+        let lattice = self.lattice_file(!layers.is_empty())?;
         if self.backend != BackendArg::Cpu && lane != LaneKind::F32 {
             return Err(CliError::Usage(
                 "--arith fixed needs --backend cpu (the GPU renders in f32)".into(),
@@ -402,15 +412,19 @@ impl RenderCommand {
                 self.output.display()
             )));
         }
-        let renderer = animation::Renderer::with_correctives(
+        let extras = bake::Extras {
+            correctives: correctives.as_ref(),
+            lattice: lattice.as_ref(),
+        };
+        let renderer = animation::Renderer::with_extras(
             &rig,
             clip,
             backend,
             budget,
             self.picture.size,
-            correctives.as_ref(),
+            extras,
         )
-        .map_err(render_err)?;
+        .map_err(|e| self.lattice_error(e).unwrap_or_else(render_err))?;
         let renderer = renderer.with_layers(layers);
         let what = match format {
             Some(format) => animate(&renderer, format, self.fps, &self.output)?,
@@ -430,53 +444,34 @@ impl RenderCommand {
 }
 
 impl RenderCommand {
-    /// `render --lattice FILE`: one CPU picture with the lattice at the frame's time.
-    fn render_lattice(
-        &self,
-        rig: &Rig,
-        file: &Path,
-        frame: Option<(usize, f32)>,
-        (lane, budget): (LaneKind, skin_core::budget::Budget),
-        (out, warn): (&mut dyn Write, &mut dyn Write),
-    ) -> Result<(), CliError> {
-        if self.backend != BackendArg::Cpu || animation::Format::of(&self.output).is_some() {
+    /// `--lattice FILE` read and parsed (`None` without): the CPU renderer bakes it into
+    /// its asset, whose player applies it after skinning at each frame's time. The GPU
+    /// reference and the animation layer (`layered`) do not take it.
+    fn lattice_file(&self, layered: bool) -> Result<Option<LatticeFile>, CliError> {
+        let Some(file) = &self.lattice else {
+            return Ok(None);
+        };
+        if layered {
             return Err(CliError::Usage(
-                "--lattice draws one picture with --backend cpu (not the GPU, not an animation)"
-                    .into(),
+                "--lattice draws the clip as baked: leave out the animation layer's options".into(),
             ));
         }
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-        let lattice = crate::lattice::LatticeFile::parse(&text)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
-        let render_err = |source| CliError::Render {
-            path: self.model.path(),
-            source,
-        };
-        let time = crate::render::looped(rig, frame)
-            .map_err(|e| self.model.pose_error(e))?
-            .map_or(0.0, |(_, t)| t);
-        let cpu = Cpu::new(rig, frame.map(|(c, _)| c), lane, Some(budget)).map_err(render_err)?;
-        let picture = cpu
-            .render_lattice(time, self.picture.size, &lattice)
-            .map_err(|e| match e {
-                RenderError::Lattice(e) => CliError::Usage(format!("{}: {e}", file.display())),
-                e => render_err(e),
-            })?;
-        let png = picture
-            .png_bytes()
-            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", self.output.display())))?;
-        output::write_bytes(&self.output, &png)?;
-        writeln!(
-            out,
-            "{}: {}x{} CPU ({}) picture through the lattice of {}",
-            self.output.display(),
-            self.picture.size.0,
-            self.picture.size.1,
-            lane.name(),
-            file.display()
-        )?;
-        dropped(warn, &self.model.path(), cpu.dropped_weight())
+        if self.backend != BackendArg::Cpu {
+            return Err(CliError::Usage(
+                "--lattice draws with --backend cpu (the GPU reference applies no lattice)".into(),
+            ));
+        }
+        read_lattice(file).map(Some)
+    }
+
+    /// A lattice the asset cannot hold, as one line naming the file.
+    fn lattice_error(&self, e: RenderError) -> Result<CliError, RenderError> {
+        match (&self.lattice, e) {
+            (Some(file), RenderError::Bake(BakeError::Asset(AssetError::Lattice(e)))) => {
+                Ok(CliError::Usage(format!("{}: {e}", file.display())))
+            }
+            (_, e) => Err(e),
+        }
     }
 }
 
