@@ -122,8 +122,8 @@ impl Camera {
         if !m.iter().flatten().all(|v| v.is_finite() && v.abs() < 1e9) {
             return None;
         }
-        let fixed = Steps::new(&m, centre)?;
         let guard = [width, height].map(|side| GUARD - i32::from(side) * SUBPIXEL / 2);
+        let fixed = Steps::new(&m, centre, guard)?;
         Some(Self { m, fixed, guard })
     }
 
@@ -264,7 +264,7 @@ impl Project for Q14 {
         while k < len {
             // The 32-bit loop runs up to a vertex it does not take, which goes the long way.
             if let Some(s) = cam.fixed.short() {
-                k += short(s, cam.guard, &p[k..len], &n[k..len], &mut out[k..len]);
+                k += short(s, &p[k..len], &n[k..len], &mut out[k..len]);
             }
             if let (Some(o), Some(p), Some(n)) = (out.get_mut(k), p.get(k), n.get(k)) {
                 put(o, Self::project(cam, p, base + k)?, Self::shade(n));
@@ -285,22 +285,18 @@ const fn lit(v: i16) -> i32 {
 }
 
 /// The fixed lane's projection and shading of the vertices that take the 32-bit path
-/// ([`Short::project`]) and land inside the guard band, from the first up to one that does
-/// not: how many. Its own function, so that its loop keeps the camera's entries as the only
+/// ([`Short::project`], inside the guard band) and land inside the depth range, from the
+/// first up to one that does not: how many. Its own function, so that its loop keeps the camera's entries as the only
 /// values beside the vertex's.
 #[inline(never)]
-fn short(
-    s: &Short,
-    guard: [i32; 2],
-    p: &[[Out16; 3]],
-    n: &[[Q14; 3]],
-    out: &mut [ScreenVertex],
-) -> usize {
+fn short(s: &Short, p: &[[Out16; 3]], n: &[[Q14; 3]], out: &mut [ScreenVertex]) -> usize {
     let len = out.len().min(p.len()).min(n.len());
     let (out, p, n) = (&mut out[..len], &p[..len], &n[..len]);
     for k in 0..len {
         match s.project(p[k].map(|c| c.to_bits())) {
-            Some(v) if inside(guard, v) => put(&mut out[k], v, <Q14 as Project>::shade(&n[k])),
+            Some(v) if (v[2] as u32) <= 0xFFFF => {
+                put(&mut out[k], v, <Q14 as Project>::shade(&n[k]));
+            }
             _ => return k,
         }
     }

@@ -22,6 +22,8 @@
 //! coordinates stay within one subpixel of the `f32` lane's (a property test bounds each
 //! row against the `f32` matrix).
 
+use super::camera::GUARD;
+
 /// The bound of an entry of the 32-bit path, `|e| ≤ 2^14`.
 const ENTRY: f32 = 16_384.0;
 
@@ -56,9 +58,11 @@ pub(crate) struct Steps {
 impl Steps {
     /// The integer form of the matrix `m` (rows: screen x and y in subpixels, depth; per
     /// asset unit, and a translation) around the point `centre` (asset units; the framed
-    /// box's centre). `None` when an entry or the translation does not fit the definition
-    /// (`i32` entries, `i64` translations): a camera no screen frames.
-    pub(crate) fn new(m: &[[f32; 4]; 3], centre: [f32; 3]) -> Option<Self> {
+    /// box's centre), for the guard band `guard` ([`super::Camera`]'s: a screen x or y
+    /// `v` is inside when `v + guard` is in `0 ..= 2·GUARD`). `None` when an entry or the
+    /// translation does not fit the definition (`i32` entries, `i64` translations): a
+    /// camera no screen frames.
+    pub(crate) fn new(m: &[[f32; 4]; 3], centre: [f32; 3], guard: [i32; 2]) -> Option<Self> {
         let big = |rows: &[[f32; 4]]| {
             rows.iter()
                 .flat_map(|r| &r[..3])
@@ -108,7 +112,7 @@ impl Steps {
             rows,
             short: None,
         };
-        s.short = Short::new(&s);
+        s.short = Short::new(&s, guard);
         Some(s)
     }
 
@@ -136,7 +140,10 @@ fn pow2(k: i32) -> f32 {
 /// The matrix in 32-bit arithmetic, for a camera that turns about the vertical only (as
 /// [`super::Camera`] does: screen x and depth depend on a position's x and z, screen y on
 /// its y alone), entries within `±2^14`, steps of at most 2^14 bits, an origin within
-/// `±2^29` and translations within `±2^30`.
+/// `±2^29` and translations within `±2^30`; and whose screen x and y of every position
+/// within the span lie inside the guard band (a framed camera's: its screen centre is the
+/// box's centre, and the span reaches at most `(|cos| + |sin|) · 2^15` quarter subpixels,
+/// 700 pixels, from it), so that its vertices need only their depth checked.
 ///
 /// A position's offset is biased by `SPAN` steps, `d = p − origin + SPAN·2^step`, so that
 /// one unsigned comparison tells whether its step `d >> step` is within `0..2·SPAN` (the
@@ -160,7 +167,7 @@ pub(crate) struct Short {
 }
 
 impl Short {
-    fn new(s: &Steps) -> Option<Self> {
+    fn new(s: &Steps, guard: [i32; 2]) -> Option<Self> {
         let [x, y, z] = &s.rows;
         let zeros = [x.e[1], y.e[0], y.e[2], z.e[1]];
         let e = [x.e[0], x.e[2], y.e[1], z.e[0], z.e[2]];
@@ -170,6 +177,14 @@ impl Short {
         let origin = s.origin.map(|o| fits(o, 1 << 29));
         if zeros != [0; 4] || !entries || s.step > 14 {
             return None;
+        }
+        // The extreme screen x and y over the span (the sums are monotonic in each step).
+        for (r, g) in [(x, guard[0]), (y, guard[1])] {
+            let reach: i64 = r.e.iter().map(|e| i64::from(e.unsigned_abs())).sum::<i64>() << 15;
+            let ends = [r.round - reach, r.round + reach].map(|v| (v >> XY) + i64::from(g));
+            if ends[0] < 0 || ends[1] > 2 * i64::from(GUARD) {
+                return None;
+            }
         }
         let (span, origin) = (SPAN << s.step, [origin[0]?, origin[1]?, origin[2]?]);
         let unbias = |r: i32, e: &[i32]| {
@@ -191,7 +206,7 @@ impl Short {
     }
 
     /// The definition's coordinates when each of `p`'s steps is within `SPAN` of the
-    /// centre, else `None`. A biased offset that wraps past `i32` is `2^32` off, and with
+    /// centre (screen x and y then inside the guard band), else `None`. A biased offset that wraps past `i32` is `2^32` off, and with
     /// `|p| < 2^31`, `|origin| < 2^29` and steps of at most 2^14 bits it then lands
     /// outside the span: only true offsets pass.
     #[inline(always)]
@@ -239,6 +254,9 @@ mod tests {
 
     const SCREEN: [f32; 3] = [1920.0, 1920.0, 32768.0];
 
+    /// The guard band of a 240-pixel screen.
+    const G: [i32; 2] = [GUARD - 1920; 2];
+
     proptest! {
         #[test]
         fn short_is_the_definition(
@@ -248,7 +266,7 @@ mod tests {
             p in proptest::array::uniform3(any::<i32>()),
             near in proptest::array::uniform3(-(1i32 << 20)..1 << 20),
         ) {
-            let steps = Steps::new(&framed(s, d, SCREEN, centre), centre).unwrap();
+            let steps = Steps::new(&framed(s, d, SCREEN, centre), centre, G).unwrap();
             let short = steps.short().unwrap();
             let c = centre.map(|v| libm::roundf(v * 65536.0) as i32);
             // Anywhere, and near the centre (where the 32-bit path is taken).
@@ -271,7 +289,7 @@ mod tests {
             p in proptest::array::uniform3(-(1i32 << 19)..1 << 19),
         ) {
             let m = framed(s, d, screen, centre);
-            let steps = Steps::new(&m, centre).unwrap();
+            let steps = Steps::new(&m, centre, G).unwrap();
             let got = steps.exact(p);
             let q = p.map(|v| f64::from(v) / 65536.0);
             for (r, row) in m.iter().enumerate() {
@@ -296,7 +314,7 @@ mod tests {
         // 1,536 subpixels a unit (a model 2 units tall on a 240-pixel screen): a step of
         // 8 bits, 0.19 subpixel; every vertex within 4 units of the centre takes 32 bits.
         let m = framed(1536.0, 10_000.0, SCREEN, [0.0, 1.0, 0.0]);
-        let steps = Steps::new(&m, [0.0, 1.0, 0.0]).unwrap();
+        let steps = Steps::new(&m, [0.0, 1.0, 0.0], G).unwrap();
         assert_eq!(steps.step, 3);
         assert_eq!(steps.rows[2].shift, 13);
         let short = steps.short().unwrap();
@@ -310,27 +328,34 @@ mod tests {
     #[test]
     fn extremes() {
         // Huge entries (a tiny model): step 0 and entries beyond 2^14, no 32-bit form.
-        let tiny = Steps::new(&framed(1e8, 1e8, SCREEN, [0.0; 3]), [0.0; 3]).unwrap();
+        let tiny = Steps::new(&framed(1e8, 1e8, SCREEN, [0.0; 3]), [0.0; 3], G).unwrap();
         assert_eq!(tiny.step, 0);
         assert!(tiny.short().is_none());
         // A centre beyond 2^29 bits, a translation beyond 2^30: no 32-bit form, the
         // definition still.
         let centre = [9000.0, 0.0, 0.0];
-        let far = Steps::new(&framed(1536.0, 1e4, SCREEN, centre), centre).unwrap();
+        let far = Steps::new(&framed(1536.0, 1e4, SCREEN, centre), centre, G).unwrap();
         assert!(far.short().is_none());
-        let wide = Steps::new(&framed(1536.0, 1e4, [3e9, 0.0, 0.0], [0.0; 3]), [0.0; 3]).unwrap();
+        let wide =
+            Steps::new(&framed(1536.0, 1e4, [3e9, 0.0, 0.0], [0.0; 3]), [0.0; 3], G).unwrap();
         assert!(wide.short().is_none());
         assert_eq!(wide.exact([0; 3])[0], None);
+        // A guard band that the span reaches past (the screen's centre 500 pixels off the
+        // box's): no 32-bit form.
+        let m = framed(1536.0, 1e4, SCREEN, [0.0; 3]);
+        assert!(Steps::new(&m, [0.0; 3], G).unwrap().short().is_some());
+        let off = [G[0] - 8000, G[1]];
+        assert!(Steps::new(&m, [0.0; 3], off).unwrap().short().is_none());
         // Not a turn about the vertical.
         let skew = [
             [1.0, 1.0, 0.0, 0.0],
             [0.0, 1.0, 0.0, 0.0],
             [1.0, 0.0, 1.0, 0.0],
         ];
-        assert!(Steps::new(&skew, [0.0; 3]).unwrap().short().is_none());
+        assert!(Steps::new(&skew, [0.0; 3], G).unwrap().short().is_none());
         // The extreme positions: wrapped differences never pass.
         let centre = [-8000.0, 0.0, 0.0];
-        let s = Steps::new(&framed(1536.0, 1e4, SCREEN, centre), centre).unwrap();
+        let s = Steps::new(&framed(1536.0, 1e4, SCREEN, centre), centre, G).unwrap();
         let short = s.short().unwrap();
         for v in [
             i32::MAX,
