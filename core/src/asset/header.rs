@@ -119,12 +119,8 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known = FLAG_NORMALS
-            | FLAG_MORPHS
-            | FLAG_DQS
-            | FLAG_CORRECTIVES
-            | FLAG_CENTRE
-            | FLAG_LATTICE;
+        let known =
+            FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE | FLAG_LATTICE;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
         if flags & !known != 0 || orphan || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });

@@ -4,8 +4,8 @@ use core::marker::PhantomData;
 
 use heapless::Vec;
 
-use super::correctives::CorrectiveSections;
 use super::centre::{self, CENTRE_LEN};
+use super::correctives::CorrectiveSections;
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
 use super::lattice::LatticeSections;

@@ -1,7 +1,7 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
-use super::correctives::{self, CorrectiveSections};
 use super::centre::{self, CENTRE_LEN};
+use super::correctives::{self, CorrectiveSections};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
     FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,

@@ -5,7 +5,7 @@ use crate::lane::{Lane, Out16, Q14};
 
 use super::steps::{Short, Steps};
 
-use super::{RasterError, ScreenVertex, SUBPIXEL};
+use super::{RasterError, ScreenVertex, GUARD, SUBPIXEL};
 
 /// `cos` and `sin` of the camera's yaw (30° about +Y: a three-quarter view, so a walk's
 /// forward swing shows). Literals, so host and device agree without trigonometry.
@@ -17,13 +17,6 @@ const MARGIN: f32 = 1.25;
 
 /// Depth of the bounding box's centre; depths run 0 (near) ..= 65535 (far).
 const DEPTH_MID: f32 = 32768.0;
-
-/// Half the guard band in subpixels: vertices must project within ±1000 pixels of the
-/// screen's centre. Screens are at most 1024 pixels a side, so the screen lies inside the
-/// band, and coordinate differences stay below `2·GUARD`: an edge function (two products
-/// of differences, [`super::band`]) below `8·GUARD² < 2^31`, a doubled triangle area below
-/// `(2·GUARD)² < 2^30` (as [`super::depth`] needs), and coordinates within `i16`.
-pub const GUARD: i32 = 1000 * SUBPIXEL;
 
 /// An axis-aligned bounding box in asset units.
 ///

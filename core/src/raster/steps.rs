@@ -22,7 +22,7 @@
 //! coordinates stay within one subpixel of the `f32` lane's (a property test bounds each
 //! row against the `f32` matrix).
 
-use super::camera::GUARD;
+use super::GUARD;
 
 /// The bound of an entry of the 32-bit path, `|e| ≤ 2^14`.
 const ENTRY: f32 = 16_384.0;
