@@ -48,7 +48,10 @@ const fn root(x: f32) -> f32 {
 /// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software).
 fn beyond<R: Real>(v: R) -> bool {
     let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
-    !(v.abs() <= limit)
+    matches!(
+        v.abs().partial_cmp(&limit),
+        None | Some(core::cmp::Ordering::Greater)
+    )
 }
 
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
