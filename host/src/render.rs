@@ -40,7 +40,7 @@ use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::lattice::{Coord, Lattice, LatticeError};
 use skin_core::num::Fx;
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, BACKGROUND};
@@ -204,8 +204,9 @@ impl Cpu {
     }
 
     /// [`Cpu::new`] skinning by `skinning`: the asset baked for it (a DQS asset's parts
-    /// split by the dual quaternion layout) and played with its palette. A joint dual
-    /// quaternion skinning cannot take (one with scale) is a [`BakeError`] naming it.
+    /// split by the dual quaternion layout) and played with its palette (with stretches
+    /// where a joint has scale or shear). A joint dual quaternion skinning cannot take (a
+    /// mirror, a flattened joint) is a [`BakeError`] naming it.
     pub fn with_skinning(
         rig: &Rig,
         clip: Option<usize>,
@@ -439,6 +440,8 @@ enum PartPalettes<L: AssetLane + Project> {
     Lbs(Box<Palette<L, MAX_PART_BONES>>),
     /// Unit dual quaternions (DQS).
     Dqs(Box<DualPalette<L, MAX_PART_BONES>>),
+    /// Unit dual quaternions and stretches (DQS of joints with scale or shear).
+    Stretched(Box<StretchPalette<L, MAX_PART_BONES>>),
 }
 
 impl<L: AssetLane + Project> Buffers<L> {
@@ -448,6 +451,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.skinned_bounds(world, &mut **p, scratch),
             PartPalettes::Dqs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+            PartPalettes::Stretched(p) => scene.skinned_bounds(world, &mut **p, scratch),
         }
     }
 
@@ -460,6 +464,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
             PartPalettes::Dqs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+            PartPalettes::Stretched(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
         }
     }
 
@@ -473,6 +478,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
             PartPalettes::Dqs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+            PartPalettes::Stretched(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
         }
     }
 
@@ -492,6 +498,9 @@ impl<L: AssetLane + Project> Buffers<L> {
                 scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
             }
             PartPalettes::Dqs(p) => {
+                scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
+            }
+            PartPalettes::Stretched(p) => {
                 scene.project_lattice(world, &mut **p, scratch, lattice, out, &mut ())
             }
         }
@@ -514,6 +523,7 @@ fn play<L: AssetLane + Project, R>(
         world: vec![Affine::IDENTITY; n],
         palette: match asset.skinning() {
             Skinning::Lbs => PartPalettes::Lbs(Box::default()),
+            Skinning::Dqs if asset.stretched() => PartPalettes::Stretched(Box::default()),
             Skinning::Dqs => PartPalettes::Dqs(Box::default()),
         },
         scratch: Box::default(),

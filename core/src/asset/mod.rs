@@ -82,7 +82,10 @@ mod write;
 pub use asset_parts::{AssetParts, ClipParts, Part};
 pub use clips::ClipView;
 pub use error::{AssetError, Field};
-pub use header::{checksum, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN, MAGIC, VERSION};
+pub use header::{
+    checksum, mark_stretched, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, FLAG_STRETCH, HEADER_LEN, MAGIC,
+    VERSION,
+};
 pub use lane::AssetLane;
 pub use morph_view::{MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView};
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};

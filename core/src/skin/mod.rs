@@ -61,6 +61,7 @@ pub(crate) use asm::nudge_q14;
 pub(crate) use asm::records;
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
+pub(crate) use stretch::stretched;
 
 use crate::layout::Layout;
 

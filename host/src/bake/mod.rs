@@ -24,12 +24,16 @@
 //!
 //! The asset records the skinning method ([`Options::skinning`]); the budget is divided by
 //! its layout (a 3×4 matrix takes 3 constant registers, a dual quaternion 2), so a DQS asset's
-//! parts hold half as many bones again and split less.
+//! parts hold half as many bones again and split less. A rig whose joints have scale or
+//! shear under DQS is split as Kavan et al. do: the asset is marked for it
+//! ([`skin_core::asset::FLAG_STRETCH`]) and each bone costs two more registers (its
+//! six-entry stretch), so its parts hold half the bones of plain DQS.
 //!
 //! Refusals ([`BakeError`]) instead of a wrong asset: a triangle needing more bones than
 //! the budget, a part beyond 16-bit indices, non-triangle primitives, in fixed point any
-//! value that overflows, and under DQS a joint (or rigidly drawn node) whose matrix has a
-//! scale or shear — each at rest or at a key time or midpoint of a chosen clip
+//! value that overflows, and under DQS a joint that mirrors or flattens, or a rigidly drawn
+//! node whose matrix has a scale or shear — each at rest or at a key time or midpoint of a
+//! chosen clip
 //! ([`crate::pose::range::check_lane`]).
 //!
 //! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
@@ -104,6 +108,8 @@ pub struct Baked {
     /// Bytes of the morph section (0 without morph targets): targets' quantised sparse
     /// deltas, default weights and weight channels.
     pub morph_bytes: usize,
+    /// Baked for DQS of joints with scale or shear ([`skin_core::asset::FLAG_STRETCH`]).
+    pub stretched: bool,
 }
 
 /// Bake `rig` as `options` say.
@@ -124,31 +130,33 @@ pub fn bake(rig: &Rig, options: &Options) -> Result<Baked, BakeError> {
     let (budget, skinning) = (options.budget, options.skinning);
     match options.lane {
         LaneKind::F32 => {
-            if skinning == Skinning::Dqs {
-                check_lane::<f32>(rig, &clips, 0, skinning)?;
-            }
-            bake_in::<f32>(rig, budget, skinning, &clips, 0)
+            let stretched =
+                skinning == Skinning::Dqs && check_lane::<f32>(rig, &clips, 0, skinning)?.stretched;
+            bake_in::<f32>(rig, budget, (skinning, stretched), &clips, 0)
         }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            check_lane::<Q14>(rig, &clips, k, skinning)?;
-            bake_in::<Q14>(rig, budget, skinning, &clips, k)
+            let stretched = check_lane::<Q14>(rig, &clips, k, skinning)?.stretched;
+            bake_in::<Q14>(rig, budget, (skinning, stretched), &clips, k)
         }
     }
 }
 
-/// [`bake`] in lane `L` with asset unit `2^k`, after the range checks.
+/// [`bake`] in lane `L` with asset unit `2^k`, after the range checks; `stretched`: DQS of
+/// joints with scale or shear (the asset is marked [`skin_core::asset::FLAG_STRETCH`] and
+/// its parts split for two more constant registers a bone).
 pub fn bake_in<L: AssetLane>(
     rig: &Rig,
     budget: Option<Budget>,
-    skinning: Skinning,
+    (skinning, stretched): (Skinning, bool),
     clips: &[usize],
     k: i32,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
     let bones = Bones::new(rig, s)?;
     let mut joints = Joints::new(rig, &bones, s);
-    let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget, skinning), &mut joints)?;
+    let limit = PaletteLimit::new(budget, skinning, stretched);
+    let (draws, duplicated) = draws(rig, &limit, &mut joints)?;
     let vertices = Vertices::<L>::new(&draws, k)?;
     let clip_keys = Clips::new(rig, clips, k);
     let channels = clip_keys.channels(&bones.bone_of);
@@ -177,6 +185,9 @@ pub fn bake_in<L: AssetLane>(
         let mut bytes = vec![0u8; size];
         let n = asset.write_with_morphs(m, &mut bytes)?;
         bytes.truncate(n);
+        if stretched {
+            skin_core::asset::mark_stretched(&mut bytes)?;
+        }
         Ok((bytes, size - asset.size()?))
     })?;
     Ok(Baked {
@@ -189,5 +200,6 @@ pub fn bake_in<L: AssetLane>(
         clips: clips.to_vec(),
         duplicated,
         morph_bytes,
+        stretched,
     })
 }
