@@ -370,6 +370,25 @@ pub fn budget_table(rig: &Rig, presets: &[Budget]) -> String {
             let _ = writeln!(s, "  {:<26} {}", budget.name, dq_gain(lbs, dq));
         }
     }
+    let _ = writeln!(
+        s,
+        "joints with scale or shear under dqs (Kavan et al.: a stretch of 6 entries a bone, \
+         baked only when a joint has one) cost 2 more registers a bone:"
+    );
+    for budget in presets {
+        let dq = rows
+            .iter()
+            .find(|r| r.budget == *budget && r.layout == Layout::DualQuat);
+        if let Some(dq) = dq.filter(|dq| dq.capacity > 0) {
+            let _ = writeln!(
+                s,
+                "  {:<26} {} bones a draw instead of {}",
+                budget.name,
+                dq.capacity / 2,
+                dq.capacity
+            );
+        }
+    }
     s
 }
 

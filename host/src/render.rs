@@ -39,7 +39,7 @@ use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::Q14;
 use skin_core::num::Fx;
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 
 use skin_core::raster::{Bounds, Camera, FrameBuffer, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, BACKGROUND};
@@ -199,8 +199,9 @@ impl Cpu {
     }
 
     /// [`Cpu::new`] skinning by `skinning`: the asset baked for it (a DQS asset's parts
-    /// split by the dual quaternion layout) and played with its palette. A joint dual
-    /// quaternion skinning cannot take (one with scale) is a [`BakeError`] naming it.
+    /// split by the dual quaternion layout) and played with its palette (with stretches
+    /// where a joint has scale or shear). A joint dual quaternion skinning cannot take (a
+    /// mirror, a flattened joint) is a [`BakeError`] naming it.
     pub fn with_skinning(
         rig: &Rig,
         clip: Option<usize>,
@@ -413,6 +414,8 @@ enum PartPalettes<L: AssetLane + Project> {
     Lbs(Box<Palette<L, MAX_PART_BONES>>),
     /// Unit dual quaternions (DQS).
     Dqs(Box<DualPalette<L, MAX_PART_BONES>>),
+    /// Unit dual quaternions and stretches (DQS of joints with scale or shear).
+    Stretched(Box<StretchPalette<L, MAX_PART_BONES>>),
 }
 
 impl<L: AssetLane + Project> Buffers<L> {
@@ -422,6 +425,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.skinned_bounds(world, &mut **p, scratch),
             PartPalettes::Dqs(p) => scene.skinned_bounds(world, &mut **p, scratch),
+            PartPalettes::Stretched(p) => scene.skinned_bounds(world, &mut **p, scratch),
         }
     }
 
@@ -434,6 +438,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
             PartPalettes::Dqs(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
+            PartPalettes::Stretched(p) => scene.frame_rest_pose(pose, world, &mut **p, scratch),
         }
     }
 
@@ -447,6 +452,7 @@ impl<L: AssetLane + Project> Buffers<L> {
         match &mut self.palette {
             PartPalettes::Lbs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
             PartPalettes::Dqs(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
+            PartPalettes::Stretched(p) => scene.project(world, &mut **p, scratch, out, &mut ()),
         }
     }
 }
@@ -467,6 +473,7 @@ fn play<L: AssetLane + Project, R>(
         world: vec![Affine::IDENTITY; n],
         palette: match asset.skinning() {
             Skinning::Lbs => PartPalettes::Lbs(Box::default()),
+            Skinning::Dqs if asset.stretched() => PartPalettes::Stretched(Box::default()),
             Skinning::Dqs => PartPalettes::Dqs(Box::default()),
         },
         scratch: Box::default(),

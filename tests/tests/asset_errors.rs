@@ -4,7 +4,9 @@
 mod asset_fixture;
 
 use asset_fixture::*;
-use skin_core::asset::{Asset, AssetError, Field, FLAG_DQS, FLAG_NORMALS, VERSION};
+use skin_core::asset::{
+    mark_stretched, Asset, AssetError, Field, FLAG_DQS, FLAG_NORMALS, FLAG_STRETCH, VERSION,
+};
 use skin_core::error::Error;
 use skin_core::lane::Q14;
 use skin_core::palette::Palette;
@@ -74,18 +76,41 @@ fn header_errors() {
             reserved: 0
         }
     );
-    // Bit 8 of the flags is the skinning method (FLAG_DQS); bit 10 is unknown.
+    // Bit 8 of the flags is the skinning method (FLAG_DQS); bit 10 marks a DQS asset of
+    // joints with scale (FLAG_STRETCH), and means nothing without bit 8; bit 11 is unknown.
     assert_eq!(Asset::<f32>::read(&good).unwrap().skinning(), Skinning::Lbs);
     let mut b = good.clone();
     b[6..8].copy_from_slice(&(FLAG_NORMALS | FLAG_DQS).to_le_bytes());
     reseal(&mut b);
     assert_eq!(Asset::<f32>::read(&b).unwrap().skinning(), Skinning::Dqs);
-    b[7] |= 4;
+    assert!(!Asset::<f32>::read(&b).unwrap().stretched());
+    let mut marked = b.clone();
+    mark_stretched(&mut marked).unwrap();
+    assert!(Asset::<f32>::read(&marked).unwrap().stretched());
+    assert_eq!(
+        u16::from_le_bytes([marked[6], marked[7]]) & FLAG_STRETCH,
+        FLAG_STRETCH
+    );
+    b[7] |= 8;
     reseal(&mut b);
     assert_eq!(
         f32_err(&b),
         AssetError::Flags {
-            flags: 0x501,
+            flags: 0x901,
+            reserved: 0
+        }
+    );
+    let mut lbs = good.clone();
+    assert!(matches!(
+        mark_stretched(&mut lbs),
+        Err(AssetError::Flags { flags: 0x401, .. })
+    ));
+    lbs[7] |= 4;
+    reseal(&mut lbs);
+    assert_eq!(
+        f32_err(&lbs),
+        AssetError::Flags {
+            flags: 0x401,
             reserved: 0
         }
     );

@@ -514,10 +514,10 @@ fn check_plays_a_baked_asset_and_refuses_a_damaged_one() {
     assert_bad_input(&skin(&["check", &cut]), "not a valid asset: ");
 }
 
-/// `skin bake --skinning dqs` records the method (and `check` plays it); a scaled joint,
-/// which DQS cannot represent, is bad input naming the joint and what to do.
+/// `skin bake --skinning dqs` records the method (and `check` plays it); a scaled joint is
+/// split (Kavan et al.), the bake says so and `check` plays that asset too.
 #[test]
-fn bake_records_dqs_and_refuses_a_scaled_joint() {
+fn bake_records_dqs_and_splits_a_scaled_joint() {
     let dir = tempfile::tempdir().unwrap();
     let rigid = Worm {
         scale_channel: false,
@@ -553,14 +553,29 @@ fn bake_records_dqs_and_refuses_a_scaled_joint() {
         );
     }
     // The default worm scales bone 3 in its clip.
+    // Split as Kavan et al. do: the asset is marked, and `check` plays it.
     let scaled = write(dir.path(), "s.glb", &Worm::default().build().glb());
-    let out = skin(&["bake", &scaled, "--skinning", "dqs", "-o", &asset]);
-    assert_bad_input(&out, "animation 0 at ");
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("joint 3 (node ") && err.contains("skin it with lbs"),
-        "{err}"
-    );
+    for arith in ["f32", "fixed"] {
+        let args = [
+            "bake",
+            &scaled,
+            "--skinning",
+            "dqs",
+            "--arith",
+            arith,
+            "-o",
+            &asset,
+        ];
+        let out = skin(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).contains(", dqs with stretches (joints with scale or shear), "),
+            "{}",
+            text(&out.stdout)
+        );
+        let out = skin(&["check", &asset, "--frames", "3"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
 }
 
 /// `skin pose --format json` prints every joint's world matrix (column-major, model units),

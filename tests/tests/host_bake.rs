@@ -10,7 +10,7 @@ use skin_core::asset::{Asset, AssetLane};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::{Lane, Q14};
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::raster::{Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch};
 use skin_core::skin::{SkinnedMesh, Skinning};
@@ -41,6 +41,7 @@ fn skin_asset<L: AssetLane>(bytes: &[u8], anim: Option<(usize, f32)>) -> Vec<Vec
     skeleton.world(&locals, &mut world).expect("world");
     let mut palette: Box<Palette<L, 256>> = Box::default();
     let mut dual: Box<DualPalette<L, 256>> = Box::default();
+    let mut stretched: Box<StretchPalette<L, 256>> = Box::default();
     asset
         .parts()
         .map(|part| {
@@ -55,6 +56,12 @@ fn skin_asset<L: AssetLane>(bytes: &[u8], anim: Option<(usize, f32)>) -> Vec<Vec
                 Skinning::Lbs => {
                     part.palette(&bind, &world, &mut palette).expect("palette");
                     mesh.skin(palette.as_slice(), &mut out).expect("skin");
+                }
+                Skinning::Dqs if asset.stretched() => {
+                    part.stretch_palette(&bind, &world, &mut stretched)
+                        .expect("palette");
+                    let (d, s) = (stretched.duals(), stretched.stretches());
+                    mesh.skin_dqs_stretched(d, s, &mut out).expect("skin");
                 }
                 Skinning::Dqs => {
                     part.dual_palette(&bind, &world, &mut dual)
@@ -522,31 +529,50 @@ fn dqs_bakes_record_the_method_and_split_by_the_dual_quaternion_layout() {
     );
 }
 
-/// A joint with a scale cannot be a unit dual quaternion: the DQS bake refuses it, naming
-/// the joint and the frame and saying what to do; the LBS bake takes it.
+/// A joint with scale under DQS is split as Kavan et al. do: the worm whose clip stretches
+/// a bone bakes in both lanes, its asset marked stretched and played bit for bit as
+/// `skin_host::pose` skins it; each bone costs two more registers, so a budget of 24 holds
+/// 6 bones a part (12 as plain dual quaternions) and the 10-bone skin splits. A rigid worm
+/// is not marked; a mirrored joint is refused, naming the joint and the frame.
 #[test]
-fn dqs_bake_refuses_a_scaled_joint_by_name() {
-    let mut rig = worm(Worm {
+fn dqs_bakes_of_scaled_joints_are_marked_and_play_as_the_pose() {
+    let budget = Budget::registers("test_24", 24);
+    let [f, x] = check(
+        &worm(Worm::default()),
+        Some(budget),
+        Skinning::Dqs,
+        "scaled worm",
+    );
+    for bytes in [&f.bytes, &x.bytes] {
+        let h = Asset::<f32>::read(bytes)
+            .map(|a| (a.skinning(), a.stretched()))
+            .or_else(|_| Asset::<Q14>::read(bytes).map(|a| (a.skinning(), a.stretched())))
+            .unwrap();
+        assert_eq!(h, (Skinning::Dqs, true));
+    }
+    assert!(f.parts.len() >= 2, "6 bones a part split the 10-bone skin");
+    let rigid = worm(Worm {
         scale_channel: false,
         ..Worm::default()
     });
+    let [plain, _] = check(&rigid, Some(budget), Skinning::Dqs, "rigid worm");
+    assert!(!Asset::<f32>::read(&plain.bytes).unwrap().stretched());
+    assert_eq!(plain.parts.len(), 1, "12 dual quaternions hold the skin");
+    let mut rig = rigid;
     let node = rig.skins[0].joints[3];
-    rig.nodes[node].local.scale = [1.0, 1.1, 1.0];
+    rig.nodes[node].local.scale = [1.0, -1.0, 1.0];
     for lane in [LaneKind::F32, LaneKind::Fixed] {
-        let o = |skinning| Options {
+        let o = Options {
             budget: None,
             lane,
             clips: None,
-            skinning,
+            skinning: Skinning::Dqs,
         };
-        bake::bake(&rig, &o(Skinning::Lbs)).unwrap_or_else(|e| panic!("{lane:?}: {e}"));
-        let e = bake::bake(&rig, &o(Skinning::Dqs)).unwrap_err();
-        let msg = e.to_string();
+        let msg = bake::bake(&rig, &o).unwrap_err().to_string();
         assert!(
             msg.contains("rest pose")
                 && msg.contains(&format!("joint 3 (node {node}"))
-                && msg.contains("not a rotation and translation")
-                && msg.contains("skin it with lbs"),
+                && msg.contains("mirrors"),
             "{msg}"
         );
     }
@@ -676,4 +702,74 @@ fn scene_round_trip<L: AssetLane + Project>(dqs: &[u8], lbs: &[u8]) {
         assert!(e.to_string().contains("skin bake --skinning dqs"), "{e}");
     }
     assert!(seen_moved, "the clip moves the worm");
+}
+
+/// The asset player's skin step for DQS of joints with scale: the scaled worm's asset
+/// (marked stretched) played by `Scene` with a `StretchPalette` projects every vertex
+/// exactly where the stretched mesh API puts it (positions and normals, both lanes, at
+/// frames where the clip stretches a bone).
+#[test]
+fn the_scene_plays_a_stretched_dqs_asset_as_the_mesh_api_skins_it() {
+    let rig = worm(Worm::default());
+    for lane in [LaneKind::F32, LaneKind::Fixed] {
+        let options = Options {
+            budget: Some(Budget::VS_1_1),
+            lane,
+            clips: None,
+            skinning: Skinning::Dqs,
+        };
+        let baked = bake::bake(&rig, &options).unwrap();
+        match lane {
+            LaneKind::F32 => stretched_scene_round_trip::<f32>(&baked.bytes),
+            LaneKind::Fixed => stretched_scene_round_trip::<Q14>(&baked.bytes),
+        }
+    }
+}
+
+/// [`the_scene_plays_a_stretched_dqs_asset_as_the_mesh_api_skins_it`] in lane `L`.
+fn stretched_scene_round_trip<L: AssetLane + Project>(bytes: &[u8]) {
+    let asset = Asset::<L>::read(bytes).unwrap();
+    assert!(asset.stretched());
+    let mut scene = Scene::<L, 64>::new(asset, 96, 96).unwrap();
+    let n = scene.bones();
+    let (mut pose, mut world) = (vec![Transform::IDENTITY; n], vec![Affine::IDENTITY; n]);
+    let mut palette: Box<StretchPalette<L, 64>> = Box::default();
+    let mut scratch: Box<Scratch<L, 16>> = Box::default();
+    scene
+        .frame_rest_pose(&mut pose, &mut world, &mut *palette, &mut *scratch)
+        .unwrap();
+    let bind = asset.bind_pose::<64>().unwrap();
+    let mut stretched_frames = 0;
+    for t in [0.0f32, 0.5, 1.0] {
+        scene.pose(t, &mut pose, &mut world, &mut ()).unwrap();
+        let mut got = vec![ScreenVertex::default(); scene.vertices()];
+        scene
+            .project(&world, &mut *palette, &mut *scratch, &mut got, &mut ())
+            .unwrap();
+        let mut want_palette: Box<StretchPalette<L, 64>> = Box::default();
+        for part in asset.parts() {
+            part.stretch_palette(&bind, &world, &mut want_palette)
+                .unwrap();
+            stretched_frames += usize::from(want_palette.stretches().is_some());
+            let r = part.vertex_range();
+            let mut p = vec![[L::default(); 3]; r.len()];
+            let mut nrm = vec![[L::default(); 3]; r.len()];
+            let mut inf = vec![Influence::<L>::rigid(0); r.len()];
+            part.positions().copy_to(&mut p);
+            part.normals().expect("normals").copy_to(&mut nrm);
+            part.influences().copy_to(&mut inf);
+            let mut out = vec![[L::Out::default(); 3]; r.len()];
+            let mut out_n = vec![[L::default(); 3]; r.len()];
+            let (d, s) = (want_palette.duals(), want_palette.stretches());
+            SkinnedMesh::<L, 4>::new(&p, &inf)
+                .and_then(|m| m.skin_dqs_stretched_with_normals(d, s, &nrm, &mut out, &mut out_n))
+                .unwrap();
+            for (i, v) in r.clone().enumerate() {
+                let want = ScreenVertex::project::<L>(scene.camera(), &out[i], Some(&out_n[i]), v)
+                    .unwrap();
+                assert_eq!(got[v], want, "{} t {t} vertex {v}", L::NAME);
+            }
+        }
+    }
+    assert!(stretched_frames > 0, "the clip stretches a bone");
 }

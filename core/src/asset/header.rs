@@ -19,6 +19,13 @@ pub const FLAG_NORMALS: u16 = 1;
 /// palette is built as unit dual quaternions. Clear: linear blend skinning. (Bit 8, so that
 /// the low bits stay for what vertices carry.)
 pub const FLAG_DQS: u16 = 1 << 8;
+/// Flag bit, with [`FLAG_DQS`] only: some joint of the asset has scale or shear at a frame
+/// the baker checked, so a player splits each part's joints as Kavan et al. do
+/// (`crate::palette::StretchPalette`, `docs/FORMAT.md` "Joint scale under dual quaternion
+/// skinning"), and the parts were split for two more constant registers a bone. Nothing
+/// else in the layout changes: the stretches are computed from the joint matrices each
+/// frame.
+pub const FLAG_STRETCH: u16 = 1 << 10;
 /// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
 pub const FLAG_MORPHS: u16 = 2;
 /// Flag bit: a correctives section (pose-space deformation's RBFs driving morph targets)
@@ -54,6 +61,25 @@ pub fn checksum(bytes: &[u8]) -> u32 {
     digest.update(bytes.get(..CRC_AT).unwrap_or(bytes));
     digest.update(bytes.get(CRC_AT + 4..).unwrap_or(&[]));
     digest.finalize()
+}
+
+/// Mark a DQS asset written by [`super::AssetParts`] as one whose joints may have scale or
+/// shear ([`FLAG_STRETCH`]) and reseal its checksum: the baker's last step for such a rig.
+/// [`AssetError::Flags`] for an asset not baked for DQS (the flag means nothing there);
+/// the header reader's errors for bytes that are not an asset's header.
+pub fn mark_stretched(bytes: &mut [u8]) -> Result<(), AssetError> {
+    let counts = Counts::get(bytes)?.0;
+    if counts.flags & FLAG_DQS == 0 {
+        return Err(AssetError::Flags {
+            flags: counts.flags | FLAG_STRETCH,
+            reserved: 0,
+        });
+    }
+    let flags = counts.flags | FLAG_STRETCH;
+    bytes[6..8].copy_from_slice(&flags.to_le_bytes());
+    let crc = checksum(bytes);
+    bytes[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+    Ok(())
 }
 
 /// The counts a header holds.
@@ -119,10 +145,16 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known =
-            FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE | FLAG_LATTICE;
+        let known = FLAG_NORMALS
+            | FLAG_MORPHS
+            | FLAG_DQS
+            | FLAG_CORRECTIVES
+            | FLAG_CENTRE
+            | FLAG_LATTICE
+            | FLAG_STRETCH;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
-        if flags & !known != 0 || orphan || reserved != 0 {
+        let stretch_without_dqs = flags & (FLAG_STRETCH | FLAG_DQS) == FLAG_STRETCH;
+        if flags & !known != 0 || orphan || stretch_without_dqs || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
         }
         let counts = Self {
@@ -155,6 +187,11 @@ impl Counts {
         } else {
             Skinning::Lbs
         }
+    }
+
+    /// Whether the asset's DQS joints may have scale or shear ([`FLAG_STRETCH`]).
+    pub fn stretched(&self) -> bool {
+        self.flags & FLAG_STRETCH != 0
     }
 
     /// Whether the asset has a morph section.

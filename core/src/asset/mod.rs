@@ -91,8 +91,8 @@ pub use correctives::{
 };
 pub use error::{AssetError, Field};
 pub use header::{
-    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS, FLAG_NORMALS,
-    HEADER_LEN, MAGIC, VERSION,
+    checksum, mark_stretched, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS,
+    FLAG_NORMALS, FLAG_STRETCH, HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
 pub use lattice::{LatticeParts, LatticeView};

@@ -9,7 +9,7 @@ use super::{Asset, AssetError, AssetLane, Field};
 use crate::affine::Affine;
 use crate::bind::BindPose;
 use crate::error::Error;
-use crate::palette::{DualPalette, Palette};
+use crate::palette::{DualPalette, Palette, StretchPalette};
 
 /// Palette entries a part may have: influence bone indices are bytes.
 pub const MAX_PART_BONES: usize = 256;
@@ -88,6 +88,23 @@ impl<'a, L: AssetLane> PartView<'a, L> {
         bind: &BindPose<L::Real, J>,
         world: &[Affine<L::Real>],
         out: &mut Palette<L, CAP>,
+    ) -> Result<(), Error> {
+        out.fill(|| {
+            self.bones()
+                .iter()
+                .map(|joint| bind.matrix(usize::from(joint), world))
+        })
+    }
+
+    /// [`Self::palette`] for dual quaternion skinning of joints with scale or shear: each
+    /// matrix split into a unit dual quaternion and a stretch, at the smallest exponent that
+    /// fits them all ([`StretchPalette::fill`]); [`Error::NotSplittable`] (naming the palette
+    /// entry) for a mirrored or flattened joint.
+    pub fn stretch_palette<const J: usize, const CAP: usize>(
+        &self,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+        out: &mut StretchPalette<L, CAP>,
     ) -> Result<(), Error> {
         out.fill(|| {
             self.bones()

@@ -199,6 +199,13 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         self.counts.skinning()
     }
 
+    /// Whether the asset was baked for DQS of joints with scale or shear (header flag
+    /// [`super::FLAG_STRETCH`]): its parts are played with a
+    /// [`StretchPalette`](crate::palette::StretchPalette).
+    pub fn stretched(&self) -> bool {
+        self.counts.stretched()
+    }
+
     /// The unit exponent `k`: model units = asset units × 2^k.
     pub fn unit_exponent(&self) -> i8 {
         self.counts.unit_exponent

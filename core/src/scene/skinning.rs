@@ -1,16 +1,17 @@
 //! The palette a scene skins its parts with, one trait over the skinning methods
 //! ([`Skinning`]): matrices ([`Palette`], LBS) or unit dual quaternions ([`DualPalette`],
-//! DQS). The caller owns it (its capacity is RAM it sizes), and the scene refuses a palette
+//! DQS; [`StretchPalette`] for an asset whose joints have scale or shear). The caller owns it (its capacity is RAM it sizes), and the scene refuses a palette
 //! of another method than the asset was baked for ([`RasterError::Skinning`]).
 
 use crate::affine::Affine;
 use crate::asset::{AssetLane, PartView};
 use crate::bind::BindPose;
 use crate::error::Error;
-use crate::palette::{DualPalette, Palette};
+use crate::palette::{DualPalette, Palette, StretchPalette};
 use crate::raster::{Project, RasterError};
 use crate::skin::batch::{Batch, Normals};
 use crate::skin::dispatch;
+use crate::skin::stretched;
 use crate::skin::Skinning;
 use crate::vertex::Influence;
 
@@ -117,5 +118,25 @@ impl<L: AssetLane + Project, const P: usize> PartPalette<L> for DualPalette<L, P
         let view = chunk.view(self.as_slice())?;
         dispatch::dqs(view, chunk.out, chunk.normals);
         Ok(())
+    }
+}
+
+impl<L: AssetLane + Project, const P: usize> PartPalette<L> for StretchPalette<L, P> {
+    const SKINNING: Skinning = Skinning::Dqs;
+
+    fn fill<const J: usize>(
+        &mut self,
+        part: &PartView<'_, L>,
+        bind: &BindPose<L::Real, J>,
+        world: &[Affine<L::Real>],
+    ) -> Result<(), Error> {
+        part.stretch_palette(bind, world, self)
+    }
+
+    #[inline(always)]
+    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
+        let view = chunk.view(self.duals())?;
+        // A part whose joints are all rigid takes the plain DQS dispatch, as `DualPalette`.
+        stretched(view, self.stretches(), chunk.out, chunk.normals).map_err(RasterError::Skin)
     }
 }

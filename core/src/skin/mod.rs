@@ -61,6 +61,7 @@ pub(crate) use asm::records;
 pub(crate) use asm::{morph_q14, MorphTable};
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
+pub(crate) use stretch::stretched;
 
 use crate::layout::Layout;
 

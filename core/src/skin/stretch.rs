@@ -82,7 +82,8 @@ impl<L: Lane, const K: usize> SkinnedMesh<'_, L, K> {
 }
 
 /// The plain DQS loop without stretches; with them, the stretched loop, then the widening.
-fn stretched<L: Lane, const K: usize>(
+/// [`Error::LengthMismatch`] unless the stretches have one entry per palette joint.
+pub(crate) fn stretched<L: Lane, const K: usize>(
     batch: Batch<'_, L, K, Dual<L>>,
     stretches: Option<Stretches<'_, L>>,
     out: &mut [[L::Out; 3]],

@@ -20,11 +20,23 @@ pub struct PaletteLimit {
 
 impl PaletteLimit {
     /// The limit of `budget` with entries in the layout of `skinning` (3×4 matrices, or dual
-    /// quaternions), never above [`MAX_PART_BONES`]; `None`: only the format's limit.
-    pub fn new(budget: Option<Budget>, skinning: Skinning) -> Self {
+    /// quaternions), never above [`MAX_PART_BONES`]; `None`: only the format's limit. With
+    /// `stretched` (dual quaternions of joints with scale or shear) each bone's stretch too:
+    /// six entries, two more constant registers (a `vec4` and a half), so a budget holds
+    /// half the bones it holds as plain dual quaternions.
+    pub fn new(budget: Option<Budget>, skinning: Skinning, stretched: bool) -> Self {
         let layout = skinning.layout();
         let capacity = budget.map_or(MAX_PART_BONES, |b| b.capacity(layout).min(MAX_PART_BONES));
+        let stretched = stretched && layout == Layout::DualQuat;
+        let capacity = match (budget, stretched) {
+            (Some(_), true) => capacity / 2,
+            _ => capacity,
+        };
         let words = match (budget, layout) {
+            (Some(b), Layout::DualQuat) if stretched => format!(
+                "budget {} holds {capacity} bones as dual quaternions with stretches",
+                b.name
+            ),
             (Some(b), Layout::DualQuat) => {
                 format!(
                     "budget {} holds {capacity} bones as dual quaternions",

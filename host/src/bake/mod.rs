@@ -29,12 +29,16 @@
 //!
 //! The asset records the skinning method ([`Options::skinning`]); the budget is divided by
 //! its layout (a 3×4 matrix takes 3 constant registers, a dual quaternion 2), so a DQS asset's
-//! parts hold half as many bones again and split less.
+//! parts hold half as many bones again and split less. A rig whose joints have scale or
+//! shear under DQS is split as Kavan et al. do: the asset is marked for it
+//! ([`skin_core::asset::FLAG_STRETCH`]) and each bone costs two more registers (its
+//! six-entry stretch), so its parts hold half the bones of plain DQS.
 //!
 //! Refusals ([`BakeError`]) instead of a wrong asset: a triangle needing more bones than
 //! the budget, a part beyond 16-bit indices, non-triangle primitives, in fixed point any
-//! value that overflows, and under DQS a joint (or rigidly drawn node) whose matrix has a
-//! scale or shear — each at rest or at a key time or midpoint of a chosen clip
+//! value that overflows, and under DQS a joint that mirrors or flattens, or a rigidly drawn
+//! node whose matrix has a scale or shear — each at rest or at a key time or midpoint of a
+//! chosen clip
 //! ([`crate::pose::range::check_lane`]).
 //!
 //! [`bake_in`] assembles the asset in this order, one file each (after `error`; each
@@ -120,6 +124,8 @@ pub struct Baked {
     /// The morph section's moved vertices (a record each, over all parts) and entries (a
     /// target's deltas at one of them).
     pub morph_records: (usize, usize),
+    /// Baked for DQS of joints with scale or shear ([`skin_core::asset::FLAG_STRETCH`]).
+    pub stretched: bool,
 }
 
 /// Bake `rig` as `options` say.
@@ -155,34 +161,35 @@ pub fn bake_with(rig: &Rig, options: &Options, extras: Extras<'_>) -> Result<Bak
     let (budget, skinning) = (options.budget, options.skinning);
     match options.lane {
         LaneKind::F32 => {
-            if skinning == Skinning::Dqs {
-                check_lane::<f32>(rig, &clips, 0, skinning)?;
-            }
-            bake_lane::<f32>(rig, (budget, skinning), &clips, 0, extras)
+            let stretched =
+                skinning == Skinning::Dqs && check_lane::<f32>(rig, &clips, 0, skinning)?.stretched;
+            bake_lane::<f32>(rig, (budget, skinning, stretched), &clips, 0, extras)
         }
         LaneKind::Fixed => {
             let k = fixed_unit(rig)?;
-            check_lane::<Q14>(rig, &clips, k, skinning)?;
-            bake_lane::<Q14>(rig, (budget, skinning), &clips, k, extras)
+            let stretched = check_lane::<Q14>(rig, &clips, k, skinning)?.stretched;
+            bake_lane::<Q14>(rig, (budget, skinning, stretched), &clips, k, extras)
         }
     }
 }
 
-/// [`bake`] in lane `L` with asset unit `2^k`, after the range checks.
+/// [`bake`] in lane `L` with asset unit `2^k`, after the range checks; `stretched`: DQS of
+/// joints with scale or shear (the asset is marked [`skin_core::asset::FLAG_STRETCH`] and
+/// its parts split for two more constant registers a bone).
 pub fn bake_in<L: AssetLane>(
     rig: &Rig,
     budget: Option<Budget>,
-    skinning: Skinning,
+    (skinning, stretched): (Skinning, bool),
     clips: &[usize],
     k: i32,
 ) -> Result<Baked, BakeError> {
-    bake_lane::<L>(rig, (budget, skinning), clips, k, Extras::default())
+    bake_lane::<L>(rig, (budget, skinning, stretched), clips, k, Extras::default())
 }
 
 /// [`bake_in`] with `extras`.
 fn bake_lane<L: AssetLane>(
     rig: &Rig,
-    (budget, skinning): (Option<Budget>, Skinning),
+    (budget, skinning, stretched): (Option<Budget>, Skinning, bool),
     clips: &[usize],
     k: i32,
     extras: Extras<'_>,
@@ -191,7 +198,8 @@ fn bake_lane<L: AssetLane>(
     let centre = lane_centre::<L>(rig, k);
     let bones = Bones::new(rig, s)?;
     let mut joints = Joints::new(rig, &bones, s, centre);
-    let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget, skinning), &mut joints)?;
+    let limit = PaletteLimit::new(budget, skinning, stretched);
+    let (draws, duplicated) = draws(rig, &limit, &mut joints)?;
     let vertices = Vertices::<L>::new(rig, &draws, k, centre)?;
     let clip_keys = Clips::new(rig, clips, k);
     let channels = clip_keys.channels(&bones.bone_of);
@@ -236,6 +244,9 @@ fn bake_lane<L: AssetLane>(
             let mut bytes = vec![0u8; size];
             let n = asset.write_deformed(&d, &mut bytes)?;
             bytes.truncate(n);
+            if stretched {
+                skin_core::asset::mark_stretched(&mut bytes)?;
+            }
             Ok((bytes, asset.size_with_morphs(morphs)? - asset.size()?))
         })
     })?;
@@ -251,5 +262,6 @@ fn bake_lane<L: AssetLane>(
         morph_bytes,
         correctives: rbfs.len(),
         morph_records: morphs.records(),
+        stretched,
     })
 }

@@ -247,8 +247,8 @@ impl From<LaneArg> for LaneKind {
 pub enum SkinningArg {
     /// Linear blend skinning.
     Lbs,
-    /// Dual quaternion skinning (joints with scale or shear: split in f32, in fixed point
-    /// and on the GPU; refused by the baker).
+    /// Dual quaternion skinning (joints with scale or shear split as Kavan et al. do, on
+    /// every path).
     Dqs,
 }
 

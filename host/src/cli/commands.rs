@@ -269,7 +269,10 @@ impl BakeCommand {
             output.display(),
             baked.bytes.len(),
             lane.name(),
-            skinning.name(),
+            match baked.stretched {
+                true => "dqs with stretches (joints with scale or shear)",
+                false => skinning.name(),
+            },
             baked.unit_exponent,
             baked.bones.len(),
             baked.joints,

@@ -13,7 +13,7 @@ use super::animate::{channels, check_keys, clip_keys};
 use super::error::PoseError;
 use super::lane::Skinning;
 use super::morph::weights;
-use super::palette::{node_world, skin_dual_palette};
+use super::palette::{node_world, skin_stretch_palette};
 use super::skin::pose_in;
 use super::values::transforms;
 use crate::rig::{Clip, Rig};
@@ -43,20 +43,32 @@ pub fn check_times(clip: &Clip) -> Vec<f32> {
 /// [`check_times`] time of each clip in `clips`, as the device would; `Ok(frames
 /// checked)` or the first frame that overflows (named in the error).
 pub fn check_fixed(rig: &Rig, clips: &[usize], k: i32) -> Result<usize, PoseError> {
-    check_lane::<Q14>(rig, clips, k, Skinning::Lbs)
+    Ok(check_lane::<Q14>(rig, clips, k, Skinning::Lbs)?.frames)
+}
+
+/// What [`check_lane`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// The frames checked.
+    pub frames: usize,
+    /// Under [`Skinning::Dqs`], whether a joint has scale or shear at one of them (its
+    /// palette is split as Kavan et al. do: the baked asset is marked for it).
+    pub stretched: bool,
 }
 
 /// [`check_fixed`] for any lane and skinning method: skin the rig in lane `L` by
 /// `skinning` at rest and at every [`check_times`] time of each clip in `clips`. Under
-/// [`Skinning::Dqs`] every joint matrix and every rigidly drawn node's world matrix (a baked
-/// asset skins those parts with one dual quaternion too) must be a rotation and translation:
-/// the first that is not is named, with the frame.
+/// [`Skinning::Dqs`] every joint matrix must split into a rotation and translation and a
+/// stretch (not a mirror, not flattened), and every rigidly drawn node's world matrix (a
+/// baked asset skins those parts with one dual quaternion) must be a rotation and
+/// translation: the first that is not is named, with the frame.
 pub fn check_lane<L: Lane>(
     rig: &Rig,
     clips: &[usize],
     k: i32,
     skinning: Skinning,
-) -> Result<usize, PoseError> {
+) -> Result<Checked, PoseError> {
+    let stretched = std::cell::Cell::new(false);
     let at = |what: String| {
         move |e: PoseError| PoseError::Frame {
             frame: what,
@@ -67,11 +79,12 @@ pub fn check_lane<L: Lane>(
         pose_in::<L>(rig, locals, weights, k, skinning)?;
         if skinning == Skinning::Dqs {
             rigid_nodes::<L>(rig, locals)?;
-            // `pose_in` splits joints with scale in `f32`; a baked asset holds no
-            // stretches, so every joint must be rigid.
+            // `pose_in` splits joints with scale (Kavan et al.); the asset is marked for
+            // them.
             for (_, _, skin) in rig.mesh_nodes() {
                 if let Some(s) = skin {
-                    skin_dual_palette::<L>(rig, locals, s, k)?;
+                    let split = skin_stretch_palette::<L>(rig, locals, s, k)?;
+                    stretched.set(stretched.get() | split.stretches.is_some());
                 }
             }
         }
@@ -97,7 +110,10 @@ pub fn check_lane<L: Lane>(
             frames += 1;
         }
     }
-    Ok(frames)
+    Ok(Checked {
+        frames,
+        stretched: stretched.get(),
+    })
 }
 
 /// Every mesh node drawn rigidly (no skin, or a primitive without weights) has a world

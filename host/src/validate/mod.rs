@@ -68,6 +68,7 @@ mod tally;
 mod tangents;
 
 use skin_core::budget::{Budget, Layout};
+use skin_core::raster::RasterError;
 
 use crate::gpu::{Model, Reference};
 use crate::oracle;
@@ -220,8 +221,10 @@ fn tolerated(options: &Options, skinning: Skinning) -> bool {
 }
 
 /// `drawn` (the DQS picture check made, or a frame of it drawn) passed through `f`; a rig
-/// the asset cannot hold for DQS (a bake refusing a joint) as `Ok(Err(why))`, for its
-/// pictures to be "not compared" while its rows stand; any other error as itself.
+/// the asset cannot hold for DQS (a bake refusing a joint), or a frame that DQS moves out
+/// of the camera framed on the rest pose (a joint's stretch carries a limb beyond the depth
+/// range LBS's pose stays within), as `Ok(Err(why))`, for its pictures to be "not
+/// compared" while its rows stand; any other error as itself.
 fn dual_check<T, U>(
     drawn: Result<T, ValidateError>,
     f: impl FnOnce(T) -> U,
@@ -230,6 +233,11 @@ fn dual_check<T, U>(
         Ok(t) => Ok(Ok(f(t))),
         Err(ValidateError::Render(e @ (RenderError::Bake(_) | RenderError::Pose(_)))) => {
             Ok(Err(e.to_string()))
+        }
+        Err(ValidateError::Render(e @ RenderError::Raster(RasterError::OutOfView { .. }))) => {
+            Ok(Err(format!(
+                "{e}: the clip moves the model beyond the camera framed on its rest pose"
+            )))
         }
         Err(e) => Err(e),
     }

@@ -46,7 +46,7 @@ pub struct PictureCheck<'a> {
 impl<'a> PictureCheck<'a> {
     /// No frames yet; `size` pictures skinned by `skinning`, the CPU's palettes split for
     /// `budget` and the camera framed as the firmware's. A rig the asset cannot hold for
-    /// `skinning` (a scaled joint under DQS) is a bake error ([`RenderError::Bake`]). With
+    /// `skinning` (a mirrored joint under DQS) is a bake error ([`RenderError::Bake`]). With
     /// morph targets in use the GPU draws the asset's quantised deltas, its palettes split
     /// for `budget` in `layout` as the validated paths split them.
     pub fn new(
