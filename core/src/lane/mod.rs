@@ -29,13 +29,13 @@
 //! (another < 4·2⁻¹⁵); the output rounds to 2⁻¹⁶ (≤ 2⁻¹⁷). In all below 8.25·2⁻¹⁵ ≈
 //! 2.5·10⁻⁴ asset units ([`FIXED_ERROR_BOUND`]); the palette's own `I8F24` maths adds below 10⁻⁶. The baker picks the
 //! asset unit as the smallest power of two above the largest bind coordinate — measured
-//! from the model's centre where that gives a finer unit (the asset's centre,
-//! [`crate::bind::BindPose::with_centre`]: a model standing on the ground or far from its
-//! origin) — so a model whose bounding box spans at least one unit sees under 1/4000 of its
-//! extent. Measured: worst 1.5·10⁻⁴ asset units over 48 000 random vertices of 19–85-bone
-//! rigs (`tests/tests/core_props.rs`, ≈ 1/20 000 of the extent); on every clip of the sample
+//! from the model's centre where that gives a unit at least four times finer (the asset's
+//! centre, [`crate::bind::BindPose::with_centre`]: a model far from its origin) — so a model
+//! whose bounding box spans at least one unit sees under 1/4000 of its extent. Measured:
+//! worst 1.5·10⁻⁴ asset units over 48 000 random vertices of 19–85-bone rigs
+//! (`tests/tests/core_props.rs`, ≈ 1/20 000 of the extent); on every clip of the sample
 //! models, their ×100/×0.01 armatures, a 67-joint Mixamo-style character (also 5 m from its
-//! origin) and 60 skins of 18 joints at most 7.1·10⁻⁵ of the extent, ≈ 1/14 000
+//! origin) and 60 skins of 18 joints at most 1.6·10⁻⁴ of the extent, ≈ 1/6000
 //! (`tests/tests/fixed_precision.rs`).
 //!
 //! **Joint scale: the palette exponent.** A rotation's row has an L1 norm up to √3, so the

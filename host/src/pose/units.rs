@@ -39,13 +39,20 @@ fn unit_with(rig: &Rig, centre: [f32; 3]) -> i32 {
     k
 }
 
+/// How many bits a centre must lower the fixed lane's unit by to be stored: a finer unit
+/// also shrinks the fixed animation layer's reach (IK targets and poles within ±2 asset
+/// units of the origin, which the centre does not move), and the one bit a model standing
+/// on the ground would gain put the procedural character's walk poles out of it; a model at
+/// least its own size away from its origin gains two or more.
+pub const MIN_CENTRE_GAIN: i32 = 2;
+
 /// The point (model units) the fixed lane takes a skinned model's positions and skinning
 /// matrices relative to (`docs/FORMAT.md`, *Centre*): the centre of the skinned bind
 /// positions' box, on the grid of `2^(k₀ − 14)` model units (`k₀` the unit without a
-/// centre), when that lowers the asset unit (a model standing on the ground, or modelled
-/// away from the origin, fills a finer unit about its centre); otherwise zero. On that grid
-/// it is a whole number of `2⁻¹³` asset units at the finer unit, so the player adds it back
-/// to a skinned position exactly.
+/// centre), when that lowers the asset unit by [`MIN_CENTRE_GAIN`] bits or more (a model
+/// modelled away from its origin fills a much finer unit about its centre); otherwise
+/// zero. On that grid it is a whole number of `2⁻¹²` asset units at the finer unit, so the
+/// player adds it back to a skinned position exactly.
 pub fn fixed_centre(rig: &Rig) -> [f32; 3] {
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
@@ -67,7 +74,7 @@ pub fn fixed_centre(rig: &Rig) -> [f32; 3] {
     let fits = centre
         .iter()
         .all(|c| f64::from(c.abs()) <= f64::from(skin_core::asset::MAX_CENTRE) * 2f64.powi(k));
-    if k < plain && fits {
+    if k + MIN_CENTRE_GAIN <= plain && fits {
         centre
     } else {
         [0.0; 3]
