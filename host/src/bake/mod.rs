@@ -117,6 +117,8 @@ pub struct Baked {
     pub morph_bytes: usize,
     /// Corrective RBFs stored (0 without correctives).
     pub correctives: usize,
+    /// Whether a lattice is stored.
+    pub lattice: bool,
 }
 
 /// Bake `rig` as `options` say.
@@ -239,5 +241,6 @@ fn bake_lane<L: AssetLane>(
         duplicated,
         morph_bytes,
         correctives: rbfs.len(),
+        lattice: extras.lattice.is_some(),
     })
 }
