@@ -62,10 +62,9 @@ enum Model {
     MorphWorm,
     /// The worm whose last joint the clip scales up to 4× (uniformly when `true`).
     SquashStretch(bool),
-    /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation).
-    PsdElbow,
-    /// The elbow baked with its breathing lattice (free-form deformation after skinning).
-    LatticeElbow,
+    /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
+    /// and its breathing lattice (free-form deformation after skinning).
+    DeformedElbow,
 }
 
 /// What a run left behind.
@@ -120,7 +119,7 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             std::fs::write(&path, worm.glb()).expect("the generated model is written");
             Some(path)
         }
-        Model::PsdElbow | Model::LatticeElbow => {
+        Model::DeformedElbow => {
             let path = dir.path().join("elbow.glb");
             std::fs::write(&path, skin_tests::elbow::gltf().glb()).expect("the elbow is written");
             Some(path)
@@ -134,7 +133,6 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     };
     let asset_path = dir.path().join("clip.bin");
     let asset_path = asset_path.to_str().expect("UTF-8 asset path");
-    let model_kind = model;
     match (model, &path) {
         (Model::SampleClip(_, clip), Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
@@ -145,17 +143,27 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             skin_tests::skin_cli(&bake).expect("the clip is baked");
             args.extend(["--asset", asset_path]);
         }
-        (Model::PsdElbow | Model::LatticeElbow, Some(path)) => {
+        (Model::DeformedElbow, Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
-            let (option, text) = match model_kind {
-                Model::PsdElbow => ("--correctives", skin_tests::elbow::CORRECTIVES),
-                _ => ("--lattice", skin_tests::elbow::BREATH),
+            let file = |name: &str, text: &str| {
+                let file = dir.path().join(name);
+                std::fs::write(&file, text).expect("the file is written");
+                file.to_str().expect("UTF-8 path").to_owned()
             };
-            let file = dir.path().join("elbow.json");
-            std::fs::write(&file, text).expect("the file is written");
-            let file = file.to_str().expect("UTF-8 path");
+            let correctives = file("correctives.json", skin_tests::elbow::CORRECTIVES);
+            let lattice = file("breath.json", skin_tests::elbow::BREATH);
             let bake = [
-                "bake", model, "--arith", lane, "--budget", "vs_1_1", option, file, "-o",
+                "bake",
+                model,
+                "--arith",
+                lane,
+                "--budget",
+                "vs_1_1",
+                "--correctives",
+                &correctives,
+                "--lattice",
+                &lattice,
+                "-o",
                 asset_path,
             ];
             skin_tests::skin_cli(&bake).expect("the elbow is baked");
@@ -550,28 +558,18 @@ fn firmware_frames_morph_stress_test() {
     frames(test, "mps2-an385-m0", "fixed", &wave);
 }
 
-/// Pose-space deformation on the boards: the elbow baked with its correctives (the RBF of
-/// two correctives over three poses, weighed each frame from the forearm's rotation before
-/// the morph step) on the Cortex-M4F in both lanes and as Cortex-M0 code on the mps2-an385;
-/// the micro:bit holds 320 of its 658 vertices. Frames bit for bit the host's.
+/// Pose-space deformation and the lattice on the boards: the elbow baked with its
+/// correctives (the RBF of two correctives over three poses, weighed each frame from the
+/// forearm's rotation before the morph step) and its breathing lattice (quadratic, around the
+/// upper arm, keyed over the clip, applied after skinning in the lane's skinned output
+/// format) on the Cortex-M4F in both lanes and as Cortex-M0 code on the mps2-an385; the
+/// micro:bit holds 320 of its 658 vertices. Frames bit for bit the host's.
 #[test]
-fn firmware_frames_psd_elbow() {
-    let test = "firmware_frames_psd_elbow";
-    frames(test, "mps2-an386", "fixed", &[Model::PsdElbow]);
-    frames(test, "mps2-an386", "f32", &[Model::PsdElbow]);
-    frames(test, "mps2-an385-m0", "fixed", &[Model::PsdElbow]);
-}
-
-/// The lattice on the boards: the elbow baked with its breathing lattice (a quadratic
-/// lattice around the upper arm, keyed over the clip, applied after skinning in the lane's
-/// skinned output format) on the Cortex-M4F in both lanes and as Cortex-M0 code on the
-/// mps2-an385. Frames bit for bit the host's.
-#[test]
-fn firmware_frames_lattice_elbow() {
-    let test = "firmware_frames_lattice_elbow";
-    frames(test, "mps2-an386", "fixed", &[Model::LatticeElbow]);
-    frames(test, "mps2-an386", "f32", &[Model::LatticeElbow]);
-    frames(test, "mps2-an385-m0", "fixed", &[Model::LatticeElbow]);
+fn firmware_frames_deformed_elbow() {
+    let test = "firmware_frames_deformed_elbow";
+    frames(test, "mps2-an386", "fixed", &[Model::DeformedElbow]);
+    frames(test, "mps2-an386", "f32", &[Model::DeformedElbow]);
+    frames(test, "mps2-an385-m0", "fixed", &[Model::DeformedElbow]);
 }
 
 /// Squash and stretch in the fixed lane: the worm whose last joint its clip scales up to 4×

@@ -158,6 +158,53 @@ fn cpu_pictures_are_the_baked_files_frames() {
 /// Where the header stores the CRC-32 (docs/FORMAT.md).
 const CRC_AT: usize = 48;
 
+/// Every byte of the deformer sections of an asset with morph targets, correctives and a
+/// lattice changed (and the checksum made to match): the reader returns an asset or an error,
+/// never panics, and a frame of what it accepts plays without panicking.
+#[test]
+fn damaged_deformer_sections_never_panic() {
+    let f = files();
+    let correctives = f.path("c.json");
+    std::fs::write(&correctives, elbow::CORRECTIVES).unwrap();
+    let out = f.path("both.skin");
+    let args = [
+        "bake",
+        &f.model,
+        "--arith",
+        "fixed",
+        "--correctives",
+        &correctives,
+        "--lattice",
+        &f.lattice,
+        "-o",
+        &out,
+    ];
+    assert!(skin_cli(&args)
+        .unwrap()
+        .contains("1 corrective RBFs, a lattice"));
+    let bytes = std::fs::read(&out).unwrap();
+    let plain = Asset::<Q14>::read(&bytes).unwrap();
+    let deformers = plain.morphs().unwrap().size() + 96 + 1016;
+    let (mut read, mut refused) = (0, 0);
+    for at in bytes.len() - deformers..bytes.len() {
+        for v in [0x00, 0xff] {
+            let mut b = bytes.clone();
+            b[at] = v;
+            let crc = checksum(&b);
+            b[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
+            if Asset::<Q14>::read(&b).is_err() {
+                refused += 1;
+                continue;
+            }
+            read += 1;
+            // Played: a picture or an error, whichever.
+            let _ = Cpu::from_asset(b).and_then(|c| c.render(0.5, (32, 32)));
+        }
+    }
+    eprintln!("{read} read, {refused} refused");
+    assert!(read > 0 && refused > 0);
+}
+
 #[test]
 fn damaged_lattices_are_refused_by_name() {
     let f = files();

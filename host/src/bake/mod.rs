@@ -126,6 +126,8 @@ pub struct Baked {
     pub morph_records: (usize, usize),
     /// Baked for DQS of joints with scale or shear ([`skin_core::asset::FLAG_STRETCH`]).
     pub stretched: bool,
+    /// Whether a lattice is stored.
+    pub lattice: bool,
 }
 
 /// Bake `rig` as `options` say.
@@ -263,5 +265,6 @@ fn bake_lane<L: AssetLane>(
         correctives: rbfs.len(),
         morph_records: morphs.records(),
         stretched,
+        lattice: extras.lattice.is_some(),
     })
 }

@@ -265,7 +265,7 @@ impl BakeCommand {
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}{}{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
@@ -292,6 +292,7 @@ impl BakeCommand {
                 0 => String::new(),
                 n => format!(", {n} corrective RBFs"),
             },
+            if baked.lattice { ", a lattice" } else { "" },
         )?;
         Ok(())
     }
