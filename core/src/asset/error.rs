@@ -3,6 +3,8 @@
 use crate::error::Error;
 use crate::psd::PsdError;
 
+use super::TangentProblem;
+
 /// Which part of an asset an [`AssetError`] is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -17,6 +19,8 @@ pub enum Field {
     Position,
     /// A vertex normal.
     Normal,
+    /// Vertex tangents.
+    Tangents,
     /// A vertex's influences (bone bytes and weights).
     Influence,
     /// Triangle indices.
@@ -79,6 +83,7 @@ impl Field {
             Field::Vertices => "vertices",
             Field::Position => "position of vertex",
             Field::Normal => "normal of vertex",
+            Field::Tangents => "tangents",
             Field::Influence => "influences of vertex",
             Field::Indices => "triangle indices",
             Field::Parts => "parts",
@@ -220,6 +225,16 @@ pub enum AssetError {
         /// What is wrong.
         error: PsdError,
     },
+    /// A stored tangent the player cannot skin: a NaN or infinite component, a direction
+    /// not of unit length (zero, say), a handedness other than ±1.
+    Tangent {
+        /// The vertex (asset order).
+        vertex: usize,
+        /// The stored `[x, y, z, w]`.
+        value: [f32; 4],
+        /// What is wrong with it.
+        problem: TangentProblem,
+    },
 }
 
 impl From<Error> for AssetError {
@@ -297,6 +312,11 @@ impl core::fmt::Display for AssetError {
             ),
             AssetError::Core(e) => write!(f, "{e}"),
             AssetError::Psd { rbf, error } => write!(f, "corrective RBF {rbf}: {error}"),
+            AssetError::Tangent {
+                vertex,
+                value,
+                problem,
+            } => write!(f, "tangent of vertex {vertex} is {value:?}: {problem}"),
         }
     }
 }

@@ -19,6 +19,9 @@ pub const FLAG_NORMALS: u16 = 1;
 /// palette is built as unit dual quaternions. Clear: linear blend skinning. (Bit 8, so that
 /// the low bits stay for what vertices carry.)
 pub const FLAG_DQS: u16 = 1 << 8;
+/// Flag bit: the asset stores vertex tangents (`xyz` and the handedness `w`) right after
+/// the normals (`docs/FORMAT.md`, *Tangents*).
+pub const FLAG_TANGENTS: u16 = 1 << 2;
 /// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
 pub const FLAG_MORPHS: u16 = 2;
 /// Flag bit: a correctives section (pose-space deformation's RBFs driving morph targets)
@@ -116,7 +119,8 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known = FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE;
+        let known =
+            FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE | FLAG_TANGENTS;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
         if flags & !known != 0 || orphan || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
@@ -142,6 +146,11 @@ impl Counts {
     /// Whether the asset stores normals.
     pub fn normals(&self) -> bool {
         self.flags & FLAG_NORMALS != 0
+    }
+
+    /// Whether the asset stores tangents.
+    pub fn tangents(&self) -> bool {
+        self.flags & FLAG_TANGENTS != 0
     }
 
     /// The skinning method the asset was baked for.
@@ -202,6 +211,7 @@ pub(crate) struct Sections {
     pub inverse_binds: (usize, usize),
     pub positions: (usize, usize),
     pub normals: (usize, usize),
+    pub tangents: (usize, usize),
     pub influences: (usize, usize),
     pub indices: (usize, usize),
     pub parts: (usize, usize),
@@ -237,6 +247,7 @@ impl Sections {
         let n = |v: u32| usize::try_from(v).map_err(|_| AssetError::TooLarge);
         let vertices = n(c.vertices)?;
         let normals = if c.normals() { vertices } else { 0 };
+        let tangents = if c.tangents() { vertices } else { 0 };
         let s = Self {
             parents: next(usize::from(c.bones), 2)?,
             rest: next(usize::from(c.bones), 4 * TRS_FLOATS)?,
@@ -245,6 +256,7 @@ impl Sections {
             inverse_binds: next(usize::from(c.joints), 4 * AFFINE_FLOATS)?,
             positions: next(vertices, 3 * value)?,
             normals: next(normals, 3 * value)?,
+            tangents: next(tangents, 4 * value)?,
             influences: next(vertices, 4 + 3 * weight)?,
             indices: next(n(c.indices)?, 2)?,
             parts: next(usize::from(c.parts), PART_LEN)?,

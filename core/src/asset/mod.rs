@@ -37,6 +37,7 @@
 //!     inverse_binds: &[Affine::IDENTITY],
 //!     positions: &positions,
 //!     normals: None,
+//!     tangents: None,
 //!     influences: &influences,
 //!     indices: &[0, 1, 2],
 //!     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
@@ -79,6 +80,7 @@ mod morph_view;
 mod morphs;
 mod part_view;
 mod read;
+mod tangents;
 mod views;
 mod write;
 
@@ -90,8 +92,8 @@ pub use correctives::{
 };
 pub use error::{AssetError, Field};
 pub use header::{
-    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN,
-    MAGIC, VERSION,
+    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_MORPHS, FLAG_NORMALS, FLAG_TANGENTS,
+    HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
 pub use morph_view::{
@@ -101,4 +103,5 @@ pub(crate) use morphs::ENTRY_LEN as MORPH_ENTRY_LEN;
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;
+pub use tangents::{TangentProblem, Tangents, TANGENT_LENGTH_TOLERANCE};
 pub use views::{Influences, U16s, Vectors};

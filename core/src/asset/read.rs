@@ -4,8 +4,8 @@ use core::marker::PhantomData;
 
 use heapless::Vec;
 
-use super::correctives::CorrectiveSections;
 use super::centre::{self, CENTRE_LEN};
+use super::correctives::CorrectiveSections;
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
 use super::morphs::MorphSections;
@@ -167,6 +167,9 @@ impl<'a, L: AssetLane> Asset<'a, L> {
                     index,
                 });
             }
+        }
+        if let Some(t) = self.tangents() {
+            super::tangents::check(t.iter())?;
         }
         let infl = Influences::<L>::new(self.section(self.s.influences));
         for index in 0..infl.len() {

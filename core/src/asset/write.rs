@@ -1,10 +1,10 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
-use super::correctives::{self, CorrectiveSections};
 use super::centre::{self, CENTRE_LEN};
+use super::correctives::{self, CorrectiveSections};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
-    FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
+    FLAG_DQS, FLAG_NORMALS, FLAG_TANGENTS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
 use super::morphs::{flag, MorphSections};
 use super::{Asset, AssetError, AssetLane, AssetParts, CorrectiveParts, Field, MorphParts};
@@ -84,6 +84,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     inverse_binds: &[Affine::IDENTITY],
     ///     positions: &positions,
     ///     normals: None,
+    ///     tangents: None,
     ///     influences: &influences,
     ///     indices: &[0, 1, 2],
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
@@ -157,6 +158,11 @@ impl<L: AssetLane> AssetParts<'_, L> {
         values(self.positions, out, s.positions.0);
         if let Some(n) = self.normals {
             values(n, out, s.normals.0);
+        }
+        if let Some(t) = self.tangents {
+            for (i, v) in t.iter().flatten().enumerate() {
+                v.put(&mut out[s.tangents.0 + vb * i..][..vb]);
+            }
         }
         let ib = 4 + 3 * L::WEIGHT_BYTES;
         for (i, inf) in self.influences.iter().enumerate() {
@@ -238,6 +244,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         if let Some(n) = self.normals {
             mismatch(Field::Vertices, vertices, n.len())?;
         }
+        if let Some(t) = self.tangents {
+            mismatch(Field::Tangents, vertices, t.len())?;
+        }
         // A parent index of 0xFFFF would be read back as "no parent": reject it here.
         for (bone, p) in self.parents.iter().enumerate() {
             if let Some(p) = *p {
@@ -265,6 +274,10 @@ impl<L: AssetLane> AssetParts<'_, L> {
                 Skinning::Dqs => FLAG_DQS,
             } | if self.normals.is_some() {
                 FLAG_NORMALS
+            } else {
+                0
+            } | if self.tangents.is_some() {
+                FLAG_TANGENTS
             } else {
                 0
             },
