@@ -87,6 +87,7 @@ fn asset<L: AssetLane>(morphed: bool) -> Vec<u8> {
         inverse_binds: &[Affine::IDENTITY],
         positions: &positions,
         normals: Some(&normals),
+        tangents: None,
         influences: &influences,
         indices: &indices,
         parts: &[Part {

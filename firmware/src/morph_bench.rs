@@ -191,6 +191,7 @@ fn one_part<'a, L: AssetLane>(
         inverse_binds: &[Affine::IDENTITY],
         positions,
         normals: Some(normals),
+        tangents: None,
         influences,
         indices,
         parts,

@@ -67,12 +67,13 @@ fn header_errors() {
         }
     );
 
+    // Bit 2 is the tangents' (FLAG_TANGENTS); bit 15 is unknown.
     let mut b = good.clone();
-    b[6] |= 4;
+    b[7] |= 0x80;
     assert_eq!(
         f32_err(&b),
         AssetError::Flags {
-            flags: 5,
+            flags: 0x8001,
             reserved: 0
         }
     );

@@ -66,6 +66,9 @@ pub struct AssetParts<'a, L: Lane> {
     pub positions: &'a [[L; 3]],
     /// Vertex normals (as many as positions), if stored.
     pub normals: Option<&'a [[L; 3]]>,
+    /// Vertex tangents (as many as positions), if stored: unit directions `xyz` and the
+    /// handedness `w`, ±1 (`docs/FORMAT.md`, *Tangents*).
+    pub tangents: Option<&'a [[L; 4]]>,
     /// Vertex influences; bone bytes index the vertex's part palette.
     pub influences: &'a [Influence<L>],
     /// Triangle indices, all parts one after another, each local to its part.

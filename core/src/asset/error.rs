@@ -4,6 +4,8 @@ use crate::error::Error;
 use crate::lattice::LatticeError;
 use crate::psd::PsdError;
 
+use super::TangentProblem;
+
 /// Which part of an asset an [`AssetError`] is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -18,6 +20,8 @@ pub enum Field {
     Position,
     /// A vertex normal.
     Normal,
+    /// Vertex tangents.
+    Tangents,
     /// A vertex's influences (bone bytes and weights).
     Influence,
     /// Triangle indices.
@@ -84,6 +88,7 @@ impl Field {
             Field::Vertices => "vertices",
             Field::Position => "position of vertex",
             Field::Normal => "normal of vertex",
+            Field::Tangents => "tangents",
             Field::Influence => "influences of vertex",
             Field::Indices => "triangle indices",
             Field::Parts => "parts",
@@ -230,6 +235,16 @@ pub enum AssetError {
     /// The lattice ([`crate::lattice`]) is not one its format can run: degrees, box or a
     /// key's control points.
     Lattice(LatticeError),
+    /// A stored tangent the player cannot skin: a NaN or infinite component, a direction
+    /// not of unit length (zero, say), a handedness other than ±1.
+    Tangent {
+        /// The vertex (asset order).
+        vertex: usize,
+        /// The stored `[x, y, z, w]`.
+        value: [f32; 4],
+        /// What is wrong with it.
+        problem: TangentProblem,
+    },
 }
 
 impl From<Error> for AssetError {
@@ -308,6 +323,11 @@ impl core::fmt::Display for AssetError {
             AssetError::Core(e) => write!(f, "{e}"),
             AssetError::Psd { rbf, error } => write!(f, "corrective RBF {rbf}: {error}"),
             AssetError::Lattice(e) => write!(f, "asset lattice: {e}"),
+            AssetError::Tangent {
+                vertex,
+                value,
+                problem,
+            } => write!(f, "tangent of vertex {vertex} is {value:?}: {problem}"),
         }
     }
 }

@@ -26,6 +26,9 @@ pub const FLAG_DQS: u16 = 1 << 8;
 /// else in the layout changes: the stretches are computed from the joint matrices each
 /// frame.
 pub const FLAG_STRETCH: u16 = 1 << 10;
+/// Flag bit: the asset stores vertex tangents (`xyz` and the handedness `w`) right after
+/// the normals (`docs/FORMAT.md`, *Tangents*).
+pub const FLAG_TANGENTS: u16 = 1 << 2;
 /// Flag bit: a morph section follows the clip names (`docs/FORMAT.md`, *Morph targets*).
 pub const FLAG_MORPHS: u16 = 2;
 /// Flag bit: a correctives section (pose-space deformation's RBFs driving morph targets)
@@ -146,6 +149,7 @@ impl Counts {
         let flags = u16_at(6);
         let reserved = u16_at(18);
         let known = FLAG_NORMALS
+            | FLAG_TANGENTS
             | FLAG_MORPHS
             | FLAG_DQS
             | FLAG_CORRECTIVES
@@ -178,6 +182,11 @@ impl Counts {
     /// Whether the asset stores normals.
     pub fn normals(&self) -> bool {
         self.flags & FLAG_NORMALS != 0
+    }
+
+    /// Whether the asset stores tangents.
+    pub fn tangents(&self) -> bool {
+        self.flags & FLAG_TANGENTS != 0
     }
 
     /// The skinning method the asset was baked for.
@@ -248,6 +257,7 @@ pub(crate) struct Sections {
     pub inverse_binds: (usize, usize),
     pub positions: (usize, usize),
     pub normals: (usize, usize),
+    pub tangents: (usize, usize),
     pub influences: (usize, usize),
     pub indices: (usize, usize),
     pub parts: (usize, usize),
@@ -283,6 +293,7 @@ impl Sections {
         let n = |v: u32| usize::try_from(v).map_err(|_| AssetError::TooLarge);
         let vertices = n(c.vertices)?;
         let normals = if c.normals() { vertices } else { 0 };
+        let tangents = if c.tangents() { vertices } else { 0 };
         let s = Self {
             parents: next(usize::from(c.bones), 2)?,
             rest: next(usize::from(c.bones), 4 * TRS_FLOATS)?,
@@ -291,6 +302,7 @@ impl Sections {
             inverse_binds: next(usize::from(c.joints), 4 * AFFINE_FLOATS)?,
             positions: next(vertices, 3 * value)?,
             normals: next(normals, 3 * value)?,
+            tangents: next(tangents, 4 * value)?,
             influences: next(vertices, 4 + 3 * weight)?,
             indices: next(n(c.indices)?, 2)?,
             parts: next(usize::from(c.parts), PART_LEN)?,

@@ -37,6 +37,7 @@
 //!     inverse_binds: &[Affine::IDENTITY],
 //!     positions: &positions,
 //!     normals: None,
+//!     tangents: None,
 //!     influences: &influences,
 //!     indices: &[0, 1, 2],
 //!     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
@@ -80,6 +81,7 @@ mod morph_view;
 mod morphs;
 mod part_view;
 mod read;
+mod tangents;
 mod views;
 mod write;
 
@@ -92,7 +94,7 @@ pub use correctives::{
 pub use error::{AssetError, Field};
 pub use header::{
     checksum, mark_stretched, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS,
-    FLAG_NORMALS, FLAG_STRETCH, HEADER_LEN, MAGIC, VERSION,
+    FLAG_NORMALS, FLAG_STRETCH, FLAG_TANGENTS, HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
 pub use lattice::{LatticeParts, LatticeView};
@@ -103,5 +105,6 @@ pub(crate) use morphs::ENTRY_LEN as MORPH_ENTRY_LEN;
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;
+pub use tangents::{TangentProblem, Tangents, TANGENT_LENGTH_TOLERANCE};
 pub use views::{Influences, U16s, Vectors};
 pub use write::Deformers;

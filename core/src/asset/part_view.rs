@@ -58,6 +58,12 @@ impl<'a, L: AssetLane> PartView<'a, L> {
         all.slice(self.vertices.start, self.vertices.len())
     }
 
+    /// Tangents of this part's vertices, if stored.
+    pub fn tangents(&self) -> Option<super::Tangents<'a, L>> {
+        let all = self.asset.tangents()?;
+        all.slice(self.vertices.start, self.vertices.len())
+    }
+
     /// Influences of this part's vertices; bone bytes index [`PartView::bones`].
     pub fn influences(&self) -> Influences<'a, L> {
         let all = self.asset.influences();

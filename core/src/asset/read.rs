@@ -178,6 +178,9 @@ impl<'a, L: AssetLane> Asset<'a, L> {
                 });
             }
         }
+        if let Some(t) = self.tangents() {
+            super::tangents::check(t.iter())?;
+        }
         let infl = Influences::<L>::new(self.section(self.s.influences));
         for index in 0..infl.len() {
             let ok = infl.raw(index).is_some_and(|(_, w)| {

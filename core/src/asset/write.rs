@@ -4,7 +4,7 @@ use super::centre::{self, CENTRE_LEN};
 use super::correctives::{self, CorrectiveSections};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
-    FLAG_DQS, FLAG_NORMALS, HEADER_LEN, NO_PARENT, PART_LEN,
+    FLAG_DQS, FLAG_NORMALS, FLAG_TANGENTS, HEADER_LEN, NO_PARENT, PART_LEN,
 };
 use super::lattice::{self, LatticeSections};
 use super::morphs::{flag, MorphSections};
@@ -94,6 +94,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     inverse_binds: &[Affine::IDENTITY],
     ///     positions: &positions,
     ///     normals: None,
+    ///     tangents: None,
     ///     influences: &influences,
     ///     indices: &[0, 1, 2],
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
@@ -178,6 +179,11 @@ impl<L: AssetLane> AssetParts<'_, L> {
         if let Some(n) = self.normals {
             values(n, out, s.normals.0);
         }
+        if let Some(t) = self.tangents {
+            for (i, v) in t.iter().flatten().enumerate() {
+                v.put(&mut out[s.tangents.0 + vb * i..][..vb]);
+            }
+        }
         let ib = 4 + 3 * L::WEIGHT_BYTES;
         for (i, inf) in self.influences.iter().enumerate() {
             let rec = &mut out[s.influences.0 + ib * i..][..ib];
@@ -261,6 +267,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         if let Some(n) = self.normals {
             mismatch(Field::Vertices, vertices, n.len())?;
         }
+        if let Some(t) = self.tangents {
+            mismatch(Field::Tangents, vertices, t.len())?;
+        }
         // A parent index of 0xFFFF would be read back as "no parent": reject it here.
         for (bone, p) in self.parents.iter().enumerate() {
             if let Some(p) = *p {
@@ -288,6 +297,10 @@ impl<L: AssetLane> AssetParts<'_, L> {
                 Skinning::Dqs => FLAG_DQS,
             } | if self.normals.is_some() {
                 FLAG_NORMALS
+            } else {
+                0
+            } | if self.tangents.is_some() {
+                FLAG_TANGENTS
             } else {
                 0
             },

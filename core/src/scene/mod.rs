@@ -11,6 +11,7 @@
 //! | correctives | pose-space deformation: the asset's RBFs weigh their corrective targets from the driving bones' local rotations ([`Scene::correctives`]) | [`crate::psd`], [`crate::asset::Correctives`] | `correctives.rs` |
 //! | deform | each part's active morph targets at the frame's weights ([`Scratch::set_time`], correctives' from the pose) move its copied vertices, before skinning | [`crate::morph`], [`crate::asset::Morphs`] | `morph.rs` |
 //! | skin | LBS or DQS (the asset's [`crate::skin::Skinning`]) of the part's vertices, read in place or copied, by the loop [`crate::skin::dispatch`] picks | [`crate::skin`] | `deform.rs` |
+//! | tangents | the asset's tangents skinned like normals by each part's palette, `w` kept, for a caller that shades with them ([`Scene::tangents`]) | [`crate::tangent`], [`crate::asset::Tangents`] | `tangents.rs` |
 //! | project | screen position, depth and Lambert shade per vertex | [`crate::raster::camera`] | [`Scene::project`] (`project.rs`) |
 //! | raster | triangles into bands of pixels, bands to the display | [`crate::raster`] | [`Scene::render_binned`] (`draw.rs`) |
 //!
@@ -32,6 +33,7 @@ mod pose;
 mod project;
 mod skinning;
 mod stages;
+mod tangents;
 mod walk;
 
 pub use deform::{Route, Scratch};
@@ -62,7 +64,7 @@ use crate::skeleton::Skeleton;
 /// # let parts = AssetParts {
 /// #     unit_exponent: 0, parents: &[None], rest: &[Transform::IDENTITY],
 /// #     root: Affine::IDENTITY, joints: &[0], inverse_binds: &[Affine::IDENTITY],
-/// #     positions: &positions, normals: Some(&normals), influences: &[Influence::rigid(0); 3],
+/// #     positions: &positions, normals: Some(&normals), tangents: None, influences: &[Influence::rigid(0); 3],
 /// #     indices: &[0, 1, 2], parts: &[Part { vertices: 3, indices: 3, bones: &[0] }], clips: &[],
 /// #     skinning: skin_core::skin::Skinning::Lbs,
 /// #     centre: [0.0; 3],

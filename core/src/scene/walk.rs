@@ -135,7 +135,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// # let parts = AssetParts {
     /// #     unit_exponent: 0, parents: &parents, rest: &rest,
     /// #     root: Affine::IDENTITY, joints: &[0], inverse_binds: &[Affine::IDENTITY],
-    /// #     positions: &positions, normals: None, influences: &[Influence::rigid(0); 3],
+    /// #     positions: &positions, normals: None, tangents: None, influences: &[Influence::rigid(0); 3],
     /// #     indices: &[0, 1, 2], parts: &[Part { vertices: 3, indices: 3, bones: &[0] }], clips: &[],
     /// #     skinning: skin_core::skin::Skinning::Lbs,
     /// #     centre: [0.0; 3],

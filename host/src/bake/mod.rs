@@ -114,6 +114,9 @@ pub struct Baked {
     pub clips: Vec<usize>,
     /// Whether normals are stored (every baked primitive has them).
     pub normals: bool,
+    /// Bytes of the tangent section (0 unless every baked primitive has tangents): four
+    /// lane values a vertex.
+    pub tangent_bytes: usize,
     /// Vertices added by splitting.
     pub duplicated: usize,
     /// Bytes of the morph section (0 without morph targets): targets' quantised sparse
@@ -185,7 +188,13 @@ pub fn bake_in<L: AssetLane>(
     clips: &[usize],
     k: i32,
 ) -> Result<Baked, BakeError> {
-    bake_lane::<L>(rig, (budget, skinning, stretched), clips, k, Extras::default())
+    bake_lane::<L>(
+        rig,
+        (budget, skinning, stretched),
+        clips,
+        k,
+        Extras::default(),
+    )
 }
 
 /// [`bake_in`] with `extras`.
@@ -218,6 +227,7 @@ fn bake_lane<L: AssetLane>(
         inverse_binds: &inverse_binds,
         positions: &vertices.positions,
         normals: vertices.normals.as_deref(),
+        tangents: vertices.tangents.as_deref(),
         influences: &vertices.influences,
         indices: &vertices.indices,
         parts: &vertices.parts,
@@ -257,6 +267,10 @@ fn bake_lane<L: AssetLane>(
         unit_exponent: k,
         joints: joint_bones.len(),
         normals: vertices.normals.is_some(),
+        tangent_bytes: vertices
+            .tangents
+            .as_ref()
+            .map_or(0, |t| t.len() * 4 * L::VALUE_BYTES),
         bones: bones.nodes,
         parts: draws.into_iter().map(|d| d.source).collect(),
         clips: clips.to_vec(),

@@ -1,12 +1,12 @@
-//! The parts' vertex arrays in the lane: positions and normals in asset units, influences,
-//! and 16-bit triangle indices local to each part.
+//! The parts' vertex arrays in the lane: positions in asset units, normals, tangents,
+//! influences, and 16-bit triangle indices local to each part.
 
 use skin_core::asset::{AssetLane, Part};
 use skin_core::vertex::Influence;
 
 use super::draws::Draw;
 use super::error::BakeError;
-use crate::pose::values::{centred_positions, influences, normals};
+use crate::pose::values::{centred_positions, influences, normals, tangents};
 use crate::rig::Rig;
 
 /// Every draw call's vertices, one part after another, in lane `L`.
@@ -15,6 +15,8 @@ pub struct Vertices<'a, L: AssetLane> {
     pub positions: Vec<[L; 3]>,
     /// Normals, when every part has them.
     pub normals: Option<Vec<[L; 3]>>,
+    /// Tangents (`xyz` and the handedness `w`), when every part has them.
+    pub tangents: Option<Vec<[L; 4]>>,
     /// Influences.
     pub influences: Vec<Influence<L>>,
     /// Triangle indices, local to each part.
@@ -28,9 +30,11 @@ impl<'a, L: AssetLane> Vertices<'a, L> {
     /// skins less `centre` (asset units).
     pub fn new(rig: &Rig, draws: &'a [Draw], k: i32, centre: [f32; 3]) -> Result<Self, BakeError> {
         let with_normals = draws.iter().all(|d| d.prim.normals.is_some());
+        let with_tangents = draws.iter().all(|d| d.prim.tangents.is_some());
         let mut v = Self {
             positions: Vec::new(),
             normals: with_normals.then(Vec::new),
+            tangents: with_tangents.then(Vec::new),
             influences: Vec::new(),
             indices: Vec::new(),
             parts: Vec::with_capacity(draws.len()),
@@ -64,6 +68,9 @@ impl<'a, L: AssetLane> Vertices<'a, L> {
         self.influences.extend(influences::<L>(&d.prim, &ctx)?);
         if let Some(n) = &mut self.normals {
             n.extend(normals::<L>(&d.prim, &ctx)?);
+        }
+        if let Some(t) = &mut self.tangents {
+            t.extend(tangents::<L>(&d.prim, &ctx)?);
         }
         let local = d.prim.indices.as_deref().unwrap_or(&[]);
         self.indices.extend(local.iter().map(|&i| i as u16));

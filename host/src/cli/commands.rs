@@ -265,7 +265,7 @@ impl BakeCommand {
             .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", output.display())))?;
         writeln!(
             out,
-            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}{}{}",
+            "{}: {} bytes, {}, {}, asset unit 2^{} model units, {} bones, {} joints, {} parts, {} vertices ({} duplicated by splitting), {} clips{}{}{}{}{}",
             output.display(),
             baked.bytes.len(),
             lane.name(),
@@ -281,6 +281,10 @@ impl BakeCommand {
             baked.duplicated,
             baked.clips.len(),
             if baked.normals { ", normals" } else { "" },
+            match baked.tangent_bytes {
+                0 => String::new(),
+                n => format!(", {n} bytes of tangents"),
+            },
             match baked.morph_bytes {
                 0 => String::new(),
                 n => format!(

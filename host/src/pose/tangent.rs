@@ -11,7 +11,7 @@ use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::palette::{node_palette, skin_dual_palette, skin_palette};
 use super::units::fixed_unit;
-use super::values::{influences, positions};
+use super::values::{influences, positions, tangents as tangents_of};
 use crate::rig::Rig;
 
 /// The skinned tangents of one primitive of one mesh node (glTF world space directions).
@@ -54,26 +54,12 @@ pub fn tangents_in<L: Lane>(
     let mut out = Vec::new();
     for (node, mesh, skin) in rig.mesh_nodes() {
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
-            let Some(given) = &prim.tangents else {
+            if prim.tangents.is_none() {
                 continue;
-            };
+            }
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
             let failed = || PoseError::core(format!("{ctx} TANGENT in {}", L::NAME));
-            let lane = given
-                .iter()
-                .map(|t| {
-                    let mut v = [L::default(); 4];
-                    for (o, &c) in v.iter_mut().zip(t) {
-                        *o = L::from_f32(c).map_err(|_| {
-                            PoseError::Range(format!(
-                                "{ctx}: TANGENT component {c} does not fit {}",
-                                L::NAME
-                            ))
-                        })?;
-                    }
-                    Ok(v)
-                })
-                .collect::<Result<Vec<_>, PoseError>>()?;
+            let lane = tangents_of::<L>(prim, &ctx)?;
             let pos = positions::<L>(prim, k, &ctx)?;
             let mut turned = vec![[L::default(); 4]; lane.len()];
             match (skin, &prim.influences) {

@@ -146,6 +146,29 @@ pub fn normals<L: Lane>(prim: &Primitive, context: &str) -> Result<Vec<[L; 3]>, 
     }
 }
 
+/// A primitive's tangents (`xyz` and the handedness `w`) in lane `L`, or none; a component
+/// the lane cannot hold is refused, named with `context`.
+pub fn tangents<L: Lane>(prim: &Primitive, context: &str) -> Result<Vec<[L; 4]>, PoseError> {
+    let Some(given) = &prim.tangents else {
+        return Ok(Vec::new());
+    };
+    given
+        .iter()
+        .map(|t| {
+            let mut v = [L::default(); 4];
+            for (o, &c) in v.iter_mut().zip(t) {
+                *o = L::from_f32(c).map_err(|_| {
+                    PoseError::Range(format!(
+                        "{context}: TANGENT component {c} does not fit {}",
+                        L::NAME
+                    ))
+                })?;
+            }
+            Ok(v)
+        })
+        .collect()
+}
+
 /// `values` times `s` in lane `L`.
 fn vectors<L: Lane>(
     values: &[[f32; 3]],

@@ -167,6 +167,7 @@ pub fn parts<'a, L: AssetLane>(
         inverse_binds: &f.ibms,
         positions: &f.positions,
         normals: Some(&f.normals),
+        tangents: None,
         influences: &f.influences,
         indices: &f.indices,
         parts,
