@@ -12,7 +12,8 @@ executed instruction is counted. Prints, per function (symbols from `nm`), the i
 executed and the cycles the Cortex-M0+ Technical Reference Manual gives them: loads and
 stores 2, BL 3, BX, BLX and B 2, a conditional branch 1.5 (taken 2, not taken 1: the
 direction is not traced), PUSH/POP/LDM/STM 1 + registers (+2 for POP with PC), everything
-else (MULS too: the RP2040's multiplier is single-cycle) 1. The figures cover the whole
+else (MULS too: the RP2040's multiplier is single-cycle) 1. PROFILE_TOP=N lists N functions
+(40 by default). The figures cover the whole
 run (boot, the stack paint, calibration and the display writes too); the frame loop's
 functions are the ones to read. Thumb-1 (ARMv6-M) code only: the timings are the M0+'s.
 """
@@ -106,7 +107,7 @@ def main():
         entry[1] += n * sum(cycles(op, args) for op, args in insns)
     total = sum(v[0] for v in per.values())
     print(f"{'instructions':>12} {'share':>6} {'M0+ cycles':>12} {'per insn':>8}  function")
-    for name, (insns, cyc) in sorted(per.items(), key=lambda kv: -kv[1][0])[:40]:
+    for name, (insns, cyc) in sorted(per.items(), key=lambda kv: -kv[1][0])[:int(os.environ.get("PROFILE_TOP", "40"))]:
         print(f"{insns:>12} {100 * insns / total:5.1f}% {cyc:>12.0f} {cyc / max(insns, 1):8.2f}  {name[:90]}")
 
 

@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Kernels: `{stitch,lbs4,dqs4}/{pos,pos+nrm}/{f32,I2F14}`,
-//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`, and `dqs4s/{pos,pos+nrm}/f32` (DQS with every joint
-//! stretched, `SkinnedMesh::skin_dqs_stretched`; named only, not in the default run).
+//! `glam/{lbs4,dqs4}/{pos,pos+nrm}/f32`, and `dqs4s/{pos,pos+nrm}/{f32,I2F14}` (DQS with every
+//! joint stretched, `SkinnedMesh::skin_dqs_stretched`; named only, not in the default run).
 //! Without arguments (as `cargo bench` runs it) it skins each kernel once and exits.
 //!
 //! `… icount time N TRIALS KERNEL…` instead times the kernels, interleaved, `TRIALS` times
@@ -41,9 +41,13 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     let lbs = SkinnedMesh::<L, 4>::new(&d.positions, &d.influences).expect("valid mesh");
     let (out, out_n, normals) = (&mut d.out, &mut d.out_normals, &d.normals);
     // Every joint stretched (the loop's cost does not depend on the values), for `dqs4s`.
-    let stretch = [[1.25, 0.0, 0.125], [0.0, 0.75, 0.0], [0.125, 0.0, 1.0]];
+    let stretch = [[1.25, 0.0, 0.125], [0.0, 0.75, 0.0], [0.125, 0.0, 1.0]]
+        .map(|r| r.map(|v| L::from_f32(v).expect("fits every lane")));
     let stretches = vec![stretch; duals.len()];
-    let s = Some(&stretches[..]);
+    let s = Some(skin_core::dual::Stretches {
+        matrices: &stretches[..],
+        exponent: 0,
+    });
     for _ in 0..reps {
         let palette = black_box(palette);
         match kernel {
@@ -65,25 +69,29 @@ fn lane<L: Lane>(kernel: &str, d: &mut Lanes<L>, reps: usize) -> bool {
     true
 }
 
-/// A kernel as a closure over its own copy of the data, for the timing mode.
-type Run = Box<dyn FnMut()>;
+/// A kernel as a closure over its own copy of the data, for the timing mode: one call runs
+/// the kernel the given number of times (the meshes built once, as `lane` does, so that a
+/// timed batch measures the kernel calls, not the meshes' construction).
+type Run = Box<dyn FnMut(usize)>;
 
 /// The named kernel as a closure skinning `raw`.
 fn run(name: &str, raw: &Raw) -> Run {
     fn lane_run<L: Lane>(kernel: &str, mut d: Lanes<L>) -> Run {
         let kernel = kernel.to_owned();
-        Box::new(move || assert!(lane(&kernel, &mut d, 1), "unknown kernel {kernel}"))
+        Box::new(move |reps| assert!(lane(&kernel, &mut d, reps), "unknown kernel {kernel}"))
     }
     match name {
         "glam/lbs4/pos/f32" | "glam/lbs4/pos+nrm/f32" => {
             let mut g = Glam::new(raw);
             let palette = g.palette.clone();
             let normals = name.contains("nrm");
-            Box::new(move || {
-                if normals {
-                    g.skin_with_normals(black_box(&palette));
-                } else {
-                    g.skin(black_box(&palette));
+            Box::new(move |reps| {
+                for _ in 0..reps {
+                    if normals {
+                        g.skin_with_normals(black_box(&palette));
+                    } else {
+                        g.skin(black_box(&palette));
+                    }
                 }
             })
         }
@@ -91,11 +99,13 @@ fn run(name: &str, raw: &Raw) -> Run {
             let mut g = GlamDq::new(raw);
             let palette = g.palette.clone();
             let normals = name.contains("nrm");
-            Box::new(move || {
-                if normals {
-                    g.skin_with_normals(black_box(&palette));
-                } else {
-                    g.skin(black_box(&palette));
+            Box::new(move |reps| {
+                for _ in 0..reps {
+                    if normals {
+                        g.skin_with_normals(black_box(&palette));
+                    } else {
+                        g.skin(black_box(&palette));
+                    }
                 }
             })
         }
@@ -117,9 +127,7 @@ fn time(args: &[String]) {
     for _ in 0..trials {
         for (run, best) in runs.iter_mut().zip(&mut best) {
             let start = std::time::Instant::now();
-            for _ in 0..reps {
-                run();
-            }
+            run(reps);
             let ns = start.elapsed().as_nanos() as f64 / (reps * n) as f64;
             *best = best.min(ns);
         }
@@ -164,10 +172,7 @@ fn main() {
     for kernel in kernels {
         let ok = match kernel.as_str() {
             k if k.starts_with("glam/") => {
-                let mut glam = run(k, &raw);
-                for _ in 0..reps {
-                    glam();
-                }
+                run(k, &raw)(reps);
                 true
             }
             k => lane(k, &mut common::float(&raw), reps) || lane(k, &mut common::fixed(&raw), reps),

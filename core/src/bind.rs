@@ -28,6 +28,7 @@ use crate::palette::Palette;
 pub struct BindPose<R: Real, const J: usize> {
     joints: Vec<u16, J>,
     inverse_binds: Vec<Affine<R>, J>,
+    centre: [R; 3],
 }
 
 impl<R: Real, const J: usize> BindPose<R, J> {
@@ -60,6 +61,7 @@ impl<R: Real, const J: usize> BindPose<R, J> {
         let mut s = Self {
             joints: Vec::new(),
             inverse_binds: Vec::new(),
+            centre: [R::ZERO; 3],
         };
         s.joints.extend_from_slice(joints).map_err(|_| cap)?;
         s.inverse_binds
@@ -86,6 +88,49 @@ impl<R: Real, const J: usize> BindPose<R, J> {
             })?;
         }
         Self::new(joints, &inverse, bind_world.len())
+    }
+
+    /// This bind pose with its skinning matrices taken relative to `centre`: each
+    /// [`Self::matrix`] is `T(−centre) · W · B⁻¹`, so a mesh near `centre` skins to small
+    /// coordinates that a caller adds `centre` back to ([`crate::lane::Lane::offset`]). The
+    /// fixed lane's asset stores its model's centre so (see `docs/FORMAT.md`, "Centre"):
+    /// its palette translations and outputs then stay small whatever the model's distance
+    /// from the origin, and its unit can be as fine as the model's size allows.
+    ///
+    /// ```
+    /// use skin_core::affine::Affine;
+    /// use skin_core::bind::BindPose;
+    /// let bind = BindPose::<f32, 4>::new(&[0], &[Affine::IDENTITY], 1)
+    ///     .unwrap()
+    ///     .with_centre([5.0, 0.0, 0.0])
+    ///     .unwrap();
+    /// let m = bind.matrix(0, &[Affine::translation([6.0, 0.0, 0.0])]).unwrap();
+    /// assert_eq!(m.transform_point([0.0; 3]), [1.0, 0.0, 0.0]);
+    /// assert_eq!(bind.centre(), [5.0, 0.0, 0.0]);
+    /// ```
+    ///
+    /// [`Error::Overflow`] (of a position, indexed by axis) for a coordinate beyond half the
+    /// format's checked range ([`Real::LIMIT`]), where a skinning matrix less it could
+    /// leave the format.
+    pub fn with_centre(mut self, centre: [R; 3]) -> Result<Self, Error> {
+        if let Some(index) = centre
+            .iter()
+            .position(|c| !c.is_finite() || c.to_f32().abs() > R::LIMIT / 2.0)
+        {
+            return Err(Error::Overflow {
+                what: Quantity::Position,
+                index,
+                format: R::NAME,
+            });
+        }
+        self.centre = centre;
+        Ok(self)
+    }
+
+    /// The centre the skinning matrices are taken relative to (zero unless
+    /// [`Self::with_centre`] set one).
+    pub fn centre(&self) -> [R; 3] {
+        self.centre
     }
 
     /// Joints.
@@ -156,10 +201,11 @@ impl<R: Real, const J: usize> BindPose<R, J> {
         out.fill(|| (0..self.len()).map(|joint| self.matrix(joint, world)))
     }
 
-    /// One joint's skinning matrix `M = W[bone] · B⁻¹` from the skeleton's world matrices:
+    /// One joint's skinning matrix `M = W[bone] · B⁻¹` from the skeleton's world matrices
+    /// (less the [centre](Self::with_centre), if one is set):
     /// [`Error::JointIndex`] for a joint this bind pose does not have,
     /// [`Error::LengthMismatch`] when `world` is short, [`Error::Overflow`] (indexed by
-    /// joint) when the product leaves the number format.
+    /// joint) when the product leaves the number format's checked range.
     pub fn matrix(&self, joint: usize, world: &[Affine<R>]) -> Result<Affine<R>, Error> {
         let missing = Error::JointIndex {
             joint,
@@ -172,10 +218,18 @@ impl<R: Real, const J: usize> BindPose<R, J> {
             expected: bone + 1,
             actual: world.len(),
         })?;
-        w.checked_mul(ibm).ok_or(Error::Overflow {
+        let overflow = Error::Overflow {
             what: Quantity::Palette,
             index: joint,
             format: R::NAME,
-        })
+        };
+        let mut m = w.checked_mul(ibm).ok_or(overflow)?;
+        for (row, &c) in m.rows.iter_mut().zip(&self.centre) {
+            // The product is within the format's checked range (`R::LIMIT`, half the
+            // format's) and the centre within half of that (`with_centre`): the difference
+            // is inside the format; narrowing the palette checks its range.
+            row[3] = row[3] - c;
+        }
+        Ok(m)
     }
 }

@@ -68,6 +68,31 @@ impl<R: Real> Dual<R> {
 /// applies the blend of the bones' `S` to a vertex first, then the blended rigid part.
 pub type Stretch<T> = [[T; 3]; 3];
 
+/// The stretches of a palette of dual quaternions with scale, as the skinning loop reads
+/// them (`crate::skin::SkinnedMesh::skin_dqs_stretched`): one per joint, each stored as
+/// `S · 2^−exponent` with the joint's translation scaled alike (the palette exponent of
+/// `crate::palette::Palette`, which lets a fixed-point palette hold joints scaled up to
+/// 4×); the skinned positions are widened by `2^exponent` afterwards. The exponent is
+/// always 0 in `f32`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stretches<'a, T> {
+    /// One stretch per joint, in joint order (the identity, scaled, for a rigid joint).
+    pub matrices: &'a [Stretch<T>],
+    /// The exponent `e`: the stretches and translations are stored `2^e` times smaller.
+    pub exponent: u8,
+}
+
+/// The cofactor matrix of `s`: its inverse transpose times `det s`.
+#[inline(always)]
+pub(crate) fn cofactors(s: &Stretch<f32>) -> Stretch<f32> {
+    core::array::from_fn(|i| {
+        core::array::from_fn(|j| {
+            let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+            s[i1][j1] * s[i2][j2] - s[i1][j2] * s[i2][j1]
+        })
+    })
+}
+
 /// The smallest determinant a joint matrix's linear part may have to be split into a
 /// rotation and a scale/shear ([`Dual::split`]): the split inverts the matrix, and below
 /// 10⁻⁶ (every axis scaled below 1%, or one flattened to nothing) the inverse's entries pass

@@ -105,10 +105,25 @@ pub trait Real:
     /// Square root (0 for negative input).
     fn sqrt(self) -> Self;
     /// `1/√self` for `self > 0`, what normalising a vector or quaternion scales by. The
-    /// default is `1 / sqrt(self)`; `f32` overrides it without a square root or a division.
+    /// default is `1 / sqrt(self)`.
     #[inline]
     fn recip_sqrt(self) -> Self {
         Self::ONE / self.sqrt()
+    }
+    /// `√self` where a result within a step or two of the format, rather than the exact
+    /// rounding of [`Real::sqrt`], will do (the animation layer's lengths). The default is
+    /// [`Real::sqrt`]; [`Fx`] multiplies by its [`Real::recip_sqrt`], without the fixed
+    /// crate's bit-by-bit loop.
+    #[inline(always)]
+    fn fast_sqrt(self) -> Self {
+        self.sqrt()
+    }
+    /// `1/self` for `self > 0`, where a result within a step or two of the format will do.
+    /// The default is a division; [`Fx`] squares its [`Real::recip_sqrt`], without the
+    /// fixed crate's 64-bit division loop.
+    #[inline(always)]
+    fn recip(self) -> Self {
+        Self::ONE / self
     }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
@@ -158,27 +173,26 @@ impl Real for f32 {
         let r = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + g;
         (r.abs() <= Self::LIMIT).then_some(r)
     }
+    #[inline]
     fn sqrt(self) -> Self {
         if self <= 0.0 {
             0.0
         } else {
-            libm::sqrtf(self)
+            root(self)
         }
     }
-    /// The exponent-halving estimate (within 3.5 %), then three Newton steps
-    /// `y ← y + y·(1/2 − x·y²/2)`, each squaring the relative error (2·10⁻³, 6·10⁻⁶, then
-    /// f32 rounding: within 2 units in the last place, below 2·10⁻⁷). Written as a
-    /// correction to `y`, the step leaves an exact root exact (a unit length stays 1, so a
-    /// unit quaternion normalises to itself). Plain `f32` operations: the same bits on
-    /// every target, and no call to the software `sqrtf` or a division.
+    /// `1 / √x`, each of the two correctly rounded (within one unit in the last place; an
+    /// exact root stays exact, so a unit quaternion normalises to itself): on a Cortex-M
+    /// FPU a `VSQRT.F32` and a `VDIV.F32`, two instructions (14 cycles each on a
+    /// Cortex-M4), where an estimate refined by Newton steps took about 20.
     #[inline]
     fn recip_sqrt(self) -> Self {
-        let half = 0.5 * self;
-        let mut y = f32::from_bits(0x5f37_5a86 - (self.to_bits() >> 1));
-        for _ in 0..3 {
-            y += y * (0.5 - half * y * y);
-        }
-        y
+        1.0 / root(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        // One `VABS` (a bit cleared), not a comparison and a negation.
+        f32::abs(self)
     }
     fn acos(self) -> Self {
         libm::acosf(self.clamp(-1.0, 1.0))
@@ -253,12 +267,45 @@ impl Real for Fx {
             Fx::sqrt(self)
         }
     }
-    /// `1 / sqrt`, one out-of-line copy: the fixed crate's division and square root are
-    /// long inline loops, and the anim layer normalises in many places (flash on the
-    /// micro:bit).
+    /// `1/√x` without the fixed crate's division and square root (long loops, 64-bit on a
+    /// Cortex-M0): [`inverse_root`]'s `1/√m'` scaled by `2^((s − 8)/2)` and rounded to
+    /// nearest: within one step of `I8F24` plus 2⁻²⁶ of the result (tested over two binades
+    /// around 1 and across the range). Values too small for the result to fit (below 2⁻¹⁴)
+    /// give `I8F24`'s largest. One out-of-line copy (flash on the micro:bit).
     #[inline(never)]
     fn recip_sqrt(self) -> Self {
-        Fx::ONE / Real::sqrt(self)
+        let Some((y, s, _)) = inverse_root(self.to_bits()) else {
+            return Fx::MAX;
+        };
+        // 1/√x in I8F24 bits: y·2^(24 − 29 + (s − 8)/2) = y >> (9 − s/2).
+        match 9 - s as i32 / 2 {
+            shift @ 1.. => Fx::from_bits((((y >> (shift - 1)) + 1) >> 1) as i32),
+            0 => Fx::from_bits(y.min(i32::MAX as u32) as i32),
+            shift => Fx::from_bits((u64::from(y) << -shift).min(i32::MAX as u64) as i32),
+        }
+    }
+    /// `√x = m'·(1/√m')·2^((8 − s)/2)` from [`inverse_root`], rounded to nearest: within
+    /// 2⁻²⁶ of the result and one step of `I8F24` (0 for `x ≤ 0`).
+    #[inline(never)]
+    fn fast_sqrt(self) -> Self {
+        let Some((y, s, m)) = inverse_root(self.to_bits()) else {
+            return Fx::ZERO;
+        };
+        let z = (wide_umul(m, y) >> 32) as u32; // √m' in Q29, below 2^29
+                                                // √x in I8F24 bits: z·2^(24 − 29 + (8 − s)/2) = z >> (1 + s/2).
+        let shift = 1 + s / 2;
+        Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
+    }
+    /// `(1/√x)²` (within 2⁻²⁴ of the result plus two steps of `I8F24`) for `x ≥ 2⁻⁶`, where
+    /// the reciprocal square root stays below 8 and its square in range; below, a division.
+    #[inline]
+    fn recip(self) -> Self {
+        if self.to_bits() < 1 << 18 {
+            Fx::ONE / self
+        } else {
+            let r = self.recip_sqrt();
+            r.times(r)
+        }
     }
     fn abs(self) -> Self {
         // −128 has no positive twin in I8F24; saturate rather than overflow.
@@ -272,6 +319,106 @@ impl Real for Fx {
     fn sin(self) -> Self {
         Fx::from_num(libm::sinf(self.to_f32()))
     }
+}
+
+#[cfg(skin_asm_v7em_f32)]
+mod vsqrt;
+
+/// `√x` of a positive, finite `x`, correctly rounded: the FPU's `VSQRT.F32` where the build
+/// has one and the hard-float ABI, `libm::sqrtf` (the same bits) elsewhere.
+#[inline(always)]
+fn root(x: f32) -> f32 {
+    #[cfg(skin_asm_v7em_f32)]
+    {
+        vsqrt::sqrt(x)
+    }
+    #[cfg(not(skin_asm_v7em_f32))]
+    {
+        libm::sqrtf(x)
+    }
+}
+
+/// Intervals of the inverse-square-root seed table over [¼, 1) (the fixed lane's unit
+/// normals and [`Fx`]'s [`Real::recip_sqrt`]).
+pub(crate) const SEED_INTERVALS: usize = 96;
+
+/// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
+/// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
+pub(crate) const SEED: [u16; SEED_INTERVALS] = {
+    let mut t = [0u16; SEED_INTERVALS];
+    let mut i = 0;
+    while i < SEED_INTERVALS {
+        // √(2³⁸ / d) = 2·√(2³⁶ / d); halving with rounding.
+        let twice = ((1u64 << 38) / (65 + 2 * i as u64)).isqrt();
+        t[i] = ((twice + 1) >> 1) as u16;
+        i += 1;
+    }
+    t
+};
+
+/// `(s, x << s)` for the even `s` that puts `x` (non-zero) in [2³⁰, 2³²): one `CLZ` where
+/// the core has it; on ARMv6-M (no `CLZ`, where `leading_zeros` is a ~30-instruction
+/// library call) a four-step binary search, about 10 instructions for a unit normal's
+/// squared length (`docs/BENCHMARKS.md`).
+#[inline(always)]
+pub(crate) fn normalise_even(x: u32) -> (u32, u32) {
+    if cfg!(skin_v6m) {
+        let (mut s, mut m) = (0, x);
+        for step in [16, 8, 4, 2] {
+            if m >> (32 - step) == 0 {
+                m <<= step;
+                s += step;
+            }
+        }
+        (s, m)
+    } else {
+        let s = x.leading_zeros() & !1;
+        (s, x << s)
+    }
+}
+
+/// For `I8F24` bits `x > 0`: `(y, s, m)` with `x·2⁻²⁴ = m'·2^(8 − s)`, `m' = m/2³²` in
+/// [¼, 1), `s` even ([`normalise_even`]), and `y ≈ 2²⁹/√m'` (Q29), so that
+/// `1/√x = y·2⁻²⁹·2^((s − 8)/2)`: the seed table (within 2⁻⁸), one Newton step
+/// `y ← y·(3 − m'y²)/2` in Q14 with 32-bit products (within 2⁻¹³, the Q14 rounding), one
+/// in Q29 with 32 × 32 → 64-bit products (within 2⁻²⁶). `None` for `x ≤ 0`.
+#[inline(always)]
+fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
+    if bits <= 0 {
+        return None;
+    }
+    let (s, m) = normalise_even(bits as u32);
+    // m' = m / 2^32: its interval of width 1/128 is (m >> 25) − 32.
+    let y = u32::from(SEED[(m >> 25) as usize - 32]); // Q14, ≤ 2^15
+    let t = ((m >> 16) * ((y * y) >> 14)) >> 16; // m'·y², Q14
+    let y = ((y * ((3 << 14) - t)) >> 15) << 15; // Q29, ≤ 2^30
+    let yy = (wide_umul(y, y) >> 29) as u32; // Q29, ≤ 2^31
+    let t = (wide_umul(m, yy) >> 32) as u32; // m'·y², Q29
+    let y = (wide_umul(y, (3 << 29) - t) >> 30) as u32; // Q29
+    Some((y, s, m))
+}
+
+/// `a · b` exactly for unsigned operands; on ARMv6-M from four 16 × 16-bit products (no
+/// 32 × 32 → 64-bit multiply there).
+#[inline(always)]
+fn wide_umul(a: u32, b: u32) -> u64 {
+    #[cfg(skin_v6m)]
+    {
+        halves_umul(a, b)
+    }
+    #[cfg(not(skin_v6m))]
+    {
+        u64::from(a) * u64::from(b)
+    }
+}
+
+/// [`wide_umul`] from 16-bit halves, each partial product within 32 bits.
+#[cfg(any(test, skin_v6m))]
+#[inline(always)]
+fn halves_umul(a: u32, b: u32) -> u64 {
+    let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
+    let mid = u64::from(ah * bl) + u64::from(al * bh);
+    (u64::from(ah * bh) << 32) + (mid << 16) + u64::from(al * bl)
 }
 
 /// `a · b` exactly. On ARMv6-M (no 32 × 32 → 64-bit multiply; an `i64` product is a
@@ -452,7 +599,7 @@ mod tests {
     }
 
     #[test]
-    fn f32_recip_sqrt_is_within_two_units_in_the_last_place() {
+    fn f32_recip_sqrt_is_within_one_unit_in_the_last_place() {
         // Every exponent from 2^-40 to 2^40, each with mantissas across the binade.
         for e in -40..40 {
             for m in 0..256 {
@@ -460,7 +607,7 @@ mod tests {
                 let want = 1.0 / f64::from(x).sqrt();
                 let got = f64::from(Real::recip_sqrt(x));
                 assert!(
-                    ((got - want) / want).abs() < 2.0e-7,
+                    ((got - want) / want).abs() < 1.2e-7,
                     "1/sqrt({x}) = {got}, not {want}"
                 );
             }
@@ -471,10 +618,61 @@ mod tests {
         }
     }
 
+    /// Within one step of `I8F24` plus 2⁻²⁶ of the result of the exact `1/√x`: every value
+    /// of two binades around 1 (where normalising works), and values across the range from
+    /// 2⁻¹⁰.
     #[test]
-    fn fx_recip_sqrt_is_one_over_the_square_root() {
-        let x = Fx::from_f32(0.3).unwrap();
-        assert_eq!(Real::recip_sqrt(x), Fx::ONE / Real::sqrt(x));
+    fn fx_recip_sqrt_is_within_its_bound() {
+        let check = |bits: i32| {
+            let x = f64::from(bits) / f64::from(1u32 << 24);
+            let want = 1.0 / x.sqrt() * f64::from(1u32 << 24);
+            let got = f64::from(Real::recip_sqrt(Fx::from_bits(bits)).to_bits());
+            let bound = 1.0 + want / f64::from(1u32 << 26);
+            assert!(
+                (got - want).abs() <= bound,
+                "1/sqrt({x}) = {got}, not {want} (bits)"
+            );
+        };
+        for bits in (1 << 23)..(1 << 25) {
+            check(bits);
+        }
+        for e in 14..31 {
+            for m in 0..4096 {
+                check((1 << e) + m * ((1 << e) / 4096));
+            }
+        }
+        check(i32::MAX);
+        assert_eq!(Real::recip_sqrt(Fx::ONE), Fx::ONE);
+        assert_eq!(Real::recip_sqrt(Fx::from_num(4)), Fx::from_num(0.5));
+        assert_eq!(Real::recip_sqrt(Fx::from_bits(1)), Fx::MAX);
+        assert_eq!(Real::recip_sqrt(Fx::ZERO), Fx::MAX);
+    }
+
+    proptest! {
+        #[test]
+        fn unsigned_halves_multiply_exactly(a: u32, b: u32) {
+            prop_assert_eq!(halves_umul(a, b), u64::from(a) * u64::from(b));
+            prop_assert_eq!(wide_umul(a, b), u64::from(a) * u64::from(b));
+        }
+    }
+
+    #[test]
+    fn fx_fast_sqrt_and_recip_are_within_their_bounds() {
+        let step = 1.0 / f64::from(1u32 << 24);
+        for bits in (1..i32::MAX).step_by(4099) {
+            let x = Fx::from_bits(bits);
+            let v = f64::from(bits) * step;
+            let root = f64::from(Real::fast_sqrt(x).to_bits()) * step;
+            let bound = step + v.sqrt() / f64::from(1u32 << 26);
+            assert!((root - v.sqrt()).abs() <= bound, "sqrt({v}) = {root}");
+            if v >= 1.0 / 64.0 {
+                let recip = f64::from(Real::recip(x).to_bits()) * step;
+                let bound = 2.0 * step + 2.0 / v / f64::from(1u32 << 24);
+                assert!((recip - 1.0 / v).abs() <= bound, "1/{v} = {recip}");
+            }
+        }
+        assert_eq!(Real::fast_sqrt(Fx::ZERO), Fx::ZERO);
+        assert_eq!(Real::recip(Fx::from_num(4)), Fx::from_num(0.25));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use heapless::Vec;
 
 use crate::affine::Affine;
-use crate::dual::{Dual, Stretch};
+use crate::dual::{Dual, Stretch, Stretches};
 use crate::error::{Error, Quantity};
 use crate::lane::Lane;
 use crate::num::Real;
@@ -99,21 +99,11 @@ impl<L: Lane, const CAP: usize> Palette<L, CAP> {
     where
         I: Iterator<Item = Result<Affine<L::Real>, Error>>,
     {
-        let mut exponent = 0;
-        'exponents: loop {
-            self.clear();
-            self.exponent = exponent;
-            for m in matrices() {
-                match self.push(&m?) {
-                    Err(Error::Overflow { .. }) if exponent < L::MAX_EXPONENT => {
-                        exponent += 1;
-                        continue 'exponents;
-                    }
-                    r => r?,
-                }
-            }
-            return Ok(());
-        }
+        let start = |p: &mut Self, e| {
+            p.clear();
+            p.exponent = e;
+        };
+        fill_smallest::<L, _, _>(self, start, Self::push, matrices)
     }
 
     /// Widen positions skinned with this palette back to asset units (`· 2^e`, exact);
@@ -242,41 +232,65 @@ impl<L: Lane, const CAP: usize> DualPalette<L, CAP> {
     }
 }
 
-/// Up to `CAP` joints for dual quaternion skinning with scale (Kavan et al.), in `f32`: each
-/// joint's unit dual quaternion and its scale/shear ([`Dual::split`]). Whether any joint has
-/// a stretch is decided once, as the palette is filled: a palette of rigid joints has no
-/// stretches ([`Self::stretches`] is `None`) and skins by the plain DQS loop, with
+/// Up to `CAP` joints for dual quaternion skinning with scale (Kavan et al.) in lane `L`:
+/// each joint's unit dual quaternion and its scale/shear ([`Dual::split`]). Whether any joint
+/// has a stretch is decided once, as the palette is filled: a palette of rigid joints has
+/// no stretches ([`Self::stretches`] is `None`) and skins by the plain DQS loop, with
 /// [`DualPalette`]'s bits.
 ///
 /// ```
 /// use skin_core::affine::Affine;
 /// use skin_core::palette::StretchPalette;
-/// let mut p: StretchPalette<4> = StretchPalette::new();
+/// let mut p: StretchPalette<f32, 4> = StretchPalette::new();
 /// p.push(&Affine::translation([2.0, 0.0, 0.0])).unwrap();
 /// assert!(p.stretches().is_none());
 /// let mut scaled = Affine::IDENTITY;
 /// scaled.rows[1][1] = 2.0;
 /// p.push(&scaled).unwrap();
-/// let s = p.stretches().unwrap();
+/// let s = p.stretches().unwrap().matrices;
 /// assert_eq!(s[0], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
 /// assert!((s[1][1][1] - 2.0).abs() < 1e-6);
 /// scaled.rows[2][2] = -1.0; // a mirror
 /// assert!(p.push(&scaled).is_err());
 /// ```
+///
+/// In fixed point the palette has an exponent, as [`Palette`]'s: each stretch (six
+/// distinct entries, `S` being symmetric) is stored in `I2F14` as `S · 2^−e`, and each
+/// translation (the dual part) scaled alike, so that [`Self::fill`] holds joints scaled up
+/// to 4× (`e` = 2); the skinning loop widens the positions by `2^e`
+/// ([`Stretches`]):
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::lane::Q14;
+/// use skin_core::num::Fx;
+/// use skin_core::palette::StretchPalette;
+/// let mut long = Affine::<Fx>::IDENTITY;
+/// long.rows[0][0] = Fx::from_num(4); // four times as long along x
+/// let joints = [Affine::IDENTITY, long];
+/// let mut p: StretchPalette<Q14, 2> = StretchPalette::new();
+/// p.fill(|| joints.iter().map(|m| Ok(*m))).unwrap();
+/// let s = p.stretches().unwrap();
+/// assert_eq!(s.exponent, 2);
+/// assert_eq!(s.matrices[1][0][0], Q14::ONE); // 4 · 2⁻²
+/// assert_eq!(s.matrices[0][1][1], Q14::from_num(0.25)); // the rigid joint's identity · 2⁻²
+/// ```
 #[derive(Clone, Debug, Default)]
-pub struct StretchPalette<const CAP: usize> {
-    duals: Vec<Dual<f32>, CAP>,
-    stretches: Vec<Stretch<f32>, CAP>,
+pub struct StretchPalette<L: Lane, const CAP: usize> {
+    duals: Vec<Dual<L>, CAP>,
+    stretches: Vec<Stretch<L>, CAP>,
     stretched: bool,
+    exponent: u8,
 }
 
-impl<const CAP: usize> StretchPalette<CAP> {
+impl<L: Lane, const CAP: usize> StretchPalette<L, CAP> {
     /// An empty palette.
     pub const fn new() -> Self {
         Self {
             duals: Vec::new(),
             stretches: Vec::new(),
             stretched: false,
+            exponent: 0,
         }
     }
 
@@ -290,38 +304,124 @@ impl<const CAP: usize> StretchPalette<CAP> {
         self.duals.is_empty()
     }
 
-    /// Remove every entry.
+    /// Remove every entry; the exponent returns to 0.
     pub fn clear(&mut self) {
         *self = Self::new();
     }
 
-    /// The joints' rigid parts, in joint order.
-    pub fn duals(&self) -> &[Dual<f32>] {
+    /// The joints' rigid parts, in joint order (each translation `· 2^−e`).
+    pub fn duals(&self) -> &[Dual<L>] {
         &self.duals
     }
 
-    /// The joints' stretches (the identity for a rigid joint), or `None` when no joint has
-    /// one.
-    pub fn stretches(&self) -> Option<&[Stretch<f32>]> {
-        self.stretched.then_some(&self.stretches[..])
+    /// The joints' stretches (the identity for a rigid joint) and the exponent, or `None`
+    /// when no joint has one and the palette fits at exponent 0 (then its duals are
+    /// [`DualPalette`]'s).
+    pub fn stretches(&self) -> Option<Stretches<'_, L>> {
+        (self.stretched || self.exponent > 0).then_some(Stretches {
+            matrices: &self.stretches,
+            exponent: self.exponent,
+        })
     }
 
-    /// The joint matrix `m` split and appended: [`Error::NotSplittable`] for a NaN or
-    /// infinite entry, a reflection or a matrix that is not invertible.
-    pub fn push(&mut self, m: &Affine<f32>) -> Result<(), Error> {
+    /// Clear the palette and fill it with the joint matrices `matrices()` yields, at the
+    /// smallest exponent up to [`Lane::MAX_EXPONENT`] at which every joint fits the lane
+    /// (as [`Palette::fill`]: a fresh iterator for each exponent tried). Errors the
+    /// iterator yields are returned as they are; [`Error::Overflow`] when a joint does not
+    /// fit even at the largest exponent; otherwise as [`Self::push`].
+    pub fn fill<I>(&mut self, matrices: impl Fn() -> I) -> Result<(), Error>
+    where
+        I: Iterator<Item = Result<Affine<L::Real>, Error>>,
+    {
+        let start = |p: &mut Self, e| {
+            p.clear();
+            p.exponent = e;
+        };
+        fill_smallest::<L, _, _>(self, start, Self::push, matrices)
+    }
+
+    /// The joint matrix `m` split and appended at the palette's exponent (0 unless
+    /// [`Self::fill`] raised it): [`Error::NotSplittable`] for a NaN or infinite entry, a
+    /// reflection or a matrix that is not invertible; [`Error::Overflow`] when its
+    /// translation or stretch does not fit the lane. A rigid joint's dual quaternion is
+    /// [`DualPalette::push`]'s, from the matrix in the lane's own scalar; a stretched one's
+    /// is the split's, in `f32`.
+    pub fn push(&mut self, m: &Affine<L::Real>) -> Result<(), Error> {
         let joint = self.duals.len();
-        let (dual, stretch) =
-            Dual::split(m).map_err(|determinant| Error::NotSplittable { joint, determinant })?;
-        const IDENTITY: Stretch<f32> = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let overflow = Error::Overflow {
+            what: Quantity::Palette,
+            index: joint,
+            format: L::NAME,
+        };
+        let (split, stretch) = Dual::split(&m.to_f32())
+            .map_err(|determinant| Error::NotSplittable { joint, determinant })?;
+        let dual = match stretch {
+            // Rigid within the tolerance in `f32`, as `from_rigid` measures it in any scalar.
+            None => {
+                Dual::from_rigid(m).map_err(|deviation| Error::NotRigid { joint, deviation })?
+            }
+            Some(_) => {
+                let real = |c: [f32; 4]| c.map(L::Real::from_f32);
+                match (real(split.real), real(split.dual)) {
+                    ([Ok(a), Ok(b), Ok(c), Ok(d)], [Ok(e), Ok(f), Ok(g), Ok(h)]) => Dual {
+                        real: [a, b, c, d],
+                        dual: [e, f, g, h],
+                    },
+                    _ => return Err(overflow),
+                }
+            }
+        };
+        let one = L::Real::ONE;
+        let zero = L::Real::ZERO;
+        let s = match stretch {
+            None => [[one, zero, zero], [zero, one, zero], [zero, zero, one]],
+            Some(s) => {
+                let mut out = [[zero; 3]; 3];
+                for (o, r) in out.iter_mut().zip(s) {
+                    for (o, v) in o.iter_mut().zip(r) {
+                        *o = L::Real::from_f32(v).map_err(|_| overflow)?;
+                    }
+                }
+                out
+            }
+        };
+        let dual = L::narrow_dual_scaled(&dual, self.exponent).ok_or(overflow)?;
+        let s = L::narrow_stretch(&s, self.exponent).ok_or(overflow)?;
         let full = Error::Capacity {
             len: joint + 1,
             capacity: CAP,
         };
         self.duals.push(dual).map_err(|_| full)?;
-        self.stretches
-            .push(stretch.unwrap_or(IDENTITY))
-            .map_err(|_| full)?;
+        self.stretches.push(s).map_err(|_| full)?;
         self.stretched |= stretch.is_some();
         Ok(())
+    }
+}
+
+/// The exponent search of [`Palette::fill`] and [`StretchPalette::fill`]: `start(p, e)`
+/// empties `p` at exponent `e`, from 0 up; each matrix is pushed, and an overflow below
+/// [`Lane::MAX_EXPONENT`] starts again one exponent up with a fresh iterator.
+fn fill_smallest<L: Lane, P, I>(
+    p: &mut P,
+    start: impl Fn(&mut P, u8),
+    push: impl Fn(&mut P, &Affine<L::Real>) -> Result<(), Error>,
+    matrices: impl Fn() -> I,
+) -> Result<(), Error>
+where
+    I: Iterator<Item = Result<Affine<L::Real>, Error>>,
+{
+    let mut exponent = 0;
+    'exponents: loop {
+        start(p, exponent);
+        for m in matrices() {
+            match push(p, &m?) {
+                Err(Error::Overflow { .. }) if exponent < L::MAX_EXPONENT => {
+                    exponent += 1;
+                    continue 'exponents;
+                }
+                r => r?,
+            }
+        }
+        return Ok(());
     }
 }

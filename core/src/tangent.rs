@@ -27,12 +27,65 @@
 //! assert_eq!(out[0][3], -1.0);
 //! ```
 
+//! **Error bound of the fixed lane**, per component of a unit tangent (the ∞-norm of its
+//! direction's difference from the exact one), for a glTF tangent (|t| ≤ 1) whose exact
+//! blended direction `M·t` (the weights as given, summing to 1) has length `ℓ` (1 for
+//! rigid joints turning alike; shorter where the blend folds), and a palette of exponent
+//! `e` (its matrices stored as `M·2^−e`, see [`crate::lane`]). In the stored units each
+//! palette entry rounds by ≤ 2⁻¹⁵ and the blend rounds each entry once more, ≤ 2⁻¹⁵·|t|₁ ≤
+//! √3·2⁻¹⁵ each on a component of `M·t`; the weights' rounding to `U1F15` (≤ 2⁻¹⁶ each, the
+//! largest absorbing the others' remainder: ≤ 3·2⁻¹⁶ off the given weights outside the
+//! largest, and their sum is 1) moves `M·t` by `Σ Δwₖ·(Mₖt − M₀t)`, ≤ 3·2⁻¹⁶·4 = 6·2⁻¹⁵ on
+//! a component (`|Mₖt|∞ < 2`, a row's L1 norm); the tangent's own rounding to `I2F14`
+//! (≤ 2⁻¹⁵ a component) moves it by ≤ 2·2⁻¹⁵; the product rounds to `I2F14` (≤ 2⁻¹⁵). So
+//! the blended vector is within `(2√3 + 9)·2⁻¹⁵` of the exact one on each component, `√3`
+//! times that (21.6·2⁻¹⁵) in length, of a vector `ℓ·2^−e` long. Renormalising a vector
+//! `b + δ` moves its direction by at most `2|δ|/|b|`: `43.2·2^e/ℓ·2⁻¹⁵`. The inverse square
+//! root is within 2·10⁻⁴ (6.6·2⁻¹⁵) relative, a unit vector's component by as much, and the
+//! result rounds to `I2F14` (≤ 2⁻¹⁵). In all, with a margin, [`fixed_error_bound`]:
+//! `(44·2^e/ℓ + 8)·2⁻¹⁵`, 1.6·10⁻³ for `ℓ = 1`, `e = 0`; the angle the direction is off by
+//! is at most `√3` times a component's error. It is worst-case: the roundings rarely align
+//! (measured figures in `docs/VALIDATION.md` and `tests/tests/tangents.rs`).
+//!
+//! Under dual quaternion skinning ([`fixed_dual_error_bound`]) the direction is turned by
+//! the blended rotation. Its blend of norm `ν` is within `ε` of the exact one before
+//! normalising: the position bound's `3·2⁻¹⁵` ([`crate::lane`]: the palette's and the sums'
+//! roundings) and the weights' `3·2⁻¹⁶·2` (`|qₖ − q₀| ≤ 2`), `ε = 6·2⁻¹⁵`; normalised, its
+//! unit quaternion is within `2ε/ν`, which turns a unit vector by at most twice that,
+//! `24/ν·2⁻¹⁵`. The reciprocal's relative error (0.85·2⁻¹⁵), the rotation entries' rounding
+//! (√3·2⁻¹⁵ on a component), the tangent's rounding (√3·2⁻¹⁵) and the product's (2⁻¹⁵) add
+//! `√3·4.3·2⁻¹⁵ = 7.5·2⁻¹⁵` in length; renormalising doubles the sum, and the inverse
+//! square root and the output rounding add 7.6·2⁻¹⁵: `(48/ν + 23)·2⁻¹⁵`, 2.2·10⁻³ for
+//! `ν = 1`.
+//!
+//! ```
+//! use skin_core::tangent::{fixed_dual_error_bound, fixed_error_bound};
+//! assert!((fixed_error_bound(1.0, 0) - 52.0 / 32768.0).abs() < 1e-12);
+//! assert!(fixed_error_bound(0.5, 0) > fixed_error_bound(1.0, 0));
+//! assert_eq!(fixed_error_bound(1.0, 1), fixed_error_bound(0.5, 0));
+//! assert!(fixed_dual_error_bound(1.0) < 2.2e-3);
+//! ```
+
 use crate::affine::Affine;
 use crate::dual::Dual;
 use crate::error::Error;
 use crate::lane::Lane;
 use crate::skin::{RigidMesh, SkinnedMesh};
 use crate::vertex::Influence;
+
+/// The fixed lane's error bound per component of a skinned tangent's direction, for a
+/// tangent whose exact blended direction is `blended` long (`|M·t|`, [`skinned`]) under a
+/// palette of exponent `exponent` (derived in the [module docs](self)).
+pub fn fixed_error_bound(blended: f64, exponent: u8) -> f64 {
+    (44.0 * f64::from(1u16 << exponent) / blended + 8.0) / 32768.0
+}
+
+/// The fixed lane's error bound per component of a tangent's direction skinned by dual
+/// quaternion skinning ([`skinned_dqs`]), for a vertex whose blended real part has norm
+/// `nu` (derived in the [module docs](self)).
+pub fn fixed_dual_error_bound(nu: f64) -> f64 {
+    (48.0 / nu + 23.0) / 32768.0
+}
 
 /// Vertices skinned at a time (the stack buffers: three arrays of this many vectors).
 pub const CHUNK: usize = 16;

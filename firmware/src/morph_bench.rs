@@ -7,13 +7,18 @@
 //! MORPH board=… core=… lane=… vertices=… plain=… none=… one=… two=… per_target_vertex=…
 //! ```
 //!
-//! The asset: [`VERTICES`] vertices in one rigid part, with normals, and three targets: A
-//! and B move every vertex, C the first quarter (positions and normals). A step weight
-//! channel makes active no target, then A, then A and B, then A and C. `none`, `one` and
-//! `two` are the instructions of skinning the part (`Scene::skinned`, [`REPS`] times) with
-//! none, A, and A and B; `per_target_vertex` is `(AB − AC) / (REPS · ¾·VERTICES)`: what an
-//! active target costs per vertex it moves, its per-part cost (weights, selection, the
-//! range check) cancelled. `plain` is the same part in an asset without morph targets:
+//! The assets: [`VERTICES`] vertices in one rigid part, with normals, and two targets
+//! (positions and normals): in the first, A and B, both moving every vertex; in the second,
+//! A and C, C moving the first quarter. Step weight channels make active no target, then A,
+//! then A and B (the first asset), and A, then A and C (the second). `none`, `one` and `two`
+//! are the instructions of skinning the first asset's part (`Scene::skinned`, [`REPS`]
+//! times) with none, A, and A and B active; `per_target_vertex` is
+//! `(AB − AC) / (REPS · ¾·VERTICES)`: what an active target costs per vertex it moves, the
+//! per-part cost (weights, selection, the range check: the same two targets) and the
+//! per-vertex cost (the same moved vertices) cancelled. `inactive_target_vertex` is
+//! `(A₁ − A₂) / (REPS · ¾·VERTICES)` (A alone active in each): what an inactive target
+//! costs at a vertex it moves when another target of the part is active (its entry read
+//! and passed over). `plain` is the same part in an asset without morph targets:
 //! `none − plain` is what a part with targets but none active costs (its weights sampled
 //! and the budget's selection, once a part; nothing a vertex).
 
@@ -37,7 +42,7 @@ pub const VERTICES: usize = 48;
 /// Times the part is skinned inside one timed call.
 pub const REPS: u32 = 4;
 /// Bytes the synthetic asset takes at most.
-const BYTES: usize = 4096;
+const BYTES: usize = 4352;
 
 /// The synthetic asset's buffer.
 #[repr(align(4))]
@@ -69,26 +74,29 @@ pub fn run<L: AssetLane + Project>(
         normal_exponent: 16,
         spans,
     };
-    let targets = [target(&all), target(&all), target(&quarter)];
-    // Step keys a second apart: none active, A, A and B, A and C.
-    let times = [0.0f32, 1.0, 2.0, 3.0];
-    let weights = [
-        0.0f32, 0.0, 0.0, 0.5, 0.0, 0.0, 0.5, -0.25, 0.0, 0.5, 0.0, -0.25,
-    ];
-    let morphs = MorphParts {
-        sets: &[MorphSet {
+    let (ab, ac) = ([target(&all), target(&all)], [target(&all), target(&quarter)]);
+    // Step keys a second apart: none active, A, A and B (A and C).
+    let times = [0.0f32, 1.0, 2.0];
+    let weights = [0.0f32, 0.0, 0.5, 0.0, 0.5, -0.25];
+    let channels = [WeightChannel {
+        clip: 0,
+        set: 0,
+        interpolation: Interpolation::Step,
+        times: &times,
+        values: &weights,
+    }];
+    let set = |targets| {
+        [MorphSet {
             first_part: 0,
             parts: 1,
-            defaults: &[0.0; 3],
-            targets: &targets,
-        }],
-        channels: &[WeightChannel {
-            clip: 0,
-            set: 0,
-            interpolation: Interpolation::Step,
-            times: &times,
-            values: &weights,
-        }],
+            defaults: &[0.0; 2],
+            targets,
+        }]
+    };
+    let (set_ab, set_ac) = (set(&ab), set(&ac));
+    let morphs = |sets| MorphParts {
+        sets,
+        channels: &channels,
     };
     let part = [Part {
         vertices: VERTICES as u32,
@@ -130,11 +138,14 @@ pub fn run<L: AssetLane + Project>(
     };
     let mut plain = [0u64; 1];
     timed(None, &[0.5], &mut plain)?;
-    let mut counts = [0u64; 4];
-    timed(Some(&morphs), &[0.5, 1.5, 2.5, 3.5], &mut counts)?;
+    let mut counts = [0u64; 3];
+    timed(Some(&morphs(&set_ab)), &[0.5, 1.5, 2.5], &mut counts)?;
+    let mut other = [0u64; 2];
+    timed(Some(&morphs(&set_ac)), &[1.5, 2.5], &mut other)?;
     let moved = REPS as f32 * (VERTICES - VERTICES / 4) as f32;
+    let per = |a: u64, b: u64| a.saturating_sub(b) as f32 / moved;
     defmt::info!(
-        "MORPH board={=str} core={=str} lane={=str} vertices={=usize} plain={=u64} none={=u64} one={=u64} two={=u64} per_target_vertex={=f32}",
+        "MORPH board={=str} core={=str} lane={=str} vertices={=usize} plain={=u64} none={=u64} one={=u64} two={=u64} per_target_vertex={=f32} inactive_target_vertex={=f32}",
         board::NAME,
         board::CORE,
         L::NAME,
@@ -143,7 +154,8 @@ pub fn run<L: AssetLane + Project>(
         counts[0],
         counts[1],
         counts[2],
-        counts[2].saturating_sub(counts[3]) as f32 / moved
+        per(counts[2], other[1]),
+        per(counts[1], other[0])
     );
     Ok(())
 }
@@ -184,24 +196,26 @@ fn one_part<'a, L: AssetLane>(
         parts,
         clips,
         skinning: skin_core::skin::Skinning::Lbs,
+        centre: [0.0; 3],
     }
 }
 
 /// The check's two targets' default weights: the lane's most negative and a large positive.
 #[cfg(all(feature = "mps2-an386", feature = "fixed"))]
 const CHECK_WEIGHTS: [f32; 2] = [-2.0, 1.5];
-/// The check's targets' (position, normal) exponents: both sides of 16, where the
-/// Cortex-M4F's loop turns from `MLA` to `SMLAW<y>`.
+/// The check's targets' (position, normal) exponents: the fixed lane's smallest and
+/// largest (`A` shifted left by 16 and by 0 bits) and two between.
 #[cfg(all(feature = "mps2-an386", feature = "fixed"))]
-const CHECK_EXPONENTS: [(i8, i8); 2] = [(15, 17), (20, 9)];
+const CHECK_EXPONENTS: [(i8, i8); 2] = [(15, 29), (20, 13)];
 
-/// Checks the deform step's loop (the assembly on the Cortex-M4F's fixed lane, the Rust
-/// loop elsewhere) against the lane's own
-/// [`nudge_quantised`](skin_core::morph::MorphLane::nudge_quantised): a part moved by
-/// two targets at their default weights ([`CHECK_WEIGHTS`]: no clip), one moving every
-/// vertex, the other every third, with exponents on both sides of 16, deltas at both ends
-/// of the stored range (±32767), then skinned at the identity. Logs `CHECK morph-loop ok cases=…` (vertices
-/// compared) and returns whether every skinned position and normal is the expected one.
+/// Checks the deform step's loop (the assembly on the Cortex-M4F's fixed lane) against the
+/// lane's own sums ([`add_quantised`](skin_core::morph::MorphLane::add_quantised), then
+/// [`finish`](skin_core::morph::MorphLane::finish)): a part moved by two targets at their
+/// default weights ([`CHECK_WEIGHTS`]: no clip), one moving every vertex, the other every
+/// third, with the lane's smallest and largest exponents, deltas at both ends of the stored
+/// range (±32767), then skinned at the identity. Logs `CHECK morph-loop ok cases=…`
+/// (vertices compared) and returns whether every skinned position and normal is the
+/// expected one.
 #[cfg(all(feature = "mps2-an386", feature = "fixed"))]
 #[inline(never)]
 pub fn check<L: AssetLane + Project>() -> Result<bool, RasterError> {
@@ -260,9 +274,12 @@ pub fn check<L: AssetLane + Project>() -> Result<bool, RasterError> {
     scene.rest(&mut pose, &mut world)?;
     let mut palette = Palette::<L, 1>::new();
     let mut scratch = Scratch::<L, VERTICES>::default();
-    // Expected: each target's rounded steps on the bind vertex in target order, then the
-    // identity's point and renormalised linear part.
-    let mut want = (positions, normals);
+    // Expected: each target's terms summed on the bind vertex in target order and the sum
+    // rounded, then the identity's point and renormalised linear part.
+    let mut sums = (
+        positions.map(|p| p.map(L::begin)),
+        normals.map(|n| n.map(L::begin)),
+    );
     for (t, &w) in CHECK_WEIGHTS.iter().enumerate() {
         let w = L::morph_weight(w).map_err(|_| Error::NoRoot)?;
         let (e, span) = (CHECK_EXPONENTS[t], &spans[t][0]);
@@ -270,11 +287,15 @@ pub fn check<L: AssetLane + Project>() -> Result<bool, RasterError> {
         for (i, &v) in span.vertices.iter().enumerate() {
             let v = usize::from(v);
             for c in 0..3 {
-                want.0[v][c] = L::nudge_quantised(want.0[v][c], sp, span.positions[i][c]);
-                want.1[v][c] = L::nudge_quantised(want.1[v][c], sn, span.normals[i][c]);
+                sums.0[v][c] = L::add_quantised(sums.0[v][c], sp, span.positions[i][c]);
+                sums.1[v][c] = L::add_quantised(sums.1[v][c], sn, span.normals[i][c]);
             }
         }
     }
+    let want = (
+        sums.0.map(|p| p.map(L::finish)),
+        sums.1.map(|n| n.map(L::finish)),
+    );
     let (one, zero) = (L::from_f32(1.0), L::from_f32(0.0));
     let (one, zero) = (
         one.map_err(|_| Error::NoRoot)?,

@@ -169,4 +169,19 @@ pub enum ImportError {
         /// What the extension does and how to turn the file into one this tool reads.
         advice: String,
     },
+    /// A `TANGENT` that is no tangent: a zero-length direction, or a handedness `w` other
+    /// than ±1 (glTF requires a unit `xyz` and `w` = ±1).
+    #[error("mesh {mesh} primitive {primitive} vertex {vertex}: TANGENT {value:?} {problem}")]
+    Tangent {
+        /// Mesh index.
+        mesh: usize,
+        /// Primitive index.
+        primitive: usize,
+        /// Vertex index.
+        vertex: usize,
+        /// The tangent as stored, `[x, y, z, w]`.
+        value: [f32; 4],
+        /// What is wrong with it, and the limit.
+        problem: String,
+    },
 }

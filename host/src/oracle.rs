@@ -10,7 +10,9 @@
 //!   the first key the first value, after the last the last;
 //! - skinned vertices: `Σ w · W(joint) · IBM · p` over the rig's four influences with the
 //!   weights divided by their sum, the skinned node's own transform ignored; normals
-//!   blended with the same matrices and renormalised (zero stays zero);
+//!   blended with the same matrices and renormalised (zero stays zero); tangents
+//!   ([`Tangent64`]) likewise, their handedness `w` kept, unmorphed (the importer reads no
+//!   `TANGENT` deltas);
 //! - meshes without a skin (or primitives without weights): `W(node) · p`;
 //! - dual quaternion skinning ([`pose_dqs`], in [`dual`]): each joint matrix as a rotation
 //!   quaternion and a translation, blended per vertex as Kavan et al. describe;
@@ -43,6 +45,20 @@ pub struct PosedPrimitive64 {
     pub positions: Vec<[f64; 3]>,
     /// Unit normals (zero stays zero), if the primitive has normals.
     pub normals: Option<Vec<[f64; 3]>>,
+    /// Skinned tangents, if the primitive has `TANGENT`s.
+    pub tangents: Option<Vec<Tangent64>>,
+}
+
+/// One skinned tangent: the direction `M·t` of the vertex's blended matrix `M` (the linear
+/// part of its position's transform: rotation and scale, no translation) renormalised,
+/// and the handedness kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tangent64 {
+    /// The unit direction (zero stays zero) and the handedness `w`.
+    pub xyzw: [f64; 4],
+    /// `|M·t|`, the blended direction's length before renormalising: the fixed lane's
+    /// error grows as it shrinks (`skin_core::tangent::fixed_error_bound`).
+    pub blended: f64,
 }
 
 /// `m · (v, 0)`.
@@ -253,6 +269,7 @@ fn pose_by(
                 primitive: pi,
                 positions,
                 normals,
+                tangents: skin_tangents(prim, &matrices),
             });
         }
     }
@@ -319,6 +336,30 @@ fn skin_primitive(
             .collect()
     });
     (positions, normals)
+}
+
+/// `prim`'s tangents (if any), each under its vertex's matrix of `matrices`: the direction
+/// through the linear part, renormalised (zero stays zero), `w` kept.
+fn skin_tangents(prim: &Primitive, matrices: &[M34]) -> Option<Vec<Tangent64>> {
+    let tangents = prim.tangents.as_ref()?;
+    let skinned = tangents
+        .iter()
+        .zip(matrices)
+        .map(|(t, m)| {
+            let v = vector(m, [t[0], t[1], t[2]].map(f64::from));
+            let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            let d = if len > 0.0 {
+                v.map(|c| c / len)
+            } else {
+                [0.0; 3]
+            };
+            Tangent64 {
+                xyzw: [d[0], d[1], d[2], f64::from(t[3])],
+                blended: len,
+            }
+        })
+        .collect();
+    Some(skinned)
 }
 
 /// The diagonal of the bounding box of every primitive's positions (0 without any).

@@ -146,6 +146,18 @@ impl Gen {
         i
     }
 
+    /// The values of the tightly packed float accessor `accessor` (its index as JSON).
+    pub fn read_floats(&self, accessor: &Value) -> Vec<f32> {
+        let a = &self.json["accessors"][accessor.as_u64().expect("an accessor index") as usize];
+        let view = &self.json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let len = view["byteLength"].as_u64().unwrap() as usize;
+        self.bin[start..start + len]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+
     /// An unsigned integer accessor of `ctype` (byte, short or int).
     pub fn uints(
         &mut self,
@@ -473,6 +485,37 @@ impl Worm {
             json!({"name": "wiggle", "samplers": samplers, "channels": channels}),
         );
     }
+}
+
+/// Give every primitive of mesh `mesh` of `g` a `NORMAL` pointing away from the Y axis and
+/// a `TANGENT` around it, `(−z, 0, x)` normalised, with the handedness +1 and −1 in turn,
+/// vertex by vertex (for meshes around the Y axis, such as the [`Worm`]'s rings: no
+/// vertex on the axis). Returns each primitive's tangents.
+pub fn ring_tangents(g: &mut Gen, mesh: usize) -> Vec<Vec<[f32; 4]>> {
+    let count = g.json["meshes"][mesh]["primitives"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let mut out = Vec::new();
+    for p in 0..count {
+        let positions =
+            g.read_floats(&g.json["meshes"][mesh]["primitives"][p]["attributes"]["POSITION"]);
+        let (mut normals, mut tangents) = (Vec::new(), Vec::new());
+        for (v, xyz) in positions.chunks_exact(3).enumerate() {
+            let r = (xyz[0] * xyz[0] + xyz[2] * xyz[2]).sqrt();
+            assert!(r > 0.0, "vertex {v} is on the Y axis");
+            normals.extend_from_slice(&[xyz[0] / r, 0.0, xyz[2] / r]);
+            let w = if v % 2 == 0 { 1.0 } else { -1.0 };
+            tangents.push([-xyz[2] / r, 0.0, xyz[0] / r, w]);
+        }
+        let n = g.floats(&normals, "VEC3", 3);
+        let flat: Vec<f32> = tangents.iter().flatten().copied().collect();
+        let t = g.floats(&flat, "VEC4", 4);
+        let attributes = &mut g.json["meshes"][mesh]["primitives"][p]["attributes"];
+        attributes["NORMAL"] = json!(n);
+        attributes["TANGENT"] = json!(t);
+        out.push(tangents);
+    }
+    out
 }
 
 /// One triangle whose three vertices use four bones each (twelve bones), and a clip that

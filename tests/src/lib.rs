@@ -18,8 +18,10 @@ pub mod gltf_gen;
 pub mod gltf_ref;
 pub mod ik_oracle;
 pub mod lattice_oracle;
+pub mod mixamo;
 pub mod oracle;
 pub mod psd_oracle;
+pub mod rescale;
 pub mod stretched_rig;
 
 /// `true` when `SKIN_REQUIRE_ALL=1`: every skip is then a failure.

@@ -4,6 +4,7 @@
 //! 64 vertices with one to four influences, and the oracle's and skin-core's results.
 
 use skin_core::affine::Affine;
+use skin_core::lane::Lane;
 use skin_core::palette::StretchPalette;
 use skin_core::skin::SkinnedMesh;
 use skin_core::vertex::Influence;
@@ -109,13 +110,42 @@ impl Rig {
         Affine { rows }
     }
 
-    /// The joint matrices split into a stretch palette.
-    pub fn palette(&self) -> StretchPalette<CAP> {
+    /// The joint matrices split into a stretch palette in lane `L` (filled at the smallest
+    /// exponent that holds them).
+    pub fn palette<L: Lane>(&self) -> StretchPalette<L, CAP> {
         let mut p = StretchPalette::new();
-        for b in 0..self.bones.len() {
-            p.push(&self.matrix(b)).unwrap();
-        }
+        let matrices = || {
+            (0..self.bones.len()).map(|b| {
+                Affine::<L::Real>::from_f32(self.matrix(b).rows).map_err(|_| {
+                    skin_core::Error::NotSplittable {
+                        joint: b,
+                        determinant: f32::NAN,
+                    }
+                })
+            })
+        };
+        p.fill(matrices).unwrap();
         p
+    }
+
+    /// The bind positions in lane `L`.
+    pub fn lane_positions<L: Lane>(&self) -> Vec<[L; 3]> {
+        self.positions
+            .iter()
+            .map(|p| p.map(|c| L::from_f32(c).unwrap()))
+            .collect()
+    }
+
+    /// The influences in lane `L`.
+    pub fn lane_influences<L: Lane>(&self) -> Vec<Influence<L>> {
+        self.influences
+            .iter()
+            .enumerate()
+            .map(|(v, inf)| {
+                let w = inf.weights();
+                Influence::from_weights(inf.bones(), [w[0], w[1], w[2], w[3]], v).unwrap()
+            })
+            .collect()
     }
 
     /// The mesh for skin-core.
@@ -123,38 +153,52 @@ impl Rig {
         SkinnedMesh::new(&self.positions, &self.influences).unwrap()
     }
 
-    /// The core's positions and normals.
-    pub fn core(&self) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
-        let palette = self.palette();
+    /// The core's positions and normals in lane `L`, as `f32` (exact for the fixed lane's
+    /// values).
+    pub fn core<L: Lane>(&self) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+        let palette = self.palette::<L>();
         let (duals, stretches) = (palette.duals(), palette.stretches());
-        let len = self.positions.len();
-        let (mut out, mut out_n) = (vec![[0.0; 3]; len], vec![[0.0; 3]; len]);
-        let mesh = self.mesh();
-        mesh.skin_dqs_stretched_with_normals(duals, stretches, &self.normals, &mut out, &mut out_n)
+        let (positions, influences) = (self.lane_positions::<L>(), self.lane_influences::<L>());
+        let normals: Vec<[L; 3]> = self
+            .normals
+            .iter()
+            .map(|p| p.map(|c| L::from_f32(c).unwrap()))
+            .collect();
+        let len = positions.len();
+        let mut out = vec![[L::Out::default(); 3]; len];
+        let mut out_n = vec![[L::default(); 3]; len];
+        let mesh = SkinnedMesh::<L, 4>::new(&positions, &influences).unwrap();
+        mesh.skin_dqs_stretched_with_normals(duals, stretches, &normals, &mut out, &mut out_n)
             .unwrap();
-        let mut alone = vec![[0.0; 3]; len];
+        let mut alone = vec![[L::Out::default(); 3]; len];
         mesh.skin_dqs_stretched(duals, stretches, &mut alone)
             .unwrap();
         assert_eq!(alone, out, "positions alone give the same bits");
-        (out, out_n)
+        (
+            out.iter().map(|p| p.map(L::out_to_f32)).collect(),
+            out_n.iter().map(|n| n.map(L::to_f32)).collect(),
+        )
     }
 
-    /// The oracle's positions, normals and hemisphere margins, for the core's weights.
-    pub fn oracle(&self) -> (Vec<V3>, Vec<V3>, Vec<f64>) {
-        let mut r = (Vec::new(), Vec::new(), Vec::new());
-        for ((inf, p), n) in self
-            .influences
+    /// The oracle's positions, normals, hemisphere margins and blended real parts' norms
+    /// `ν`, for the weights and bind positions the core skins in lane `L`.
+    pub fn oracle<L: Lane>(&self) -> (Vec<V3>, Vec<V3>, Vec<f64>, Vec<f64>) {
+        let mut r = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let rigid: Vec<Bone> = self.bones.iter().map(|b| b.bone).collect();
+        let infs = self.lane_influences::<L>();
+        for ((inf, p), n) in infs
             .iter()
-            .zip(&self.positions)
+            .zip(self.lane_positions::<L>())
             .zip(&self.normals)
         {
             let index: Vec<usize> = inf.bones().iter().map(|&b| usize::from(b)).collect();
             let w: Vec<f64> = inf.weights().iter().map(|&w| f64::from(w)).collect();
-            let (p, n) = (p.map(f64::from), n.map(f64::from));
+            let p = p.map(|c| f64::from(c.to_f32()));
+            let n = n.map(|c| f64::from(L::from_f32(c).unwrap().to_f32()));
             r.0.push(dual_oracle::stretched_point(&self.bones, &index, &w, p));
             r.1.push(dual_oracle::stretched_normal(&self.bones, &index, &w, n));
-            let rigid: Vec<Bone> = self.bones.iter().map(|b| b.bone).collect();
             r.2.push(dual_oracle::hemisphere_margin(&rigid, &index, &w));
+            r.3.push(dual_oracle::blend(&rigid, &index, &w).2);
         }
         r
     }

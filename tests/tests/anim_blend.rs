@@ -12,7 +12,8 @@
 //!   sum (2K·u): translations and scales within `(13·E + 2)·K·u`;
 //! - rotations: the same for unit components (`15·K·u`), divided by the sum's length, which
 //!   hemisphere alignment keeps ≥ the largest normalised weight ≥ 1/K, plus the
-//!   normalisation's own rounding (square root, reciprocal, four products: 4u):
+//!   normalisation's own rounding (the reciprocal square root within u plus 2⁻²⁶ of
+//!   itself, at most √K here, and four products: below 4u):
 //!   `(15·K² + 4)·u`;
 //! - each additive layer: the delta (a quaternion product: 4 roundings per component), its
 //!   interpolation and normalisation (≤ 8u, the interpolated length is ≥ 1/√2), the product

@@ -74,18 +74,18 @@ fn header_errors() {
             reserved: 0
         }
     );
-    // Bit 8 of the flags is the skinning method (FLAG_DQS); bit 9 is unknown.
+    // Bit 8 of the flags is the skinning method (FLAG_DQS); bit 10 is unknown.
     assert_eq!(Asset::<f32>::read(&good).unwrap().skinning(), Skinning::Lbs);
     let mut b = good.clone();
     b[6..8].copy_from_slice(&(FLAG_NORMALS | FLAG_DQS).to_le_bytes());
     reseal(&mut b);
     assert_eq!(Asset::<f32>::read(&b).unwrap().skinning(), Skinning::Dqs);
-    b[7] |= 2;
+    b[7] |= 4;
     reseal(&mut b);
     assert_eq!(
         f32_err(&b),
         AssetError::Flags {
-            flags: 0x301,
+            flags: 0x501,
             reserved: 0
         }
     );

@@ -69,8 +69,9 @@ fn play<L: AssetLane + Project>(bytes: &[u8], t: Option<f32>) -> (Vec<[f32; 3]>,
 
 /// The largest error of the player against the f64 reference at `t`, and the bound it must
 /// keep: `base` (the skinning's, asset units) plus, per target, `|w|` times the target's
-/// quantisation error and `extra` (the fixed lane's roundings), all under skinning
-/// matrices of norm at most `norm`.
+/// quantisation error and the fixed lane's roundings (its weight's, `2⁻¹⁵·|delta|`, and
+/// its term's floor, `2⁻²⁷`), and once the fixed lane's rounding of the sum (`2⁻¹⁵`), all
+/// under skinning matrices of norm at most 1.3.
 fn worst<L: AssetLane + Project>(
     rig: &Rig,
     baked: &Baked,
@@ -95,8 +96,15 @@ fn worst<L: AssetLane + Project>(
             for (i, target) in set.targets.clone().enumerate() {
                 let e = morphs.scale(target).position_exponent;
                 let most = f64::from(dequantise(i16::MAX, e));
-                let round = if fixed { (most + 1.0) / 32768.0 } else { 0.0 };
+                let round = if fixed {
+                    most / 32768.0 + 2f64.powi(-27)
+                } else {
+                    0.0
+                };
                 quantum += w[i].abs() * f64::from(error(e)) + round;
+            }
+            if fixed {
+                quantum += 1.0 / 32768.0;
             }
         }
         // Skinning matrices of the worm and the triangle scale by at most 1.3.
@@ -238,11 +246,15 @@ fn entries<L: AssetLane>(bytes: &[u8]) -> (Vec<f32>, Vec<Vec<(u16, [i16; 3], i8)
         .targets
         .clone()
         .map(|t| {
-            let span = m.span(&set, part, t);
             let e = m.scale(t).position_exponent;
-            span.entries
-                .map(|i| (m.vertex(i), m.position(i), e))
-                .collect()
+            let local = t - set.targets.start;
+            let entries: Vec<_> = m
+                .deltas(&set, part)
+                .filter(|d| d.target == local)
+                .map(|d| (d.vertex, d.position, e))
+                .collect();
+            assert_eq!(entries.len(), m.span(&set, part, t).moved);
+            entries
         })
         .collect();
     (defaults, list)
@@ -326,11 +338,12 @@ fn damaged_morph_sections_are_typed_errors() {
     let m = asset.morphs().unwrap();
     // The section's start: the asset's end less its size.
     let head = bytes.len() - m.size();
-    let sets = head + 20;
+    let sets = head + 28;
     let defaults = sets + 8;
     let targets = defaults + 4 * 3;
     let spans = targets + 4 * 3;
-    let vertices = spans + 16 * 3;
+    let runs = spans + 16 * 3;
+    let records = runs + 4;
     let expect = |r: Result<(), AssetError>, what: Field| match r {
         Err(AssetError::Invalid { what: w, .. })
         | Err(AssetError::Index { what: w, .. })
@@ -352,9 +365,29 @@ fn damaged_morph_sections_are_typed_errors() {
     expect(damaged(bytes, spans + 4, |b| b[0] ^= 1), Field::MorphSpan);
     // Moved vertices out of order.
     expect(
-        damaged(bytes, vertices, |b| {
+        damaged(bytes, records, |b| {
             b[..2].copy_from_slice(&60u16.to_le_bytes())
         }),
+        Field::MorphRecord,
+    );
+    // A run that ends before the records do.
+    expect(
+        damaged(bytes, runs, |b| b[..4].copy_from_slice(&4u32.to_le_bytes())),
+        Field::MorphRun,
+    );
+    // The first record's first entry: the vertex's last entry unflagged (the player's loop
+    // would run on into the next record) or flagged too early, and a target beyond the set.
+    let n = u16::from_le_bytes([bytes[records + 2], bytes[records + 3]]);
+    expect(
+        damaged(bytes, records + 4 + 16 * usize::from(n) - 4, |b| b[0] ^= 1),
+        Field::MorphEntry,
+    );
+    expect(
+        damaged(bytes, records + 4 + 12, |b| b[0] ^= 1),
+        Field::MorphEntry,
+    );
+    expect(
+        damaged(bytes, records + 4 + 14, |b| b[0] = 3),
         Field::MorphEntry,
     );
     // The error reads as one line naming the thing and the limit.

@@ -12,6 +12,7 @@
 //! SKIPPED, or fails under `SKIN_REQUIRE_ALL=1`.
 
 use skin_core::budget::{Budget, Layout};
+use skin_core::dual::Stretches;
 use skin_core::skin::SkinnedMesh;
 use skin_host::gpu::{Bones, FramePalette, GpuError, GpuMesh, Model, Skinned};
 use skin_host::pose::Skinning;
@@ -99,7 +100,10 @@ fn core(mesh: &GpuMesh, palette: &FramePalette) -> Skinned {
         .and_then(|m| {
             m.skin_dqs_stretched_with_normals(
                 duals,
-                Some(stretches),
+                Some(Stretches {
+                    matrices: stretches,
+                    exponent: 0,
+                }),
                 mesh.normals(),
                 &mut positions,
                 &mut normals,
@@ -192,9 +196,9 @@ fn random_stretched_rigs_match_the_core_and_the_oracle_on_every_path() {
     for (seed, per_axis) in [(1, false), (2, true), (3, true), (4, false)] {
         let rig = Rig::random(seed, 96, per_axis, false);
         let prim = primitive(&rig);
-        let palette = rig.palette();
+        let palette = rig.palette::<f32>();
         let (duals, stretches) = (palette.duals(), palette.stretches().expect("stretched"));
-        let palette = FramePalette::Stretched(duals.to_vec(), stretches.to_vec());
+        let palette = FramePalette::Stretched(duals.to_vec(), stretches.matrices.to_vec());
         let parts = split(&prim, 48).unwrap();
         assert!(parts.parts.len() > 1, "vs_1_1 splits the 96-bone rig");
         every_path(&format!("seed {seed}"), &prim, &palette, &rig.bones);
@@ -243,9 +247,9 @@ fn bad_stretches_are_typed_errors() {
     };
     let rig = Rig::random(7, 4, true, false);
     let mesh = GpuMesh::from_primitive(&primitive(&rig)).unwrap();
-    let palette = rig.palette();
+    let palette = rig.palette::<f32>();
     let duals = palette.duals();
-    let mut stretches = palette.stretches().expect("stretched").to_vec();
+    let mut stretches = palette.stretches().expect("stretched").matrices.to_vec();
     let err = gpu
         .skin_compute(&mesh, Bones::Stretched(duals, &stretches[..3]))
         .unwrap_err();

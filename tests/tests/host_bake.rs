@@ -62,6 +62,11 @@ fn skin_asset<L: AssetLane>(bytes: &[u8], anim: Option<(usize, f32)>) -> Vec<Vec
                     mesh.skin_dqs(dual.as_slice(), &mut out).expect("skin");
                 }
             }
+            // Skinned relative to the asset's centre (`BindPose::with_centre`): back.
+            let c = bind.centre();
+            for o in &mut out {
+                *o = [0, 1, 2].map(|i| L::offset(o[i], c[i]));
+            }
             out
         })
         .collect()
@@ -636,11 +641,15 @@ fn scene_round_trip<L: AssetLane + Project>(dqs: &[u8], lbs: &[u8]) {
             SkinnedMesh::<L, 4>::new(&p, &inf)
                 .and_then(|m| m.skin_dqs_with_normals(dual.as_slice(), &nrm, &mut out, &mut out_n))
                 .unwrap();
+            let c = bind.centre();
+            for o in &mut out {
+                *o = [0, 1, 2].map(|i| L::offset(o[i], c[i]));
+            }
             for (i, v) in r.clone().enumerate() {
                 let want = ScreenVertex::project::<L>(scene.camera(), &out[i], Some(&out_n[i]), v)
                     .unwrap();
                 assert_eq!(got[v], want, "{} t {t} vertex {v}", L::NAME);
-                seen_moved |= L::out_to_f32(out[i][0]) != p[i][0].to_f32();
+                seen_moved |= L::out_to_f32(out[i][0]) != p[i][0].to_f32() + asset.centre()[0];
             }
         }
         // An LBS palette for the DQS asset is refused, and the reverse.

@@ -46,7 +46,10 @@ const STAGES: &[(&str, &[&str])] = &[
         "envelope",
         &["error", "radii", "capsules", "weigh", "study", "gltf"],
     ),
-    ("validate", &["report", "error", "tally", "pictures"]),
+    (
+        "validate",
+        &["report", "error", "tangents", "tally", "pictures"],
+    ),
     (
         "cli",
         &[

@@ -5,82 +5,13 @@
 //! (1/4096: about a pixel at 16× zoom on a 240-pixel display), as the originals do.
 
 use skin_host::pose::{self, LaneKind, PosedPrimitive};
-use skin_host::rig::fold::fold_scale;
-use skin_host::rig::{Path, Rig};
+use skin_host::rig::Rig;
+use skin_tests::rescale::rescaled;
 
 /// The fixed lane's goal on every model, relative to its extent.
 const FIXED_GOAL: f64 = 2.5e-4;
 /// `f32` against the unscaled original, relative to its extent.
 const F32_GOAL: f64 = 1e-6;
-
-/// The nodes an armature scale goes on: the highest node above each joint that draws no mesh
-/// (a skinned mesh node's own transform is ignored by glTF, so scaling it would change
-/// nothing to compensate for).
-fn armatures(rig: &Rig) -> Vec<usize> {
-    let joints: Vec<usize> = rig.skins.iter().flat_map(|s| s.joints.clone()).collect();
-    let mut out = Vec::new();
-    for &j in &joints {
-        let mut top = j;
-        let mut at = rig.nodes[j].parent;
-        while let Some(p) = at {
-            if rig.nodes[p].mesh.is_none() {
-                top = p;
-            }
-            at = rig.nodes[p].parent;
-        }
-        if !out.contains(&top) {
-            out.push(top);
-        }
-    }
-    out
-}
-
-/// Whether `node` is `root` or below it.
-fn under(rig: &Rig, node: usize, root: usize) -> bool {
-    let mut at = Some(node);
-    while let Some(n) = at {
-        if n == root {
-            return true;
-        }
-        at = rig.nodes[n].parent;
-    }
-    false
-}
-
-/// `rig` with each armature scaled by `f` and everything below it in units of `1/f`: node
-/// translations (rest and keys) divided by `f`, the armature's scale (rest and keys)
-/// multiplied by it, inverse binds of the joints below it `D(1/f) · IBM`. Every world matrix
-/// below an armature becomes `W · D(f)`, every palette `W · IBM` stays the same. Then folded,
-/// as the importer folds a file.
-fn rescaled(rig: &Rig, f: f32) -> Rig {
-    let mut r = rig.clone();
-    for a in armatures(rig) {
-        for n in 0..r.nodes.len() {
-            if n == a {
-                r.nodes[n].local.scale = r.nodes[n].local.scale.map(|s| s * f);
-            } else if under(rig, n, a) {
-                r.nodes[n].local.translation = r.nodes[n].local.translation.map(|t| t / f);
-            }
-        }
-        for ch in r.clips.iter_mut().flat_map(|c| &mut c.channels) {
-            let by = match ch.path {
-                Path::Scale if ch.node == a => f,
-                Path::Translation if ch.node != a && under(rig, ch.node, a) => 1.0 / f,
-                _ => continue,
-            };
-            ch.values.iter_mut().for_each(|v| *v *= by);
-        }
-        for skin in &mut r.skins {
-            for (&j, ibm) in skin.joints.iter().zip(&mut skin.inverse_binds) {
-                if under(rig, j, a) {
-                    ibm.iter_mut().flatten().for_each(|v| *v /= f);
-                }
-            }
-        }
-    }
-    fold_scale(&mut r);
-    r
-}
 
 /// The bounding-box diagonal of `posed`.
 fn extent(posed: &[PosedPrimitive]) -> f64 {

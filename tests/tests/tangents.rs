@@ -205,6 +205,144 @@ fn dqs_tangents_rotate_with_the_blend_within_the_bounds_of_the_oracle() {
     );
 }
 
+/// The fixed lane's tangents against the `f64` blend of the given (unrounded) matrices,
+/// weights and tangents, each vertex within `skin_core::tangent::fixed_error_bound` at its
+/// own blended length `ℓ` and the palette's exponent: 8-bone palettes of random rotations,
+/// rigid or scaled up to 4× (uniform and per axis; the palette takes the exponent that holds
+/// it), four random weights a vertex, so that the blends fold to every length. The
+/// smallest `ℓ` met and the worst error as a share of the bound are printed.
+#[test]
+fn fixed_tangents_keep_within_the_derived_bound_at_every_blend_and_exponent() {
+    use skin_core::num::Fx;
+    use skin_core::palette::Palette;
+    let mut rng = Rng(0x7A46_0003);
+    let (mut worst, mut seen, mut shortest) = ([0f64; 3], [0usize; 3], f64::INFINITY);
+    for case in 0..120 {
+        let most = [1.0, 2.0, 4.0][case % 3];
+        let rows: Vec<[[f32; 4]; 3]> = (0..8)
+            .map(|_| {
+                let q = oracle::normalize_quat([0; 4].map(|_| f64::from(rng.range(-1.0, 1.0))));
+                let s = match case % 2 {
+                    0 => [rng.range(0.25, most); 3],
+                    _ => [0; 3].map(|_| rng.range(0.25, most)),
+                };
+                let s = if most == 1.0 { [1.0; 3] } else { s };
+                let m = oracle::trs(rng.point(1.0).map(f64::from), q, s.map(f64::from));
+                m.map(|r| r.map(|v| v as f32))
+            })
+            .collect();
+        let fx: Vec<Affine<Fx>> = rows.iter().map(|r| Affine::from_f32(*r).unwrap()).collect();
+        let mut palette = Palette::<Q14, 8>::new();
+        palette.fill(|| fx.iter().map(|m| Ok(*m))).unwrap();
+        let e = palette.exponent();
+        seen[usize::from(e)] += 1;
+        let n = 100;
+        let (mut positions, mut influences, mut given, mut lane) = (vec![], vec![], vec![], vec![]);
+        for v in 0..n {
+            positions.push(rng.point(0.9).map(Q14::from_num));
+            let bones = [0; 4].map(|_| (rng.unit() * 8.0) as u8 % 8);
+            let mut w = [0; 4].map(|_| rng.range(0.05, 1.0));
+            let sum: f32 = w.iter().sum();
+            w.iter_mut().for_each(|x| *x /= sum);
+            let mut order = [0usize, 1, 2, 3];
+            order.sort_by(|&a, &b| w[b].total_cmp(&w[a]));
+            let (bones, w) = (order.map(|k| bones[k]), order.map(|k| w[k]));
+            influences.push(Influence::<Q14>::from_weights(bones, w, v).unwrap());
+            let d = unit(&mut rng);
+            let t = [d[0], d[1], d[2], if v % 2 == 0 { 1.0 } else { -1.0 }];
+            lane.push(t.map(Q14::from_num));
+            given.push((bones, w, t));
+        }
+        let mut out = vec![[Q14::ZERO; 4]; n];
+        tangent::skinned::<Q14, 4>(&positions, &influences, palette.as_slice(), &lane, &mut out)
+            .unwrap();
+        let wide: Vec<M34> = rows.iter().map(|m| m.map(|r| r.map(f64::from))).collect();
+        for (v, (bones, w, t)) in given.iter().enumerate() {
+            let bones = bones.map(usize::from);
+            let weights = w.map(f64::from);
+            let dir = [t[0], t[1], t[2]].map(f64::from);
+            let blended = oracle::norm(oracle::lbs_normal_unnormalised(
+                &wide, &bones, &weights, dir,
+            ));
+            shortest = shortest.min(blended);
+            let bound = tangent::fixed_error_bound(blended, e);
+            let want = oracle::lbs_normal(&wide, &bones, &weights, dir);
+            let got = [0, 1, 2].map(|i| f64::from(out[v][i].to_num::<f32>()));
+            let err = match want {
+                Some(want) => (0..3).map(|i| (got[i] - want[i]).abs()).fold(0.0, f64::max),
+                None => continue,
+            };
+            assert!(
+                err <= bound,
+                "case {case} exponent {e} vertex {v}: ℓ {blended}, error {err:e} above {bound:e}"
+            );
+            assert_eq!(out[v][3], lane[v][3], "the handedness is kept");
+            worst[usize::from(e)] = worst[usize::from(e)].max(err / bound);
+        }
+    }
+    println!(
+        "palettes by exponent {seen:?}; worst error / bound by exponent {worst:.3?}; shortest blend {shortest:.3}"
+    );
+    assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
+    assert!(shortest < 0.1, "the blends fold: {shortest}");
+}
+
+/// A worm with `TANGENT`s (`gltf_gen::ring_tangents`) whose vertex `v`'s tangent is
+/// replaced by `t`.
+fn worm_with_tangent(v: usize, t: [f32; 4]) -> skin_tests::gltf_gen::Gen {
+    use skin_tests::gltf_gen::{ring_tangents, Worm};
+    let mut g = Worm::default().build();
+    ring_tangents(&mut g, 0);
+    let acc = g.json["meshes"][0]["primitives"][0]["attributes"]["TANGENT"]
+        .as_u64()
+        .unwrap() as usize;
+    let view = g.json["accessors"][acc]["bufferView"].as_u64().unwrap() as usize;
+    let at = g.json["bufferViews"][view]["byteOffset"].as_u64().unwrap() as usize + 16 * v;
+    for (k, c) in t.iter().enumerate() {
+        g.bin[at + 4 * k..at + 4 * k + 4].copy_from_slice(&c.to_le_bytes());
+    }
+    g
+}
+
+#[test]
+fn tangents_that_are_no_tangents_are_refused_by_name() {
+    let refused = |t: [f32; 4]| {
+        let g = worm_with_tangent(7, t);
+        skin_tests::import_gen(&g).unwrap_err().to_string()
+    };
+    let e = refused([0.0, 0.0, 0.0, 1.0]);
+    assert!(
+        e.starts_with(
+            "mesh 0 primitive 0 vertex 7: TANGENT [0.0, 0.0, 0.0, 1.0] has a direction 0e0 long"
+        ),
+        "{e}"
+    );
+    let e = refused([1.0, 0.0, 0.0, 0.5]);
+    assert!(
+        e.contains("vertex 7: TANGENT [1.0, 0.0, 0.0, 0.5] has handedness w = 0.5, not ±1"),
+        "{e}"
+    );
+    let e = refused([1.0, 0.0, 0.0, 0.0]);
+    assert!(e.contains("handedness w = 0, not ±1"), "{e}");
+    let e = refused([f32::NAN, 0.0, 0.0, 1.0]);
+    assert!(
+        e.contains("TANGENT of mesh 0 primitive 0") && e.contains("NaN"),
+        "{e}"
+    );
+    // Within glTF's limits: a direction of another length is normalised (one warning),
+    // a handedness a rounding off ±1 is set to ±1.
+    let g = worm_with_tangent(7, [0.0, 3.0, 4.0, -0.9999]);
+    let rig = skin_tests::import_gen(&g).unwrap_or_else(|e| panic!("{e}"));
+    let t = rig.meshes[0].primitives[0].tangents.as_ref().unwrap()[7];
+    assert_eq!(t, [0.0, 0.6, 0.8, -1.0]);
+    let warned = rig.warnings.iter().map(ToString::to_string);
+    assert!(
+        warned.clone().any(|w| w.contains("1 TANGENT directions")),
+        "{:?}",
+        warned.collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn rigid_tangents_turn_with_their_bone_and_keep_w() {
     let s = std::f32::consts::FRAC_1_SQRT_2;
@@ -496,10 +634,10 @@ fn gpu_tangents_skin_like_the_core() {
     // A stretched palette (dual quaternions of joints with scale) is refused: the shaders
     // would take the tangents by the stretch's cofactors, a normal's rule.
     let rig = skin_tests::stretched_rig::Rig::random(7, 6, true, false);
-    let stretched = rig.palette();
+    let stretched = rig.palette::<f32>();
     let bones = skin_host::gpu::Bones::Stretched(
         stretched.duals(),
-        stretched.stretches().expect("stretched"),
+        stretched.stretches().expect("stretched").matrices,
     );
     let e = gpu.skin_tangents_compute(&mesh, bones, &tangents);
     assert!(

@@ -14,14 +14,15 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser as _;
 use skin_core::budget::{Budget, Layout};
-use skin_core::lane::fixed_dual_error_bound;
+use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
+use skin_core::tangent;
 use skin_host::cli::{Cli, CliError};
 use skin_host::gpu::{Model, Reference};
 use skin_host::picture::Picture;
 use skin_host::validate::{self, Options, Report};
 use skin_host::{oracle, pose, Rig};
 use skin_tests::gltf_gen::{
-    many_skins, rigid_prop, squash_stretch_worm, Interp, Worm, UNSIGNED_BYTE,
+    many_skins, rigid_prop, ring_tangents, squash_stretch_worm, Interp, Worm, UNSIGNED_BYTE,
 };
 use skin_tests::gltf_ref;
 
@@ -171,10 +172,24 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
     let f32_tol = 1e-5 * extent;
     let fixed_tol = (8.25 / 32768.0 + 1e-6) * 2f64.powi(k) + f32_tol;
     // DQS's fixed bound at the smallest norm a blend can have (¼: the lead weight is at
-    // least ¼ and every term lies in its hemisphere).
-    let dual_tol = (fixed_dual_error_bound(0.25) + 1e-6) * 2f64.powi(k) + f32_tol;
+    // least ¼ and every term lies in its hemisphere); with joints of scale or shear at some
+    // validated frame, the stretched bound at the largest exponent.
+    let stretched = validate::frames(&rig, options)
+        .iter()
+        .any(|f| pose::palette::fixed_stretch_exponent(&rig, f.anim).is_ok_and(|e| e.is_some()));
+    let dual_bound = match stretched {
+        true => fixed_stretch_error_bound(0.25, 2),
+        false => fixed_dual_error_bound(0.25),
+    };
+    let dual_tol = (dual_bound + 1e-6) * 2f64.powi(k) + f32_tol;
+    // Tangents: the fixed lane's derived bounds (skin_core::tangent) at the shortest blend
+    // these models have (½) and the largest palette exponent, or DQS's smallest norm.
+    let tangent_tol = tangent::fixed_error_bound(0.5, 2) + 1e-5;
+    let dual_tangent_tol = tangent::fixed_dual_error_bound(0.25) + 1e-5;
     for row in report.rows.iter().filter(|r| r.unavailable.is_none()) {
         let tol = match (row.path, row.against, row.normals) {
+            ("core fixed", "f64 tangents", _) => tangent_tol,
+            ("dqs core fixed", "f64 tangents", _) => dual_tangent_tol,
             (_, _, true) => 1e-5,
             ("core fixed", _, _) => fixed_tol,
             ("dqs core fixed", _, _) => dual_tol,
@@ -187,11 +202,12 @@ fn check_validate(gpu: &Reference, path: &Path, options: &Options) -> Report {
             row.against,
             row.errors.max
         );
-        if !row.normals {
+        if !row.normals || row.against.ends_with("tangents") {
             assert!(
                 row.errors.count > 0,
-                "{name}: {} compared nothing",
-                row.path
+                "{name}: {} vs {} compared nothing",
+                row.path,
+                row.against
             );
         }
     }
@@ -277,9 +293,8 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             path.display()
         );
         // Both methods by default. The worms' clips scale a joint: DQS splits it (Kavan et
-        // al.) in core f32, on both GPU paths and in the oracle, and every such row is
-        // compared and passes; the fixed lane refuses the scale, and its row says so,
-        // naming the joint, and fails nothing.
+        // al.) in core f32 and fixed, on both GPU paths and in the oracle, and every such
+        // row is compared and passes.
         let dqs: Vec<_> = whole
             .rows
             .iter()
@@ -287,13 +302,7 @@ fn validate_passes_on_synthetic_models_with_and_without_splits() {
             .collect();
         assert_eq!(dqs.len(), 8, "{}", path.display());
         assert!(
-            dqs.iter().all(|r| match r.unavailable.as_deref() {
-                None => r.path != "dqs core fixed" && r.passes(),
-                Some(why) =>
-                    r.path == "dqs core fixed"
-                        && why.contains("joint 3 (node 4 \"bone0_3\")")
-                        && why.contains("cannot represent its scale"),
-            }),
+            dqs.iter().all(|r| r.unavailable.is_none() && r.passes()),
             "{}: {dqs:?}",
             path.display()
         );
@@ -390,6 +399,135 @@ fn validate_passes_on_every_sample_model() {
             100.0 * report.pictures.worst
         );
     }
+}
+
+/// The tangent rows of one report: those compared against `… tangents`.
+fn tangent_rows(report: &Report) -> Vec<&validate::Row> {
+    let rows = report.rows.iter();
+    rows.filter(|r| r.against.ends_with("tangents")).collect()
+}
+
+/// A worm given `NORMAL`s and `TANGENT`s (`gltf_gen::ring_tangents`): six tangent rows a
+/// method, each compared on every vertex and within its limit; with the clip's scaled joint,
+/// dual quaternion skinning's tangent rows are not available (the core's palette and the
+/// GPU refuse the stretch, each saying so) while linear blend skinning's pass. A model
+/// without tangents has none of these rows, and says so.
+#[test]
+fn validate_compares_tangents_like_normals() {
+    let Some(gpu) = gpu("validate_compares_tangents_like_normals") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, scaled) in [("rigid", false), ("scaled", true)] {
+        let mut g = Worm {
+            scale_channel: scaled,
+            ..Worm::default()
+        }
+        .build();
+        let given = ring_tangents(&mut g, 0);
+        let path = dir.path().join(format!("{name}.glb"));
+        std::fs::write(&path, g.glb()).unwrap();
+        let rig = skin_host::import::from_path(&path).unwrap();
+        assert_eq!(
+            rig.meshes[0].primitives[0].tangents.as_ref(),
+            Some(&given[0])
+        );
+        let options = Options {
+            frames: 4,
+            ..Options::default()
+        };
+        let report = check_validate(&gpu, &path, &options);
+        assert_eq!(report.tangents, 63, "{name}: 21 rings of 3");
+        let rows = tangent_rows(&report);
+        assert_eq!(rows.len(), 12, "{name}: {rows:?}");
+        let frames = report.frames.len();
+        for r in &rows {
+            let what = format!("{name}: {} vs {}", r.path, r.against);
+            match (&r.unavailable, scaled && r.path.starts_with("dqs ")) {
+                (None, false) => {
+                    assert!(r.passes(), "{what}: {r:?}");
+                    // Every vertex of every frame (the vertex path: its split copies too).
+                    assert!(r.errors.count >= 63 * frames, "{what}: {r:?}");
+                }
+                (Some(why), true) if r.path.starts_with("dqs gpu") => {
+                    assert!(why.contains("scale or shear"), "{what}: {why}");
+                }
+                (Some(why), true) => {
+                    assert!(
+                        why.contains("joint 3 (node 4 \"bone0_3\")"),
+                        "{what}: {why}"
+                    );
+                }
+                _ => panic!("{what}: {r:?}"),
+            }
+        }
+        // The fixed rows measure something: the lane's rounding shows, within its bound.
+        let fixed = rows.iter().find(|r| r.path == "core fixed").unwrap();
+        assert!(fixed.errors.max > 1e-6, "{name}: {fixed:?}");
+        for r in rows.iter().filter(|r| r.unavailable.is_none()) {
+            let (max, limit) = (r.errors.max, r.limit);
+            eprintln!(
+                "{name}: {} vs {}: {max:.2e} (limit {limit:.2e})",
+                r.path, r.against
+            );
+        }
+        let table = report.table(name);
+        assert!(
+            table.contains("| core fixed | f64 tangents |")
+                && table.contains("| dqs gpu vertex | core f32 tangents |")
+                && table.contains("- tangents: 63 vertices with `TANGENT`"),
+            "{table}"
+        );
+    }
+    // The plain worm: no tangents, no tangent rows, one line saying so.
+    let path = &worms(dir.path())[0];
+    let rig = skin_host::import::from_path(path).unwrap();
+    let options = Options {
+        frames: 1,
+        ..Options::default()
+    };
+    let report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
+    assert!(tangent_rows(&report).is_empty() && report.rows.len() == 16);
+    assert!(report
+        .table("linear.glb")
+        .contains("- tangents: no primitive has `TANGENT` (no tangent rows)"));
+}
+
+/// AnimatedMorphCube, a Khronos sample with `TANGENT`s (a rigid mesh under a node the clip
+/// does not move; its morph targets' tangent deltas are not read): its tangent rows,
+/// compared on every vertex, pass.
+#[test]
+fn validate_compares_the_morph_cubes_tangents() {
+    let test = "validate_compares_the_morph_cubes_tangents";
+    let Some(dir) = skin_tests::models_dir() else {
+        skin_tests::skip(test, "../shared/models is not present");
+        return;
+    };
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    let rig = skin_host::import::from_path(&dir.join("morph/AnimatedMorphCube.glb")).unwrap();
+    let options = Options {
+        frames: 3,
+        ..Options::default()
+    };
+    let report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
+    assert!(report.failures().is_empty(), "{:?}", report.failures());
+    let rows = tangent_rows(&report);
+    assert_eq!(rows.len(), 12, "{rows:?}");
+    assert!(report.tangents > 0);
+    for r in rows.iter().filter(|r| r.unavailable.is_none()) {
+        assert!(
+            r.errors.count >= report.tangents * report.frames.len(),
+            "{r:?}"
+        );
+        assert!(r.passes(), "{r:?}");
+    }
+    // Only the fixed lane may be out of range (the cube's node scales it by 100).
+    for r in rows.iter().filter(|r| r.unavailable.is_some()) {
+        assert!(r.path.contains("core fixed"), "{r:?}");
+    }
+    eprintln!("{}", report.table("AnimatedMorphCube.glb"));
 }
 
 #[test]
@@ -789,16 +927,21 @@ fn the_candy_wrapper_validates_and_renders_by_both_methods() {
     let lit = side_by_side("0");
     assert_eq!(lit[0], lit[1]);
     // DQS alone on a rig with a scaled joint (the worm's clip scales one): Kavan's split on
-    // every f32 path, its rows compared and passing; the fixed row and the pictures (the
-    // asset holds no stretches) say why not.
+    // every path, its rows compared and passing, the fixed lane's included; the pictures
+    // (the asset holds no stretches) say why not.
     let args = ["validate", &worm, "--frames", "2", "--skinning", "dqs"];
     let (table, status) = skin(&args);
     assert_eq!(status, 0, "{args:?}: {table}");
-    for path in ["dqs core f32", "dqs gpu compute", "dqs gpu vertex"] {
+    for path in [
+        "dqs core f32",
+        "dqs core fixed",
+        "dqs gpu compute",
+        "dqs gpu vertex",
+    ] {
         assert!(table.contains(&format!("| {path} | f64 | ")), "{table}");
     }
     assert!(
-        table.contains("| dqs core fixed | f64 | not available: ") && !table.contains("FAIL"),
+        !table.contains("not available") && !table.contains("FAIL"),
         "{table}"
     );
 }

@@ -16,7 +16,9 @@
 use super::error::{AnimError, Input};
 use super::ik::point;
 use super::limit::{Prepared, SwingTwist};
-use super::vector::{arc, direction_in, dot, perpendicular, roll, rotate, scale, sub, unit, Vec3};
+use super::vector::{
+    arc, direction_in, dot, normalized, perpendicular, roll, rotate, scale, sub, unit, Vec3,
+};
 use crate::affine::Affine;
 use crate::num::Real;
 use crate::quat::Quat;
@@ -132,7 +134,7 @@ impl<R: Real> Aim<R> {
         };
         let q = pose[joint].rotation;
         let forward = rotate(q, self.forward);
-        let turned = arc(forward, look, perpendicular(forward)).hamilton(q);
+        let turned = normalized(arc(forward, look, || perpendicular(forward)).hamilton(q));
         let across = |v: Vec3<R>| unit(sub(v, scale(look, dot(v, look))));
         let rolled = match (
             across(rotate(turned, self.up)),

@@ -217,8 +217,39 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
     /// [`Real::LIMIT`] (the joints before it are written).
     pub fn apply(&self, out: &mut [Transform<R>]) -> Result<(), AnimError> {
         check_length(out.len(), self.joints(), Input::Output, 0)?;
+        if self.layers.iter().all(|l| l.mask.is_none()) {
+            // Without masks every joint has the same weights: their sum, its reciprocal (a
+            // division) and each layer's share once, not at every joint.
+            let share = self.share(0);
+            let mut weights = [R::ZERO; LAYERS];
+            if let Some((inverse, _)) = share {
+                for (w, layer) in weights.iter_mut().zip(&self.layers) {
+                    *w = layer.weight.times(inverse);
+                }
+            }
+            self.each(out, |joint, rest| {
+                self.base(joint, rest, share, |i, _| weights[i])
+            })
+        } else {
+            self.each(out, |joint, rest| {
+                let share = self.share(joint);
+                let inverse = share.map_or(R::ZERO, |s| s.0);
+                self.base(joint, rest, share, |_, layer| {
+                    layer.weight(joint).times(inverse)
+                })
+            })
+        }
+    }
+
+    /// `out[j] = base(j, rest[j])`, then the additive layers at `j`, for every joint `j`.
+    #[inline(always)]
+    fn each(
+        &self,
+        out: &mut [Transform<R>],
+        base: impl Fn(usize, &Transform<R>) -> Transform<R>,
+    ) -> Result<(), AnimError> {
         for (joint, (o, rest)) in out.iter_mut().zip(self.rest).enumerate() {
-            *o = self.base(joint, rest);
+            *o = base(joint, rest);
             if !self.additive.is_empty() {
                 self.add(joint, o)?;
             }
@@ -226,23 +257,40 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
         Ok(())
     }
 
-    /// The weighted layers (and the rest pose below the threshold) at `joint`.
+    /// At `joint`: the reciprocal of the total weight (the rest pose's included) and the
+    /// rest pose's weight, or `None` where no layer covers the joint.
     #[inline(always)]
-    fn base(&self, joint: usize, rest: &Transform<R>) -> Transform<R> {
+    fn share(&self, joint: usize) -> Option<(R, R)> {
         let mut total = R::ZERO;
         for layer in &self.layers {
             total = total + layer.weight(joint);
         }
         if total <= R::ZERO {
-            // No layer covers the joint: its rest transform, exactly.
-            return *rest;
+            return None;
         }
         let rest_weight = if total < self.threshold {
             self.threshold - total
         } else {
             R::ZERO
         };
-        let inverse = R::ONE / (total + rest_weight);
+        Some((R::ONE / (total + rest_weight), rest_weight))
+    }
+
+    /// The weighted layers (and the rest pose below the threshold) at `joint`, with the
+    /// joint's [`Blend::share`] and `weight(i, layer)`, layer `i`'s weight there over the
+    /// total.
+    #[inline(always)]
+    fn base(
+        &self,
+        joint: usize,
+        rest: &Transform<R>,
+        share: Option<(R, R)>,
+        weight: impl Fn(usize, &Layer<'a, R>) -> R,
+    ) -> Transform<R> {
+        let Some((inverse, rest_weight)) = share else {
+            // No layer covers the joint: its rest transform, exactly.
+            return *rest;
+        };
         // The rest pose only where the layers' weights fall short of the threshold: a zero
         // weight adds nothing, so its products are not formed.
         let mut sum = if rest_weight > R::ZERO {
@@ -250,8 +298,8 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
         } else {
             Sum::ZERO
         };
-        for layer in &self.layers {
-            sum.push(&layer.pose[joint], layer.weight(joint).times(inverse));
+        for (i, layer) in self.layers.iter().enumerate() {
+            sum.push(&layer.pose[joint], weight(i, layer));
         }
         sum.finish()
     }

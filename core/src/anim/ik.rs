@@ -21,18 +21,37 @@
 //! squared distances fit the format).
 
 use super::error::{AnimError, Input};
-use super::vector::{add, dot, perpendicular, scale, sub, unit, Vec3};
+use super::vector::{add, dot, long_enough, perpendicular, scale, sub, unit, Vec3};
 use crate::num::Real;
 
 /// The largest coordinate magnitude the solver takes in format `R`.
 pub fn coordinate_limit<R: Real>() -> f32 {
-    libm::sqrtf(R::LIMIT) / 4.0
+    const { root(R::LIMIT) / 4.0 }
 }
 
-/// Whether `v` is NaN or beyond [`coordinate_limit`]: `16·v² > LIMIT`, the same test
-/// without a square root at every point a solve takes.
-fn beyond<R: Real>(v: f32) -> bool {
-    v.is_nan() || 16.0 * v * v > R::LIMIT
+/// `√x` of a positive, normal `x`, for constants: Newton's steps `y ← (y + x/y) / 2` from
+/// the exponent-halving estimate (within a factor of 1.5), each at least halving the error
+/// and, once it is small, squaring it: eight steps leave the `f32` rounding (8 exactly for
+/// `I8F24`'s limit of 64).
+const fn root(x: f32) -> f32 {
+    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fc0_0000);
+    let mut step = 0;
+    while step < 8 {
+        y = 0.5 * (y + x / y);
+        step += 1;
+    }
+    y
+}
+
+/// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
+/// comparison in `R`, where the limit is a constant (`16·v² > LIMIT` in `f32` took two
+/// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software).
+fn beyond<R: Real>(v: R) -> bool {
+    let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
+    matches!(
+        v.abs().partial_cmp(&limit),
+        None | Some(core::cmp::Ordering::Greater)
+    )
 }
 
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
@@ -110,12 +129,28 @@ pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>,
             value: v,
             limit: coordinate_limit::<R>(),
         };
-        if beyond::<R>(v) {
+        *o = R::from_f32(v).map_err(|_| bad())?;
+        if beyond(*o) {
             return Err(bad());
         }
-        *o = R::from_f32(v).map_err(|_| bad())?;
     }
     Ok(out)
+}
+
+/// [`AnimError::Point`] for the first coordinate of `root`, `mid` and `end` that is beyond
+/// [`coordinate_limit`] (kept out of the solve's path).
+#[cold]
+fn beyond_error<R: Real>(root: Vec3<R>, mid: Vec3<R>, end: Vec3<R>) -> AnimError {
+    let points = [("root", root), ("mid", mid), ("end", end)];
+    let first = points
+        .iter()
+        .find_map(|&(what, p)| p.iter().find(|&&v| beyond(v)).map(|v| (what, v.to_f32())));
+    let (what, value) = first.unwrap_or(("root", f32::NAN));
+    AnimError::Point {
+        what,
+        value,
+        limit: coordinate_limit::<R>(),
+    }
 }
 
 impl<R: Real> TwoBone<R> {
@@ -136,16 +171,11 @@ impl<R: Real> TwoBone<R> {
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        for (what, p) in [("root", root), ("mid", mid), ("end", end)] {
-            if let Some(&v) = p.iter().find(|v| !v.is_finite() || beyond::<R>(v.to_f32())) {
-                return Err(AnimError::Point {
-                    what,
-                    value: v.to_f32(),
-                    limit: coordinate_limit::<R>(),
-                });
-            }
+        let far = |p: &Vec3<R>| p.iter().any(|&v| beyond(v));
+        if far(&root) || far(&mid) || far(&end) {
+            return Err(beyond_error(root, mid, end));
         }
-        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).sqrt();
+        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).fast_sqrt();
         let (upper, lower) = (length(mid, root), length(end, mid));
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
@@ -198,25 +228,37 @@ impl<R: Real> TwoBone<R> {
         let (l1, l2) = (self.upper, self.lower);
         let reach = l1 + l2;
         // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
+        // Compared squared, so that a square root is taken only where the distance is
+        // clamped.
         let at = |cos: f32| {
             let c = r(cos);
-            (l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)).sqrt()
+            l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)
         };
-        let (near, far) = (at(hinge.cos.1), at(hinge.cos.0));
         let to_target = sub(target, self.root);
-        let current = sub(self.end, self.root);
-        let direction =
-            unit(to_target)
-                .or_else(|| unit(current))
-                .unwrap_or([R::ZERO, -R::ONE, R::ZERO]);
-        let mut d = dot(to_target, to_target).sqrt();
+        // The distance and the direction from one reciprocal square root: d = d²·(1/d).
+        let d2 = dot(to_target, to_target);
+        let (direction, mut d) = if long_enough(d2) {
+            let inverse = d2.recip_sqrt();
+            (scale(to_target, inverse), d2.times(inverse))
+        } else {
+            let fallback = unit(sub(self.end, self.root));
+            (
+                fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]),
+                d2.fast_sqrt(),
+            )
+        };
         let start = r(soft).times(reach);
         if d > start && reach > start {
             let (x, span) = (d - start, reach - start);
-            d = start + span.times(x) / (x + span);
+            d = start + span.times(x).times((x + span).recip());
         }
-        d = if d > far { far } else { d };
-        d = if d < near { near } else { d };
+        let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
+        let dd = d.times(d);
+        if dd > far2 {
+            d = far2.fast_sqrt();
+        } else if dd < near2 {
+            d = near2.fast_sqrt();
+        }
         // The bend plane's second axis: towards the pole, else the current mid joint, else
         // anything perpendicular.
         let across = |p: Vec3<R>| {
@@ -226,10 +268,11 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2)) / (l1 + l1).times(d.max(R::EPSILON));
+        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2))
+            .times((l1 + l1).times(d.max(R::EPSILON)).recip());
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
-        let sin_a = (R::ONE - cos_a.times(cos_a)).sqrt();
+        let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
         let mid = add(
             self.root,
             scale(add(scale(direction, cos_a), scale(side, sin_a)), l1),

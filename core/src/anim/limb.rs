@@ -191,13 +191,16 @@ impl<R: Real> Limb<R> {
             chain.solve(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
         let seen = direction_in;
 
+        // The upper bone in the root's frame; where it points in the parent's frame is its
+        // rotation by the root's (the direction from the root to the mid joint there).
         let upper = times(pose[mid].translation, pose[root].scale);
-        if let (Some(from), Some(to)) = (
-            seen(&parent, sub(at(mid), origin)),
-            seen(&parent, sub(mid_goal, origin)),
-        ) {
-            let q = arc(from, to, perpendicular(from)).hamilton(pose[root].rotation);
-            let mut q = normalized(q);
+        let Some(bone) = unit(upper) else {
+            return Ok(());
+        };
+        if let Some(to) = seen(&parent, sub(mid_goal, origin)) {
+            let q0 = pose[root].rotation;
+            let from = rotate(q0, bone);
+            let mut q = normalized(arc(from, to, || perpendicular(from)).hamilton(q0));
             if let Some((limit, reference, axis)) = self.swing {
                 q = limit.clamp(reference, axis, q);
             }
@@ -213,11 +216,11 @@ impl<R: Real> Limb<R> {
             times(pose[end].translation, pose[mid].scale),
         );
         let wanted = seen(&parent, sub(end_goal, mid_now)).map(|v| rotate(q_root.conjugate(), v));
-        let (Some(from), Some(to), Some(bone)) = (unit(lower), wanted, unit(upper)) else {
+        let (Some(from), Some(to)) = (unit(lower), wanted) else {
             return Ok(());
         };
         let to = self.bend(bone, to);
-        let q = arc(from, to, perpendicular(from)).hamilton(pose[mid].rotation);
+        let q = arc(from, to, || perpendicular(from)).hamilton(pose[mid].rotation);
         pose[mid].rotation = normalized(q);
         Ok(())
     }

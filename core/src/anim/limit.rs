@@ -112,6 +112,9 @@ impl<R: Real> Prepared<R> {
         let v = [offset.x, offset.y, offset.z];
         // The twist: the offset's vector part along the axis, with its real part.
         let along = dot(v, axis);
+        if self.holds(along, offset.w) {
+            return q;
+        }
         let mut twist = match unit4(along, offset.w) {
             Some((s, w)) => (s, w),
             None => (R::ZERO, R::ONE),
@@ -131,7 +134,7 @@ impl<R: Real> Prepared<R> {
         if let Some((lo, hi)) = self.twist {
             if twist.0 < lo || twist.0 > hi {
                 let s = if twist.0 < lo { lo } else { hi };
-                twist = (s, (R::ONE - s.times(s)).sqrt());
+                twist = (s, (R::ONE - s.times(s)).fast_sqrt());
                 clamped = true;
             }
         }
@@ -148,6 +151,33 @@ impl<R: Real> Prepared<R> {
             return q;
         }
         normalized(reference.hamilton(swing.hamilton(twist_q(twist))))
+    }
+}
+
+impl<R: Real> Prepared<R> {
+    /// Whether the offset whose vector part has `along` on the twist axis and whose real
+    /// part is `w` is within the limit, without splitting it: with `n = √(along² + w²)` the
+    /// twist is `σ·(along, w)/n` (`σ` the sign of `w`, for its `w ≥ 0` hemisphere) and the
+    /// swing's real part is `n` (`offset·twist⁻¹` has real part `σ·(w² + along²)/n`), so
+    /// the twist's sine is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the
+    /// swing within its limit when `n ≥ cos`. An offset too short to split is left to the
+    /// full clamp.
+    fn holds(&self, along: R, w: R) -> bool {
+        let len2 = along.times(along) + w.times(w);
+        if !long_enough(len2) {
+            return false;
+        }
+        let n = len2.fast_sqrt();
+        let sine = if w < R::ZERO { -along } else { along };
+        let twist = match self.twist {
+            Some((lo, hi)) => sine >= lo.times(n) && sine <= hi.times(n),
+            None => true,
+        };
+        let swing = match self.swing {
+            Some((cos, _)) => n >= cos,
+            None => true,
+        };
+        twist && swing
     }
 }
 

@@ -102,11 +102,16 @@ fn one_plus_dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
     dot(h, h).times(R::HALF)
 }
 
-/// The shortest rotation taking the unit vector `from` to the unit vector `to`:
-/// `(from × to, 1 + from·to)` normalised; its length is `√(2(1 + from·to))`, so only
-/// vectors opposite to within rounding (that length below [`Real::EPSILON`]) take the half
-/// turn about `fallback` (a unit vector perpendicular to `from`).
-pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Quat<R> {
+/// The shortest rotation taking the unit vector `from` to the unit vector `to`, not
+/// normalised: `(from × to, 1 + from·to)`, of length `√(2(1 + from·to))` (callers
+/// normalise once, after their product with it); only vectors opposite to within rounding
+/// (that length below [`Real::EPSILON`]) take the half turn about `fallback()` (a unit
+/// vector perpendicular to `from`, worked out only then).
+pub(super) fn arc<R: Real>(
+    from: Vec3<R>,
+    to: Vec3<R>,
+    fallback: impl FnOnce() -> Vec3<R>,
+) -> Quat<R> {
     let [x, y, z] = cross(from, to);
     let q = Quat {
         x,
@@ -115,7 +120,7 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
         w: one_plus_dot(from, to),
     };
     if !long_enough(q.dot(q)) {
-        let [x, y, z] = fallback;
+        let [x, y, z] = fallback();
         return Quat {
             x,
             y,
@@ -123,7 +128,7 @@ pub(super) fn arc<R: Real>(from: Vec3<R>, to: Vec3<R>, fallback: Vec3<R>) -> Qua
             w: R::ZERO,
         };
     }
-    normalized(q)
+    q
 }
 
 /// The rotation about the unit `axis` taking the unit vector `from` to the unit vector `to`,

@@ -77,4 +77,11 @@ pub struct AssetParts<'a, L: Lane> {
     /// The skinning method every part is played with (header flag [`super::FLAG_DQS`]):
     /// its palette entries are matrices for LBS, unit dual quaternions for DQS.
     pub skinning: Skinning,
+    /// The point (asset units) that `positions` and the skinning matrices are relative to
+    /// (`docs/FORMAT.md`, *Centre*): zero (no section), or a point within
+    /// [`super::MAX_CENTRE`] on the [`super::CENTRE_STEP`] grid. Positions are stored less
+    /// it; the inverse binds are the caller's (`B⁻¹ · T(centre)` for the model's own joints),
+    /// and the player takes each skinning matrix less it and adds it back to each skinned
+    /// position.
+    pub centre: [f32; 3],
 }

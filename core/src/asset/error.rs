@@ -48,10 +48,14 @@ pub enum Field {
     MorphSet,
     /// A morph target's record.
     MorphTarget,
-    /// A morph target's entries in one part.
+    /// A morph target's record in one part (the vertices it moves, its largest values).
     MorphSpan,
-    /// A morph entry (a moved vertex and its deltas).
+    /// A morph entry (one target's deltas at a moved vertex).
     MorphEntry,
+    /// A part's run of moved-vertex records.
+    MorphRun,
+    /// A moved vertex's record (its vertex and entries).
+    MorphRecord,
     /// A morph target's default weight.
     MorphWeight,
     /// A channel of morph-target weights.
@@ -64,6 +68,8 @@ pub enum Field {
     CorrectiveTarget,
     /// A corrective RBF's value (a centre component or a weight), sample-major.
     CorrectiveValue,
+    /// A coordinate of the model's centre (index: the axis).
+    Centre,
     /// The lattice's keys (times, reserved fields).
     LatticeKey,
     /// The lattice's control-point offsets.
@@ -95,12 +101,15 @@ impl Field {
             Field::MorphTarget => "morph target",
             Field::MorphSpan => "morph span",
             Field::MorphEntry => "morph entry",
+            Field::MorphRun => "morph run of part",
+            Field::MorphRecord => "moved-vertex record",
             Field::MorphWeight => "default weight of morph target",
             Field::WeightChannel => "morph-weight channel",
             Field::MorphFloats => "morph-weight key floats",
             Field::CorrectiveRbf => "corrective RBF",
             Field::CorrectiveTarget => "corrective target",
             Field::CorrectiveValue => "corrective RBF value",
+            Field::Centre => "coordinate of the centre, axis",
             Field::LatticeKey => "lattice key",
             Field::LatticeOffsets => "lattice offsets",
         }

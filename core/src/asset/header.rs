@@ -8,7 +8,7 @@ use crate::skin::Skinning;
 /// The first four bytes of every asset.
 pub const MAGIC: [u8; 4] = *b"SKIN";
 /// The format version this crate reads and writes.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 52;
 /// Offset of the CRC-32 field; the checksum covers every byte of the asset but these four.
@@ -24,9 +24,12 @@ pub const FLAG_MORPHS: u16 = 2;
 /// Flag bit: a correctives section (pose-space deformation's RBFs driving morph targets)
 /// follows the morph section (`docs/FORMAT.md`, *Correctives*); only with [`FLAG_MORPHS`].
 pub const FLAG_CORRECTIVES: u16 = 1 << 6;
+/// Flag bit: a centre section ends the asset (`docs/FORMAT.md`, *Centre*): positions and
+/// skinning matrices are relative to the model's centre, which the player adds back.
+pub const FLAG_CENTRE: u16 = 1 << 7;
 /// Flag bit: a lattice section (free-form deformation after skinning) follows the morph and
 /// correctives sections, or the clip names without them (`docs/FORMAT.md`, *Lattice*).
-pub const FLAG_LATTICE: u16 = 1 << 7;
+pub const FLAG_LATTICE: u16 = 1 << 9;
 /// The parent index that marks a root bone.
 pub(crate) const NO_PARENT: u16 = u16::MAX;
 
@@ -116,7 +119,8 @@ impl Counts {
         }
         let flags = u16_at(6);
         let reserved = u16_at(18);
-        let known = FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_LATTICE;
+        let known =
+            FLAG_NORMALS | FLAG_MORPHS | FLAG_DQS | FLAG_CORRECTIVES | FLAG_CENTRE | FLAG_LATTICE;
         let orphan = flags & FLAG_CORRECTIVES != 0 && flags & FLAG_MORPHS == 0;
         if flags & !known != 0 || orphan || reserved != 0 {
             return Err(AssetError::Flags { flags, reserved });
@@ -163,7 +167,12 @@ impl Counts {
         self.flags & FLAG_CORRECTIVES != 0
     }
 
-    /// Whether the asset has a lattice section (after the others).
+    /// Whether the asset ends with a centre section.
+    pub fn centre(&self) -> bool {
+        self.flags & FLAG_CENTRE != 0
+    }
+
+    /// Whether the asset has a lattice section (after the others, before the centre).
     pub fn lattice(&self) -> bool {
         self.flags & FLAG_LATTICE != 0
     }

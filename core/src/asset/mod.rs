@@ -42,6 +42,7 @@
 //!     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
 //!     clips: &[ClipParts { name: "slide", duration: 1.0, channels: &channels }],
 //!     skinning: Skinning::Lbs,
+//!     centre: [0.0; 3],
 //! };
 //! let mut buf = [0u8; 1024];
 //! let n = parts.write(&mut buf).unwrap();
@@ -68,6 +69,7 @@
 //! ```
 
 mod asset_parts;
+mod centre;
 mod clips;
 mod correctives;
 mod error;
@@ -82,18 +84,22 @@ mod views;
 mod write;
 
 pub use asset_parts::{AssetParts, ClipParts, Part};
+pub use centre::{CENTRE_STEP, MAX_CENTRE};
 pub use clips::ClipView;
 pub use correctives::{
     CorrectiveParts, CorrectiveRbf, CorrectiveView, Correctives, MAX_CORRECTIVES,
 };
 pub use error::{AssetError, Field};
 pub use header::{
-    checksum, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS, FLAG_NORMALS, HEADER_LEN,
-    MAGIC, VERSION,
+    checksum, FLAG_CENTRE, FLAG_CORRECTIVES, FLAG_DQS, FLAG_LATTICE, FLAG_MORPHS, FLAG_NORMALS,
+    HEADER_LEN, MAGIC, VERSION,
 };
 pub use lane::AssetLane;
 pub use lattice::{LatticeParts, LatticeView};
-pub use morph_view::{MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView};
+pub use morph_view::{
+    MorphEntry, MorphSetView, Morphs, SpanView, TargetScale, WeightsAt, WeightsView,
+};
+pub(crate) use morphs::ENTRY_LEN as MORPH_ENTRY_LEN;
 pub use morphs::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 pub use part_view::{PartView, MAX_PART_BONES};
 pub use read::Asset;

@@ -1,10 +1,14 @@
-//! [`Morphs`]: the morph section of a read asset viewed in place — sets, targets, spans of
-//! quantised deltas, weight channels sampled straight from the bytes — and the reader's
-//! validation of it.
+//! [`Morphs`]: the morph section of a read asset viewed in place — sets, targets, spans,
+//! runs of per-vertex records of quantised deltas, weight channels sampled straight from
+//! the bytes — and the reader's validation of it, after which the player's loop over the
+//! records cannot fail.
 
 use core::ops::Range;
 
-use super::morphs::{valid_exponent, MorphSections, SET_LEN, SPAN_LEN, TARGET_LEN, WEIGHTS_LEN};
+use super::morphs::{
+    MorphSections, ENTRY_LEN, HEAD_LEN, LAST_ENTRY, RUN_LEN, SET_LEN, SPAN_LEN, TARGET_LEN,
+    WEIGHTS_LEN,
+};
 use super::{Asset, AssetError, AssetLane, Field};
 use crate::clip::{Interpolation, Keys, LeF32s};
 
@@ -26,6 +30,8 @@ pub struct MorphSetView {
     pub targets: Range<usize>,
     /// The index of its first span (one per part and target, part-major).
     first_span: usize,
+    /// The index of its first run (one per part).
+    first_run: usize,
 }
 
 /// One target's quantised scales: `delta = q·2⁻ᵉ`.
@@ -37,12 +43,12 @@ pub struct TargetScale {
     pub normal_exponent: i8,
 }
 
-/// A target's entries in one part, the largest |coordinate| of the base positions and
-/// normals of the vertices it moves, and its largest stored |q|.
+/// How many vertices a target moves in one part, the largest |coordinate| of their base
+/// positions and normals, and its largest stored |q|.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpanView {
-    /// Its entries (indices for [`Morphs::vertex`], [`Morphs::position`], [`Morphs::normal`]).
-    pub entries: Range<usize>,
+    /// The part's vertices it moves (its entries in [`Morphs::deltas`]).
+    pub moved: usize,
     /// Largest |coordinate| of the moved vertices' base positions.
     pub position_reach: f32,
     /// Largest |coordinate| of their base normals.
@@ -51,6 +57,19 @@ pub struct SpanView {
     pub position_most: u16,
     /// Largest |q| of its normal deltas.
     pub normal_most: u16,
+}
+
+/// One target's deltas at one moved vertex of a part ([`Morphs::deltas`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MorphEntry {
+    /// The vertex, local to its part.
+    pub vertex: u16,
+    /// The target, within its set.
+    pub target: usize,
+    /// The quantised position delta.
+    pub position: [i16; 3],
+    /// The quantised normal delta, when the asset stores normals.
+    pub normal: Option<[i16; 3]>,
 }
 
 /// A clip's channel of one set's weights.
@@ -87,6 +106,25 @@ fn i16s(b: &[u8]) -> [i16; 3] {
     core::array::from_fn(|i| i16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
 }
 
+/// The moved vertex and entries of the record at the start of `run`, and the bytes after
+/// it; `None` when `run` is too short for it.
+pub(crate) fn record(run: &[u8]) -> Option<(u16, &[u8], &[u8])> {
+    let head = run.get(..HEAD_LEN)?;
+    let n = usize::from(u16_at(head, 2));
+    let entries = run.get(HEAD_LEN..HEAD_LEN + ENTRY_LEN * n)?;
+    Some((u16_at(head, 0), entries, &run[HEAD_LEN + ENTRY_LEN * n..]))
+}
+
+/// An entry's target (within its set), position and normal deltas, and flags.
+pub(crate) fn entry(e: &[u8]) -> (usize, [i16; 3], [i16; 3], u16) {
+    (
+        usize::from(u16_at(e, 14)),
+        i16s(e),
+        i16s(&e[6..]),
+        u16_at(e, 12),
+    )
+}
+
 impl<'a, L: AssetLane> Morphs<'a, L> {
     pub(crate) fn new(asset: Asset<'a, L>, m: MorphSections) -> Self {
         Self { asset, m }
@@ -116,7 +154,7 @@ impl<'a, L: AssetLane> Morphs<'a, L> {
         usize::from(self.m.counts.targets)
     }
 
-    /// Entries (moved vertices), over every target and part.
+    /// Entries (a target's deltas at a moved vertex), over every target and part.
     pub fn entries(&self) -> usize {
         self.m.counts.entries as usize
     }
@@ -124,7 +162,7 @@ impl<'a, L: AssetLane> Morphs<'a, L> {
     /// The sets, in part order.
     pub fn sets(&self) -> impl Iterator<Item = MorphSetView> + 'a {
         let records = self.bytes(self.m.sets);
-        let mut at = (0usize, 0usize);
+        let mut at = (0usize, 0usize, 0usize);
         records
             .chunks_exact(SET_LEN)
             .enumerate()
@@ -139,8 +177,9 @@ impl<'a, L: AssetLane> Morphs<'a, L> {
                     parts: first..first + parts,
                     targets: at.0..at.0 + targets,
                     first_span: at.1,
+                    first_run: at.2,
                 };
-                at = (at.0 + targets, at.1 + parts * targets);
+                at = (at.0 + targets, at.1 + parts * targets, at.2 + parts);
                 set
             })
     }
@@ -178,16 +217,11 @@ impl<'a, L: AssetLane> Morphs<'a, L> {
 
     fn span_at(&self, i: usize) -> SpanView {
         let b = self.bytes(self.m.spans);
-        let end_of = |i: usize| {
-            b.get(SPAN_LEN * i..SPAN_LEN * i + 4)
-                .map_or(0, |r| u32_at(r, 0) as usize)
-        };
-        let start = if i == 0 { 0 } else { end_of(i - 1) };
         let r = b
             .get(SPAN_LEN * i..SPAN_LEN * (i + 1))
             .unwrap_or(&[0; SPAN_LEN]);
         SpanView {
-            entries: start..end_of(i).max(start),
+            moved: u32_at(r, 0) as usize,
             position_reach: f32_at(r, 4),
             normal_reach: f32_at(r, 8),
             position_most: u16_at(r, 12),
@@ -195,38 +229,42 @@ impl<'a, L: AssetLane> Morphs<'a, L> {
         }
     }
 
-    /// The stored bytes of `entries`: moved vertices, position deltas, normal deltas (empty
-    /// without normals), for the player's loop.
-    pub(crate) fn entry_bytes(&self, entries: Range<usize>) -> [&'a [u8]; 3] {
-        let (a, b) = (entries.start, entries.end);
-        let part =
-            |r: (usize, usize), size: usize| self.bytes(r).get(size * a..size * b).unwrap_or(&[]);
-        [
-            part(self.m.vertices, 2),
-            part(self.m.positions, 6),
-            part(self.m.normals, 6),
-        ]
+    /// The stored records of `set`'s part `part` (an asset part index), for the player's
+    /// loop: per moved vertex a head and its entries.
+    pub(crate) fn run(&self, set: &MorphSetView, part: usize) -> &'a [u8] {
+        self.run_at(set.first_run + (part - set.parts.start))
     }
 
-    /// The moved vertex of entry `i` (local to its part).
-    #[inline]
-    pub fn vertex(&self, i: usize) -> u16 {
-        let b = self.bytes(self.m.vertices);
-        b.get(2 * i..2 * i + 2).map_or(0, |b| u16_at(b, 0))
+    fn run_at(&self, i: usize) -> &'a [u8] {
+        let b = self.bytes(self.m.runs);
+        let end_of = |i: usize| {
+            b.get(RUN_LEN * i..RUN_LEN * i + 4)
+                .map_or(0, |r| u32_at(r, 0) as usize)
+        };
+        let start = if i == 0 { 0 } else { end_of(i - 1) };
+        let records = self.bytes(self.m.records);
+        records.get(start..end_of(i)).unwrap_or(&[])
     }
 
-    /// The quantised position delta of entry `i`.
-    #[inline]
-    pub fn position(&self, i: usize) -> [i16; 3] {
-        let b = self.bytes(self.m.positions);
-        b.get(6 * i..6 * i + 6).map_or([0; 3], i16s)
-    }
-
-    /// The quantised normal delta of entry `i`, when the asset stores normals.
-    #[inline]
-    pub fn normal(&self, i: usize) -> Option<[i16; 3]> {
-        let b = self.bytes(self.m.normals);
-        b.get(6 * i..6 * i + 6).map(i16s)
+    /// Every target's deltas at every vertex it moves in `set`'s part `part` (an asset
+    /// part index), by vertex and then target.
+    pub fn deltas(&self, set: &MorphSetView, part: usize) -> impl Iterator<Item = MorphEntry> + 'a {
+        let normals = self.asset.counts.normals();
+        let mut run = self.run(set, part);
+        core::iter::from_fn(move || {
+            let (vertex, entries, rest) = record(run)?;
+            run = rest;
+            Some(entries.chunks_exact(ENTRY_LEN).map(move |e| {
+                let (target, position, normal, _) = entry(e);
+                MorphEntry {
+                    vertex,
+                    target,
+                    position,
+                    normal: normals.then_some(normal),
+                }
+            }))
+        })
+        .flatten()
     }
 
     /// Clip `clip`'s channel of `set`'s weights, if it has one.
@@ -341,7 +379,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
     /// The morph section, when the asset has morph targets.
     pub fn morphs(&self) -> Option<Morphs<'a, L>> {
         let at = usize::try_from(self.m?).ok()?;
-        let m = MorphSections::read(self.bytes, at, self.counts.normals()).ok()?;
+        let m = MorphSections::read(self.bytes, at).ok()?;
         Some(Morphs::new(*self, m))
     }
 
@@ -387,106 +425,173 @@ impl<'a, L: AssetLane> Asset<'a, L> {
                 });
             }
         }
-        let normals = m.normals.1 > m.normals.0;
+        let normals = self.counts.normals();
         for t in 0..targets {
             let r = &self.bytes_of(m.targets)[TARGET_LEN * t..TARGET_LEN * (t + 1)];
             let s = morphs.scale(t);
             if !morphs.default_weight(t).is_finite() {
                 return Err(invalid(Field::MorphWeight, t));
             }
-            if !valid_exponent(s.position_exponent)
-                || !valid_exponent(s.normal_exponent)
+            let valid = |e: i8| L::EXPONENTS.contains(&e);
+            if !valid(s.position_exponent)
+                || (normals && !valid(s.normal_exponent))
                 || (!normals && s.normal_exponent != 0)
                 || u16_at(r, 2) != 0
             {
                 return Err(invalid(Field::MorphTarget, t));
             }
         }
-        self.check_spans(&morphs)?;
+        self.check_runs(&morphs)?;
         self.check_weight_channels(&morphs)
     }
 
-    /// Every span: entries in order and within the section, moved vertices strictly
-    /// increasing within the part, the stored reaches and largest |q| those of its entries.
-    fn check_spans(&self, morphs: &Morphs<'a, L>) -> Result<(), AssetError> {
-        let bad = |index| AssetError::Invalid {
-            what: Field::MorphSpan,
-            index,
-        };
-        let ends = self.bytes_of(morphs.m.spans);
+    /// Every run: its records within the section and parsed exactly, each moved vertex
+    /// within the part and above the previous, with at least one entry, the entries' targets
+    /// within the set and increasing, only the last flagged as last, no normal deltas
+    /// without normals; every span's stored count, reaches and largest |q| those of its
+    /// target's entries; the records and entries the counts'.
+    fn check_runs(&self, morphs: &Morphs<'a, L>) -> Result<(), AssetError> {
+        let c = morphs.m.counts;
         let mut end = 0usize;
-        for (i, r) in ends.chunks_exact(SPAN_LEN).enumerate() {
+        let records = morphs.m.records.1 - morphs.m.records.0;
+        for (i, r) in self
+            .bytes_of(morphs.m.runs)
+            .chunks_exact(RUN_LEN)
+            .enumerate()
+        {
             let e = u32_at(r, 0) as usize;
-            if e < end || e > morphs.entries() {
-                return Err(bad(i));
+            if e < end || e > records || e % 4 != 0 {
+                return Err(AssetError::Invalid {
+                    what: Field::MorphRun,
+                    index: i,
+                });
             }
             end = e;
         }
-        if end != morphs.entries() {
+        if end != records {
             return Err(AssetError::Mismatch {
-                what: Field::MorphEntry,
-                expected: morphs.entries(),
+                what: Field::MorphRun,
+                expected: records,
                 actual: end,
             });
         }
+        let (mut heads, mut entries) = (0usize, 0usize);
         let mut parts = self.parts().enumerate();
-        let (positions, normals) = (self.positions(), self.normals());
         for set in morphs.sets() {
             for (p, part) in parts.by_ref() {
                 if p < set.parts.start {
                     continue;
                 }
-                let base = part.vertex_range();
-                for t in set.targets.clone() {
-                    let i = set.first_span
-                        + (p - set.parts.start) * set.targets.len()
-                        + (t - set.targets.start);
-                    let span = morphs.span_at(i);
-                    let mut reach = (0.0f32, 0.0f32);
-                    let mut most = (0u16, 0u16);
-                    let mut next = 0usize;
-                    for k in span.entries.clone() {
-                        let v = usize::from(morphs.vertex(k));
-                        if v < next || v >= base.len() {
-                            return Err(AssetError::Index {
-                                what: Field::MorphEntry,
-                                index: k,
-                                value: v,
-                                limit: base.len(),
-                            });
-                        }
-                        next = v + 1;
-                        let far = |x: Option<[L; 3]>| {
-                            x.map_or(0.0, |x| {
-                                x.iter().map(|c| c.to_f32().abs()).fold(0.0, f32::max)
-                            })
-                        };
-                        let q = |d: Option<[i16; 3]>| {
-                            d.map_or(0, |d| d.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0))
-                        };
-                        reach.0 = reach.0.max(far(positions.get(base.start + v)));
-                        reach.1 = reach
-                            .1
-                            .max(far(normals.and_then(|n| n.get(base.start + v))));
-                        most.0 = most.0.max(q(Some(morphs.position(k))));
-                        most.1 = most.1.max(q(morphs.normal(k)));
-                    }
-                    let stored = (span.position_reach, span.normal_reach);
-                    let same = stored.0.to_bits() == reach.0.to_bits()
-                        && stored.1.to_bits() == reach.1.to_bits()
-                        && (span.position_most, span.normal_most) == most
-                        && most.0 <= i16::MAX as u16
-                        && most.1 <= i16::MAX as u16;
-                    if !same {
-                        return Err(bad(i));
-                    }
-                }
+                let vertices = part.vertex_range();
+                let (h, e) = self.check_run(morphs, &set, p, vertices)?;
+                heads += h;
+                entries += e;
                 if p + 1 == set.parts.end {
                     break;
                 }
             }
         }
+        for (what, expected, actual) in [
+            (Field::MorphRecord, c.records as usize, heads),
+            (Field::MorphEntry, c.entries as usize, entries),
+        ] {
+            if expected != actual {
+                return Err(AssetError::Mismatch {
+                    what,
+                    expected,
+                    actual,
+                });
+            }
+        }
         Ok(())
+    }
+
+    /// [`Asset::check_runs`] for `set`'s part `p` (base vertices `base`): its records and
+    /// entries.
+    fn check_run(
+        &self,
+        morphs: &Morphs<'a, L>,
+        set: &MorphSetView,
+        p: usize,
+        base: Range<usize>,
+    ) -> Result<(usize, usize), AssetError> {
+        let run_index = set.first_run + (p - set.parts.start);
+        let bad = |what, index| AssetError::Invalid { what, index };
+        let normals = self.counts.normals();
+        let (mut run, mut next, mut heads, mut entries) = (morphs.run(set, p), 0usize, 0, 0);
+        while !run.is_empty() {
+            let Some((v, es, rest)) = record(run) else {
+                return Err(bad(Field::MorphRun, run_index));
+            };
+            let v = usize::from(v);
+            if v < next || v >= base.len() {
+                return Err(AssetError::Index {
+                    what: Field::MorphRecord,
+                    index: heads,
+                    value: v,
+                    limit: base.len(),
+                });
+            }
+            next = v + 1;
+            let n = es.len() / ENTRY_LEN;
+            let mut target = 0usize;
+            for (k, e) in es.chunks_exact(ENTRY_LEN).enumerate() {
+                let (t, _, nd, flags) = entry(e);
+                let last = if k + 1 == n { LAST_ENTRY } else { 0 };
+                if t < target || flags != last || (!normals && nd != [0; 3]) {
+                    return Err(bad(Field::MorphEntry, entries + k));
+                }
+                if t >= set.targets.len() {
+                    return Err(AssetError::Index {
+                        what: Field::MorphEntry,
+                        index: entries + k,
+                        value: t,
+                        limit: set.targets.len(),
+                    });
+                }
+                target = t + 1;
+            }
+            if n == 0 {
+                return Err(bad(Field::MorphRecord, heads));
+            }
+            heads += 1;
+            entries += n;
+            run = rest;
+        }
+        let (positions, normals) = (self.positions(), self.normals());
+        for t in set.targets.clone() {
+            let local = t - set.targets.start;
+            let i = set.first_span + (p - set.parts.start) * set.targets.len() + local;
+            let span = morphs.span_at(i);
+            let (mut moved, mut reach, mut most) = (0usize, (0.0f32, 0.0f32), (0u16, 0u16));
+            for e in morphs.deltas(set, p).filter(|e| e.target == local) {
+                let v = base.start + usize::from(e.vertex);
+                let far = |x: Option<[L; 3]>| {
+                    x.map_or(0.0, |x| {
+                        x.iter().map(|c| c.to_f32().abs()).fold(0.0, f32::max)
+                    })
+                };
+                let q = |d: Option<[i16; 3]>| {
+                    d.map_or(0, |d| d.iter().map(|c| c.unsigned_abs()).max().unwrap_or(0))
+                };
+                reach.0 = reach.0.max(far(positions.get(v)));
+                reach.1 = reach.1.max(far(normals.and_then(|n| n.get(v))));
+                most.0 = most.0.max(q(Some(e.position)));
+                most.1 = most.1.max(q(e.normal));
+                moved += 1;
+            }
+            let stored = (span.position_reach, span.normal_reach);
+            let same = span.moved == moved
+                && stored.0.to_bits() == reach.0.to_bits()
+                && stored.1.to_bits() == reach.1.to_bits()
+                && (span.position_most, span.normal_most) == most
+                && most.0 <= i16::MAX as u16
+                && most.1 <= i16::MAX as u16;
+            if !same {
+                return Err(bad(Field::MorphSpan, i));
+            }
+        }
+        Ok((heads, entries))
     }
 
     /// Every weight channel names a clip and a set, in (clip, set) order without repeats,

@@ -4,6 +4,7 @@ use core::marker::PhantomData;
 
 use heapless::Vec;
 
+use super::centre::{self, CENTRE_LEN};
 use super::correctives::CorrectiveSections;
 use super::header::{checksum, Counts, Sections, AFFINE_FLOATS, HEADER_LEN, NO_PARENT, TRS_FLOATS};
 use super::lane::lane_name;
@@ -34,6 +35,9 @@ pub struct Asset<'a, L> {
     /// Where the correctives section starts, when the header has
     /// [`super::FLAG_CORRECTIVES`] (after the morph section).
     pub(crate) c: Option<u32>,
+    /// The centre positions and skinning matrices are relative to (asset units; zero
+    /// without [`super::FLAG_CENTRE`]).
+    centre: [f32; 3],
     /// Where the lattice section starts, when the header has [`super::FLAG_LATTICE`].
     pub(crate) l: Option<u32>,
     lane: PhantomData<L>,
@@ -59,7 +63,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         }
         let s = Sections::new(&counts, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match counts.morphs() {
-            true => Some(MorphSections::read(bytes, s.total, counts.normals())?),
+            true => Some(MorphSections::read(bytes, s.total)?),
             false => None,
         };
         let after_morphs = m.map_or(s.total, |m| m.total);
@@ -72,7 +76,8 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => Some(LatticeSections::read(bytes, after_correctives)?),
             false => None,
         };
-        let total = l.map_or(after_correctives, |l| l.total);
+        let before_centre = l.map_or(after_correctives, |l| l.total);
+        let total = before_centre + if counts.centre() { CENTRE_LEN } else { 0 };
         if usize::try_from(declared).ok() != Some(total) {
             return Err(AssetError::Length {
                 declared,
@@ -90,6 +95,10 @@ impl<'a, L: AssetLane> Asset<'a, L> {
         if computed != stored {
             return Err(AssetError::Checksum { stored, computed });
         }
+        let centre = match counts.centre() {
+            true => centre::read(bytes, before_centre)?,
+            false => [0.0; 3],
+        };
         let asset = Self {
             bytes,
             counts,
@@ -97,6 +106,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             m: m.map(|_| s.total as u32),
             c: c.map(|_| after_morphs as u32),
             l: l.map(|_| after_correctives as u32),
+            centre,
             lane: PhantomData,
         };
         asset.check_skeleton()?;
@@ -273,7 +283,15 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             .map_err(|e| num_error(e, Quantity::InverseBind, joint, R::NAME).into())
     }
 
-    /// The bind pose in `R` with up to `J` joints ([`AssetError::Capacity`] beyond `J`).
+    /// The point (asset units) that positions and skinning matrices are relative to: zero,
+    /// or the model's centre where the asset stores one (`docs/FORMAT.md`, *Centre*). A
+    /// skinned position plus it is where the vertex is.
+    pub fn centre(&self) -> [f32; 3] {
+        self.centre
+    }
+
+    /// The bind pose in `R` with up to `J` joints ([`AssetError::Capacity`] beyond `J`),
+    /// its skinning matrices relative to the asset's [centre](Self::centre).
     pub fn bind_pose<const J: usize>(&self) -> Result<BindPose<L::Real, J>, AssetError> {
         let joints = self.joints();
         let cap = AssetError::Capacity {
@@ -287,7 +305,12 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             ids.push(b).map_err(|_| cap)?;
             ibms.push(self.inverse_bind(j)?).map_err(|_| cap)?;
         }
-        Ok(BindPose::new(&ids, &ibms, self.bones())?)
+        let centre = self.centre.map(L::Real::from_f32);
+        let mut c = [L::Real::ZERO; 3];
+        for (axis, (c, v)) in c.iter_mut().zip(centre).enumerate() {
+            *c = v.map_err(|e| num_error(e, Quantity::Position, axis, L::Real::NAME))?;
+        }
+        Ok(BindPose::new(&ids, &ibms, self.bones())?.with_centre(c)?)
     }
 
     /// Vertex positions (asset units), all parts.

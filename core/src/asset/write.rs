@@ -1,5 +1,6 @@
 //! The writer: [`AssetParts`] → bytes, into a caller's buffer, without allocating.
 
+use super::centre::{self, CENTRE_LEN};
 use super::correctives::{self, CorrectiveSections};
 use super::header::{
     checksum, interpolation_code, Counts, Sections, AFFINE_FLOATS, CHANNEL_LEN, CLIP_LEN, CRC_AT,
@@ -42,10 +43,12 @@ impl<L: AssetLane> AssetParts<'_, L> {
         let mut c = self.counts()?;
         c.flags |= flag(d.morphs.is_some())
             | correctives::flag(d.correctives.is_some())
-            | lattice::flag(d.lattice.is_some());
+            | lattice::flag(d.lattice.is_some())
+            | centre::flag(self.centre);
+        centre::check(self.centre)?;
         let s = Sections::new(&c, L::VALUE_BYTES, L::WEIGHT_BYTES)?;
         let m = match d.morphs {
-            Some(m) => Some(MorphSections::new(s.total, m.counts()?, c.normals())?),
+            Some(m) => Some(MorphSections::new(s.total, m.counts()?)?),
             None => None,
         };
         let after_morphs = m.map_or(s.total, |m| m.total);
@@ -58,10 +61,11 @@ impl<L: AssetLane> AssetParts<'_, L> {
             Some(l) => Some(l.sections(after_correctives)?),
             None => None,
         };
+        let centre = if c.centre() { CENTRE_LEN } else { 0 };
         Ok(Layout {
             c,
             s,
-            total: l.map_or(after_correctives, |l| l.total),
+            total: l.map_or(after_correctives, |l| l.total) + centre,
             m,
             r,
             l,
@@ -95,6 +99,7 @@ impl<L: AssetLane> AssetParts<'_, L> {
     ///     parts: &[Part { vertices: 3, indices: 3, bones: &[0] }],
     ///     clips: &[],
     ///     skinning: Skinning::Lbs,
+    ///     centre: [0.0; 3],
     /// };
     /// let mut buf = [0u8; 512];
     /// let n = parts.write(&mut buf).unwrap();
@@ -222,6 +227,9 @@ impl<L: AssetLane> AssetParts<'_, L> {
         }
         if let (Some(parts), Some(l)) = (deformers.lattice, l) {
             parts.put(&l, out)?;
+        }
+        if c.centre() {
+            centre::write(self.centre, out, total_len - CENTRE_LEN);
         }
         let total = u32::try_from(total_len).map_err(|_| AssetError::TooLarge)?;
         c.put(total, 0, &mut out[..HEADER_LEN]);

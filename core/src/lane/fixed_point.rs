@@ -3,8 +3,8 @@
 use super::fixed_rigid::{rigid, FixedRigid};
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
-use crate::dual::Dual;
-use crate::num::{Fx, NumError};
+use crate::dual::{Dual, Stretch};
+use crate::num::{normalise_even, Fx, NumError, SEED};
 
 /// The L1 norm bound of a fixed palette row's linear part, in Q14 units (2.0).
 const ROW_L1_LIMIT: i32 = 2 << 14;
@@ -60,6 +60,11 @@ impl Lane for Q14 {
     fn widen(o: Out16, exponent: u8) -> Out16 {
         // |o| < 6 for a palette that fits (module docs): the shift stays far inside i32.
         Out16::from_bits(o.to_bits() << exponent)
+    }
+    fn offset(o: Out16, c: Fx) -> Out16 {
+        // `I8F24` to `I16F16`: 8 fraction bits fewer. A skinned position (|o| < 24 at the
+        // largest palette exponent) plus a centre (|c| < 64) stays far inside i32.
+        Out16::from_bits(o.to_bits().wrapping_add(c.to_bits() >> 8))
     }
     fn fits(m: &Affine<Q14>) -> bool {
         // One LSB of margin: a blended entry rounds by at most ½ LSB, so a blend of rows
@@ -128,13 +133,81 @@ impl Lane for Q14 {
         }
     }
     type Rigid = FixedRigid;
-    fn narrow_dual(d: &Dual<Fx>) -> Option<Dual<Q14>> {
+    fn narrow_dual_scaled(d: &Dual<Fx>, exponent: u8) -> Option<Dual<Q14>> {
         let mut out = Dual::<Q14>::default();
-        let pairs = out.real.iter_mut().zip(&d.real);
-        for (o, v) in pairs.chain(out.dual.iter_mut().zip(&d.dual)) {
+        for (o, v) in out.real.iter_mut().zip(&d.real) {
             *o = fx_to_q14(*v, 0)?;
         }
+        for (o, v) in out.dual.iter_mut().zip(&d.dual) {
+            *o = fx_to_q14(*v, exponent)?;
+        }
         Self::fits_dual(&out).then_some(out)
+    }
+    fn narrow_stretch(s: &Stretch<Fx>, exponent: u8) -> Option<Stretch<Q14>> {
+        let mut out = [[Q14::ZERO; 3]; 3];
+        for (o, r) in out.iter_mut().zip(s) {
+            for (o, v) in o.iter_mut().zip(r) {
+                *o = fx_to_q14(*v, exponent)?;
+            }
+        }
+        // The rows' bound of `fits`, with its margin for the blend's rounding.
+        let fits = out.iter().all(|r| {
+            let l1: i32 = r.iter().map(|v| bits(*v).abs()).sum();
+            l1 < ROW_L1_LIMIT - 1
+        });
+        fits.then_some(out)
+    }
+    #[inline(always)]
+    fn stretch_point(s: &Stretch<Q14>, p: &[Q14; 3]) -> [Q14; 3] {
+        // Rows of L1 norm below 2 and |p|∞ < 1 keep the result within (−2, 2); the clamp
+        // holds a position beyond that (never baked) at the range's edge. Wrapping, so
+        // that a palette built otherwise cannot make the loop panic.
+        let p = p.map(bits);
+        s.map(|r| {
+            let v = bits(r[0])
+                .wrapping_mul(p[0])
+                .wrapping_add(bits(r[1]).wrapping_mul(p[1]))
+                .wrapping_add(bits(r[2]).wrapping_mul(p[2]))
+                .wrapping_add(1 << 13)
+                >> 14;
+            Q14::from_bits(v.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
+        })
+    }
+    #[inline(always)]
+    fn stretch_normal(s: &Stretch<Q14>, n: &[Q14; 3]) -> [Q14; 3] {
+        // The cofactors in Q28, exact: a blended stretch is symmetric positive definite
+        // with rows of L1 norm below 2, so its eigenvalues are below 2 and each cofactor
+        // (a 2×2 minor) below 4 in magnitude, 2³⁰ (the products and their difference
+        // wrap harmlessly). Then `c·n` in 64 bits (Q42), and the result shifted so that its
+        // largest component lands in [2¹³, 2¹⁴): the direction keeps 14 bits however small
+        // the stretch (a joint scaled by ¼ at exponent 2 has cofactors of 2⁻⁸).
+        let e = s.map(|r| r.map(bits));
+        let c = |i: usize, j: usize| {
+            let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+            i64::from(
+                e[i1][j1]
+                    .wrapping_mul(e[i2][j2])
+                    .wrapping_sub(e[i1][j2].wrapping_mul(e[i2][j1])),
+            )
+        };
+        let n = n.map(|v| i64::from(bits(v)));
+        let v: [i64; 3] =
+            core::array::from_fn(|i| c(i, 0) * n[0] + c(i, 1) * n[1] + c(i, 2) * n[2]);
+        let top = v.iter().fold(0u64, |m, c| m | c.unsigned_abs());
+        if top == 0 {
+            return [Q14::ZERO; 3];
+        }
+        // The highest set bit of `top` to bit 13.
+        let high = 63 - top.leading_zeros();
+        v.map(|c| {
+            let c = if high > 13 {
+                let shift = high - 13;
+                (c + (1 << (shift - 1))) >> shift
+            } else {
+                c << (13 - high)
+            };
+            Q14::from_bits(c as i16)
+        })
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
         let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };
@@ -229,23 +302,6 @@ fn linear(r: [i32; 4], n: [i32; 3]) -> i32 {
     (r[0] * n[0] + r[1] * n[1] + r[2] * n[2] + (1 << 13)) >> 14
 }
 
-/// Intervals of the inverse-square-root seed table over [¼, 1).
-pub(crate) const SEED_INTERVALS: usize = 96;
-
-/// `SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (32 + i + ½) / 128` of the i-th
-/// interval of width 1/128 in [¼, 1): `round(√(2³⁶ / (65 + 2i)))`, by integer square root.
-pub(crate) const SEED: [u16; SEED_INTERVALS] = {
-    let mut t = [0u16; SEED_INTERVALS];
-    let mut i = 0;
-    while i < SEED_INTERVALS {
-        // √(2³⁸ / d) = 2·√(2³⁶ / d); halving with rounding.
-        let twice = ((1u64 << 38) / (65 + 2 * i as u64)).isqrt();
-        t[i] = ((twice + 1) >> 1) as u16;
-        i += 1;
-    }
-    t
-};
-
 /// Fixed-point inverse square root for a Q28 value `x` (0 < x < 4): returns `(y, s)` with
 /// `1/√x ≈ (y / 2¹⁴) · 2^(14 − s)`, `y` in Q14 within [2¹⁴, 2¹⁵], using only 32-bit
 /// multiplies: a 96-entry seed table (relative error below 2⁻⁸) and one Newton step
@@ -268,27 +324,6 @@ fn rsqrt_q28(x: u32) -> Option<(u32, u32)> {
     // Q14: s = 14 + 2 − lz/2.
     let s = 16 - lz / 2;
     (s >= 1).then_some((y, s))
-}
-
-/// `(s, x << s)` for the even `s` that puts `x` (non-zero) in [2³⁰, 2³²): one `CLZ` where
-/// the core has it; on ARMv6-M (no `CLZ`, where `leading_zeros` is a ~30-instruction
-/// library call) a four-step binary search, about 10 instructions for a unit normal's
-/// squared length (`docs/BENCHMARKS.md`).
-#[inline(always)]
-fn normalise_even(x: u32) -> (u32, u32) {
-    if cfg!(skin_v6m) {
-        let (mut s, mut m) = (0, x);
-        for step in [16, 8, 4, 2] {
-            if m >> (32 - step) == 0 {
-                m <<= step;
-                s += step;
-            }
-        }
-        (s, m)
-    } else {
-        let s = x.leading_zeros() & !1;
-        (s, x << s)
-    }
 }
 
 /// `v · 2^−exponent` from `Fx` (24 fractional bits) to `Q14` (14), rounded to nearest once;

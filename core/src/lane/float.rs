@@ -2,7 +2,7 @@
 
 use super::{Lane, OfLane, Which, WEIGHT_TOLERANCE};
 use crate::affine::Affine;
-use crate::dual::Dual;
+use crate::dual::{cofactors, Dual, Stretch};
 use crate::num::{NumError, Real};
 
 /// `1/√len2` for `len2 > 0`: micromath's fast inverse square root (relative error up to
@@ -56,6 +56,9 @@ impl Lane for f32 {
     fn widen(o: f32, exponent: u8) -> f32 {
         o * f32::from(1u16 << exponent)
     }
+    fn offset(o: f32, c: f32) -> f32 {
+        o + c
+    }
     fn fits(m: &Affine<f32>) -> bool {
         m.rows.iter().flatten().all(|v| v.is_finite())
     }
@@ -96,9 +99,28 @@ impl Lane for f32 {
         v.map(|c| c * y)
     }
     type Rigid = Affine<f32>;
-    fn narrow_dual(d: &Dual<f32>) -> Option<Dual<f32>> {
-        Self::fits_dual(d).then_some(*d)
+    fn narrow_dual_scaled(d: &Dual<f32>, exponent: u8) -> Option<Dual<f32>> {
+        let s = 1.0 / f32::from(1u16 << exponent);
+        let d = Dual {
+            real: d.real,
+            dual: d.dual.map(|v| v * s),
+        };
+        Self::fits_dual(&d).then_some(d)
     }
+    fn narrow_stretch(s: &Stretch<f32>, exponent: u8) -> Option<Stretch<f32>> {
+        let by = 1.0 / f32::from(1u16 << exponent);
+        let s = s.map(|r| r.map(|v| v * by));
+        s.iter().flatten().all(|v| v.is_finite()).then_some(s)
+    }
+    #[inline(always)]
+    fn stretch_point(s: &Stretch<f32>, p: &[f32; 3]) -> [f32; 3] {
+        s.map(|r| r[0] * p[0] + r[1] * p[1] + r[2] * p[2])
+    }
+    #[inline(always)]
+    fn stretch_normal(s: &Stretch<f32>, n: &[f32; 3]) -> [f32; 3] {
+        Self::stretch_point(&cofactors(s), n)
+    }
+    #[inline]
     fn fits_dual(d: &Dual<f32>) -> bool {
         d.real.iter().chain(&d.dual).all(|v| v.is_finite())
     }

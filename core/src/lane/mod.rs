@@ -28,12 +28,15 @@
 //! ≤ 2⁻¹⁵·(|x|+|y|+|z|+1) < 4·2⁻¹⁵ on a coordinate); the blend rounds each entry once more
 //! (another < 4·2⁻¹⁵); the output rounds to 2⁻¹⁶ (≤ 2⁻¹⁷). In all below 8.25·2⁻¹⁵ ≈
 //! 2.5·10⁻⁴ asset units ([`FIXED_ERROR_BOUND`]); the palette's own `I8F24` maths adds below 10⁻⁶. The baker picks the
-//! asset unit as the smallest power of two above the largest bind coordinate, so a model
-//! whose bounding box spans at least one unit (any model that straddles its origin, as
-//! characters do) sees under 1/4000 of its extent. Measured: worst 1.5·10⁻⁴ asset units over
-//! 48 000 random vertices of 19–85-bone rigs (`tests/tests/core_props.rs`, ≈ 1/20 000 of the
-//! extent); on every clip of the sample models at most 1.1·10⁻⁴ of the extent, ≈ 1/9000
-//! (CesiumMan; `tests/tests/host_pose.rs`).
+//! asset unit as the smallest power of two above the largest bind coordinate — measured
+//! from the model's centre where that gives a finer unit (the asset's centre,
+//! [`crate::bind::BindPose::with_centre`]: a model standing on the ground or far from its
+//! origin) — so a model whose bounding box spans at least one unit sees under 1/4000 of its
+//! extent. Measured: worst 1.5·10⁻⁴ asset units over 48 000 random vertices of 19–85-bone
+//! rigs (`tests/tests/core_props.rs`, ≈ 1/20 000 of the extent); on every clip of the sample
+//! models, their ×100/×0.01 armatures, a 67-joint Mixamo-style character (also 5 m from its
+//! origin) and 60 skins of 18 joints at most 7.1·10⁻⁵ of the extent, ≈ 1/14 000
+//! (`tests/tests/fixed_precision.rs`).
 //!
 //! **Joint scale: the palette exponent.** A rotation's row has an L1 norm up to √3, so the
 //! row bound alone admits a joint scale of at most 2/√3 ≈ 1.15 in every orientation, and a
@@ -90,13 +93,37 @@
 //! vertices of random 48-bone rigs that blend unrelated rotations
 //! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.4·10⁻⁴ asset
 //! units, 1.6·10⁻⁴ of the extent (CesiumMan; 13% of the bound; `tests/tests/dqs_models.rs`).
+//!
+//! **Dual quaternion skinning with scale** (Kavan et al., `crate::palette::StretchPalette`)
+//! in the fixed lane: each bone's stretch `S` (symmetric: six distinct entries) is stored in
+//! `I2F14` as `S·2^−e` and its translation (the dual part) alike, with the palette exponent
+//! `e` in 0..=2 chosen as LBS's: the smallest at which every stretch's rows have an L1 norm
+//! below 2 (the condition of [`Lane::fits`]) and every dual part fits. The rotation
+//! quaternions are not scaled. Per vertex the loop blends the six entries (exact in `i32`,
+//! rounded once to Q14), moves the position by the blend (`S̃'p`, rounded to Q14), then by
+//! the blended rigid part, and widens the result by `2^e` (exact). **Range**: the blended
+//! rows keep L1 < 2, so `|S̃'p|∞ < 2` for |p|∞ < 1: the rigid part meets a point of length
+//! below 2√3 (Q28 products below 2³¹ in [`Lane::rigid_point`]). A joint scaled `s` along
+//! its largest axis has stretch rows of L1 norm at most `s·√3`: every `s < 8/√3 ≈ 4.6`
+//! fits at `e = 2`. **Bound**, per coordinate in asset units, for |p|∞ < 1: each blended
+//! stretch entry is within 2·2⁻¹⁵ of the exact blend of the exact stretches (the palette's
+//! rounding, then the blend's), so `S̃'p` is within `2·2⁻¹⁵·|p|₁ + 2⁻¹⁵ < 7·2⁻¹⁵` per
+//! coordinate (the last its own rounding), and a rotation carries that error vector, of
+//! length below `7√3·2⁻¹⁵`, into each coordinate. The rigid part's own error is the bound
+//! above with the point's `|p| < √3`, `|p|₁ < 3` replaced by `2√3` and 6 (its rotation
+//! terms double: `4√3·ε/ν`, `2√3ρ`, `6·2⁻¹⁵` for forming the rotation):
+//! `(30/ν + 11/ν² + 9.5)·2⁻¹⁵`. Together, every rounding in stored units, `2^e` times
+//! coarser in asset units ([`fixed_stretch_error_bound`]): `2^e·(30/ν + 11/ν² + 22)·2⁻¹⁵`,
+//! 1.9·10⁻³ asset units at `ν = 1`, `e = 0`, and 7.7·10⁻³ at `e = 2`. Normals go through
+//! the blended stretch's cofactors, exact in Q28 from the rounded entries, shifted so that
+//! the largest component keeps 14 bits (a direction, renormalised after the rotation).
 
 use core::fmt::Debug;
 
 use fixed::types::{I16F16, I2F14, U1F15};
 
 use crate::affine::Affine;
-use crate::dual::Dual;
+use crate::dual::{Dual, Stretch};
 use crate::num::{NumError, Real};
 
 mod fixed_point;
@@ -104,7 +131,7 @@ mod fixed_rigid;
 mod float;
 
 #[cfg(skin_asm_fixed)]
-pub(crate) use fixed_point::SEED;
+pub(crate) use crate::num::SEED;
 pub use fixed_rigid::FixedRigid;
 #[cfg(skin_asm_v7em)]
 pub(crate) use fixed_rigid::{RECIP, RECIP_INTERVALS};
@@ -163,6 +190,20 @@ pub fn fixed_dual_error_bound(nu: f64) -> f64 {
     (20.0 / nu + 11.0 / (nu * nu) + 5.0) / 32768.0
 }
 
+/// The fixed lane's error bound per skinned coordinate, in asset units, of dual quaternion
+/// skinning with scale (a stretched palette of exponent `exponent`) for a vertex whose
+/// blended real part has norm `nu` (derived in the [module docs](self)).
+///
+/// ```
+/// use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
+/// assert!(fixed_stretch_error_bound(1.0, 0) < 2e-3);
+/// assert!(fixed_stretch_error_bound(1.0, 0) > fixed_dual_error_bound(1.0));
+/// assert_eq!(fixed_stretch_error_bound(0.5, 2), 4.0 * fixed_stretch_error_bound(0.5, 0));
+/// ```
+pub fn fixed_stretch_error_bound(nu: f64, exponent: u8) -> f64 {
+    f64::from(1u16 << exponent) * (30.0 / nu + 11.0 / (nu * nu) + 22.0) / 32768.0
+}
+
 /// A number format for the skinning loop. See the [module docs](self).
 pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// The scalar the palette is computed in (`f32`, or [`Fx`](crate::num::Fx) for fixed point).
@@ -207,6 +248,10 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// `o · 2^exponent`, exactly: a position skinned with a palette of that exponent, back
     /// in asset units.
     fn widen(o: Self::Out, exponent: u8) -> Self::Out;
+    /// `o + c`: a position skinned relative to a centre
+    /// ([`crate::bind::BindPose::with_centre`]) back where it belongs; exact for a centre
+    /// on the output's grid (2⁻¹⁶ in fixed point).
+    fn offset(o: Self::Out, c: Self::Real) -> Self::Out;
     /// Whether a matrix already in this lane's format keeps the loop's arithmetic in range
     /// (finite in `f32`; rows of L1 norm below 2 in fixed point). [`Lane::narrow`] only
     /// returns matrices that fit; baked palettes are checked with this.
@@ -241,7 +286,26 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// Narrow a unit dual quaternion to this lane, or `None` when it does not fit (fixed
     /// point: every component within (−2, 2), and a dual part shorter than √3, a
     /// translation shorter than 2√3).
-    fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>>;
+    #[inline]
+    fn narrow_dual(d: &Dual<Self::Real>) -> Option<Dual<Self>> {
+        Self::narrow_dual_scaled(d, 0)
+    }
+    /// [`Lane::narrow_dual`] of `d` with its dual part (its translation) scaled by
+    /// `2^−exponent`, rounded once: the rigid part of a stretched palette of that exponent
+    /// (`crate::palette::StretchPalette`), whose stretches are scaled alike.
+    fn narrow_dual_scaled(d: &Dual<Self::Real>, exponent: u8) -> Option<Dual<Self>>;
+    /// Narrow a joint's stretch scaled by `2^−exponent` to this lane (rounded once), or
+    /// `None` when it does not fit: every row of L1 norm below 2 in fixed point, as a
+    /// palette matrix's linear part ([`Lane::fits`]), so that the stretched position of a
+    /// bind position with |p|∞ < 1 stays within the lane's range.
+    fn narrow_stretch(s: &Stretch<Self::Real>, exponent: u8) -> Option<Stretch<Self>>;
+    /// `s · p`: a position through a vertex's blended stretch, in the lane (fixed point:
+    /// rounded to Q14 and held within its range).
+    fn stretch_point(s: &Stretch<Self>, p: &[Self; 3]) -> [Self; 3];
+    /// A normal through a vertex's blended stretch's inverse transpose, up to a positive
+    /// factor (its cofactor matrix, `S` being symmetric with a positive determinant):
+    /// [`Lane::rigid_normal`] renormalises. Zero stays zero.
+    fn stretch_normal(s: &Stretch<Self>, n: &[Self; 3]) -> [Self; 3];
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
     /// within 2⁻¹⁰ and a dual part shorter than √3). [`Lane::narrow_dual`] only returns

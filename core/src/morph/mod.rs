@@ -35,6 +35,7 @@
 //! ```
 
 use core::fmt::Debug;
+use core::ops::RangeInclusive;
 
 pub mod quantised;
 
@@ -47,9 +48,6 @@ use crate::num::NumError;
 /// The default budget of active targets per primitive per frame: 8, as the classic
 /// fixed-function vertex-attribute scheme allowed.
 pub const ACTIVE_TARGETS: usize = 8;
-
-/// A chunk's coordinates and a target's step in the fixed lane ([`MorphLane::as_fixed`]).
-pub type FixedCoords<'a> = (&'a mut [[Q14; 3]], (i32, u32));
 
 /// The morph arithmetic of a lane.
 pub trait MorphLane: Lane {
@@ -66,17 +64,31 @@ pub trait MorphLane: Lane {
     fn magnitude(v: Self) -> f32;
     /// `v + w·d`.
     fn nudge(v: Self, w: Self::MorphWeight, d: Self) -> Self;
+    /// The exponents a quantised target of this lane may have ([`quantised`]).
+    const EXPONENTS: RangeInclusive<i8>;
     /// A weight made ready for deltas stored quantised with exponent `e`
-    /// ([`quantised`]): `w·2⁻ᵉ` in `f32`; in the fixed lane the weight and the shift.
-    type Step: Copy + Debug;
-    /// The [`MorphLane::Step`] of weight `w` for exponent `e` (in [`EXPONENTS`]).
+    /// ([`quantised`]): `w·2⁻ᵉ` in `f32`; in the fixed lane `A = w·2¹⁶⁺ᶠ⁻ᵉ`.
+    type Step: Copy + Debug + Default;
+    /// The [`MorphLane::Step`] of weight `w` for exponent `e` (in [`MorphLane::EXPONENTS`]).
     fn step(w: Self::MorphWeight, e: i8) -> Self::Step;
-    /// `v + w·q·2⁻ᵉ` for a quantised delta `q` ([`quantised`]).
-    fn nudge_quantised(v: Self, s: Self::Step, q: i16) -> Self;
-    /// The coordinates and step as the fixed lane's (`I2F14`), for the loops written for it
-    /// alone (the Cortex-M4 assembly of the scene's deform step); `None` in other lanes.
-    fn as_fixed(coords: &mut [[Self; 3]], s: Self::Step) -> Option<FixedCoords<'_>> {
-        let _ = (coords, s);
+    /// A coordinate while a vertex's targets are added to it.
+    type Sum: Copy + Debug;
+    /// The sum of coordinate `v` and no target yet.
+    fn begin(v: Self) -> Self::Sum;
+    /// `sum` plus `w·q·2⁻ᵉ` for a quantised delta `q` ([`quantised`]).
+    fn add_quantised(sum: Self::Sum, s: Self::Step, q: i16) -> Self::Sum;
+    /// The moved coordinate: in `f32` each target was added in turn (rounded each time); in
+    /// the fixed lane the sum of the targets is rounded once and added.
+    fn finish(sum: Self::Sum) -> Self;
+    /// The coordinates as the fixed lane's (`I2F14`), for the loops written for it alone
+    /// (the Cortex-M4 assembly of the scene's deform step); `None` in other lanes.
+    fn as_fixed(coords: &mut [[Self; 3]]) -> Option<&mut [[Q14; 3]]> {
+        let _ = coords;
+        None
+    }
+    /// A step as the fixed lane's `A`; `None` in other lanes.
+    fn fixed_step(s: Self::Step) -> Option<i32> {
+        let _ = s;
         None
     }
 }
@@ -99,14 +111,24 @@ impl MorphLane for f32 {
     fn nudge(v: f32, w: f32, d: f32) -> f32 {
         v + w * d
     }
+    const EXPONENTS: RangeInclusive<i8> = quantised::EXPONENTS;
     type Step = f32;
     fn step(w: f32, e: i8) -> f32 {
         // 2⁻ᵉ is exact, so `w·2⁻ᵉ·q` rounds once, as `w·(q·2⁻ᵉ)` does.
         w * quantised::scale(e)
     }
+    type Sum = f32;
     #[inline(always)]
-    fn nudge_quantised(v: f32, s: f32, q: i16) -> f32 {
-        v + s * f32::from(q)
+    fn begin(v: f32) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn add_quantised(sum: f32, s: f32, q: i16) -> f32 {
+        sum + s * f32::from(q)
+    }
+    #[inline(always)]
+    fn finish(sum: f32) -> f32 {
+        sum
     }
 }
 
@@ -128,20 +150,42 @@ impl MorphLane for Q14 {
         let step = (product + (1 << 13)) >> 14;
         Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
     }
-    /// The weight's bits and the shift `e`.
-    type Step = (i32, u32);
-    fn step(w: Q14, e: i8) -> (i32, u32) {
-        (i32::from(w.to_bits()), e.clamp(0, 30) as u32)
+    const EXPONENTS: RangeInclusive<i8> = quantised::FIXED_EXPONENTS;
+    /// `A = w·2¹⁶⁺ᶠ⁻ᵉ` (`w` the weight's bits, `F` [`quantised::SUM_FRACTION`]): a left
+    /// shift of 0 to 16 bits for `e` in [`quantised::FIXED_EXPONENTS`] (clamped to it), so
+    /// exact in 32 bits for every `I2F14` weight.
+    type Step = i32;
+    fn step(w: Q14, e: i8) -> i32 {
+        let e = e.clamp(*Self::EXPONENTS.start(), *Self::EXPONENTS.end());
+        let shift = 16 + quantised::SUM_FRACTION - e as u32;
+        i32::from(w.to_bits()) << shift
+    }
+    /// The coordinate's bits and the targets' sum in units of `2⁻⁽¹⁴⁺ᶠ⁾`, started at half
+    /// of the final step (the rounding).
+    type Sum = (i16, i32);
+    #[inline(always)]
+    fn begin(v: Q14) -> (i16, i32) {
+        (v.to_bits(), 1 << (quantised::SUM_FRACTION - 1))
     }
     #[inline(always)]
-    fn nudge_quantised(v: Q14, (w, e): (i32, u32), q: i16) -> Q14 {
-        // `w·q` has 14 + e fractional bits; rounded to 14. 16 × 16 → 32 bits, and in range:
-        // checked per frame before the loop (the player's reach check).
-        let step = (w * i32::from(q) + ((1 << e) >> 1)) >> e;
-        Q14::from_bits((i32::from(v.to_bits()) + step) as i16)
+    fn add_quantised((v, sum): (i16, i32), a: i32, q: i16) -> (i16, i32) {
+        // `⌊A·q / 2¹⁶⌋`, as the Cortex-M4's `SMLAW<y>` adds it, in 32-bit products (no
+        // 64-bit multiply on a Cortex-M0): with `A = H·2¹⁶ + L` (`L` the low 16 bits,
+        // unsigned), `⌊A·q / 2¹⁶⌋ = H·q + ⌊L·q / 2¹⁶⌋` exactly, and `|H·q|`, `|L·q|` stay
+        // below 2³¹. In range: the player's reach check bounds the sum before the loop.
+        let q = i32::from(q);
+        let term = (a >> 16) * q + (((a & 0xffff) * q) >> 16);
+        (v, sum.wrapping_add(term))
     }
-    fn as_fixed(coords: &mut [[Q14; 3]], s: (i32, u32)) -> Option<FixedCoords<'_>> {
-        Some((coords, s))
+    #[inline(always)]
+    fn finish((v, sum): (i16, i32)) -> Q14 {
+        Q14::from_bits(i32::from(v).wrapping_add(sum >> quantised::SUM_FRACTION) as i16)
+    }
+    fn as_fixed(coords: &mut [[Q14; 3]]) -> Option<&mut [[Q14; 3]]> {
+        Some(coords)
+    }
+    fn fixed_step(a: i32) -> Option<i32> {
+        Some(a)
     }
 }
 

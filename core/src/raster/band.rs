@@ -552,7 +552,7 @@ mod tests {
     fn the_largest_triangles_in_the_guard_band_fill_without_overflow() {
         // A 1024-pixel screen and triangles with corners on the guard band's edges: every
         // edge function and the doubled area at their largest (overflow panics in tests).
-        use crate::raster::camera::GUARD;
+        use crate::raster::GUARD;
         let side = 1024u16;
         let c = i32::from(side) * SUBPIXEL / 2;
         let (lo, hi) = ((c - GUARD) as i16, (c + GUARD) as i16);

@@ -3,9 +3,9 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
-use super::wide::{self, Narrow, Row};
+use super::steps::{Short, Steps};
 
-use super::{RasterError, ScreenVertex, SUBPIXEL};
+use super::{RasterError, ScreenVertex, GUARD, SUBPIXEL};
 
 /// `cos` and `sin` of the camera's yaw (30° about +Y: a three-quarter view, so a walk's
 /// forward swing shows). Literals, so host and device agree without trigonometry.
@@ -17,13 +17,6 @@ const MARGIN: f32 = 1.25;
 
 /// Depth of the bounding box's centre; depths run 0 (near) ..= 65535 (far).
 const DEPTH_MID: f32 = 32768.0;
-
-/// Half the guard band in subpixels: vertices must project within ±1000 pixels of the
-/// screen's centre. Screens are at most 1024 pixels a side, so the screen lies inside the
-/// band, and coordinate differences stay below `2·GUARD`: an edge function (two products
-/// of differences, [`super::band`]) below `8·GUARD² < 2^31`, a doubled triangle area below
-/// `(2·GUARD)² < 2^30` (as [`super::depth`] needs), and coordinates within `i16`.
-pub const GUARD: i32 = 1000 * SUBPIXEL;
 
 /// An axis-aligned bounding box in asset units.
 ///
@@ -65,8 +58,8 @@ impl Bounds {
 /// (1/[`SUBPIXEL`] pixel, y down, pixel `(i, j)` covers `[i, i+1) × [j, j+1)`), and depth
 /// (0 near, 65535 far; the box's centre at 32768, the box's circumscribed sphere times
 /// twice the margin mapped inside the range). The `f32` lane projects with this matrix in
-/// `f32`; the fixed lane with the same matrix, each row scaled by a power of two to 21-bit
-/// integers, in integers (`wide.rs`).
+/// `f32`; the fixed lane with the same matrix in integers, around the box's centre in steps
+/// of 1/8 to 1/4 subpixel (`steps.rs`).
 ///
 /// ```
 /// use skin_core::raster::{Bounds, Camera};
@@ -78,11 +71,9 @@ impl Bounds {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     m: [[f32; 4]; 3],
-    fixed: [Row; 3],
-    /// `fixed` in 32-bit parts when its scales allow (always, for models framed on a
-    /// screen: entries from 2^-5 to 2^25 subpixels or depth units per asset unit): the
-    /// fixed lane then projects without 128-bit products (see [`Narrow`]).
-    narrow: Option<Narrow>,
+    /// The fixed lane's matrix: in 32-bit products near the centre when its scales allow
+    /// (for models framed on a screen: from 1/2 to 2^14 subpixels per asset unit).
+    fixed: Steps,
     /// `GUARD` minus the screen centre's x and y (subpixels): a coordinate `v` is inside
     /// the guard band when `v + guard` is in `0 ..= 2·GUARD`.
     guard: [i32; 2],
@@ -124,15 +115,9 @@ impl Camera {
         if !m.iter().flatten().all(|v| v.is_finite() && v.abs() < 1e9) {
             return None;
         }
-        let fixed = m.map(Row::new);
-        let narrow = Narrow::new(&fixed);
         let guard = [width, height].map(|side| GUARD - i32::from(side) * SUBPIXEL / 2);
-        Some(Self {
-            m,
-            fixed,
-            narrow,
-            guard,
-        })
+        let fixed = Steps::new(&m, centre, guard)?;
+        Some(Self { m, fixed, guard })
     }
 
     /// The projection matrix (rows: screen x, screen y in subpixels; depth).
@@ -166,14 +151,36 @@ pub trait Project: Lane {
     /// Lambert intensity (0..=255) of a skinned unit normal under [`LIGHT`] with
     /// [`AMBIENT`]: `ambient + (255 − ambient) · max(0, n·l)`, rounded.
     fn shade(n: &[Self; 3]) -> u8;
+
+    /// Projects and shades the skinned positions `p` and normals `n` of vertices `base..`
+    /// into `out` (as long as the shortest): [`Self::project`] and [`Self::shade`] of each,
+    /// in a loop that a lane may specialise.
+    fn shaded(
+        cam: &Camera,
+        p: &[[Self::Out; 3]],
+        n: &[[Self; 3]],
+        out: &mut [ScreenVertex],
+        base: usize,
+    ) -> Result<(), RasterError> {
+        for (k, ((o, p), n)) in out.iter_mut().zip(p).zip(n).enumerate() {
+            put(o, Self::project(cam, p, base + k)?, Self::shade(n));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `s` is inside the guard band (`guard`: [`Camera`]'s) and the depth range:
+/// centre ± GUARD and 0 ..= 0xFFFF as single unsigned comparisons.
+#[inline(always)]
+fn inside(guard: [i32; 2], s: [i32; 3]) -> bool {
+    let near = |v: i32, guard: i32| (v.wrapping_add(guard) as u32) <= 2 * GUARD as u32;
+    near(s[0], guard[0]) && near(s[1], guard[1]) && (s[2] as u32) <= 0xFFFF
 }
 
 /// Checks the guard band and depth range and packs a vertex.
 #[inline(always)]
 fn check(cam: &Camera, s: [i32; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-    // Centre ± GUARD and 0 ..= 0xFFFF as single unsigned comparisons.
-    let inside = |v: i32, guard: i32| (v.wrapping_add(guard) as u32) <= 2 * GUARD as u32;
-    if inside(s[0], cam.guard[0]) && inside(s[1], cam.guard[1]) && (s[2] as u32) <= 0xFFFF {
+    if inside(cam.guard, s) {
         Ok(s)
     } else {
         Err(RasterError::OutOfView { vertex })
@@ -212,31 +219,81 @@ impl Project for f32 {
 impl Project for Q14 {
     #[inline(always)]
     fn project(cam: &Camera, p: &[Out16; 3], vertex: usize) -> Result<[i32; 3], RasterError> {
-        // Positions below 2^19 (8 asset units: skinned positions stay within 6) take
-        // 32-bit products ([`Narrow`]); anything wider (a model far smaller than its asset
-        // unit, or a vertex thrown far away) takes 128 bits, to the same bits.
+        // Positions near the centre (within 2^15 steps: 4 asset units for a model 2 units
+        // tall on 240 pixels) take 32-bit products; anything further (a vertex thrown far
+        // off the screen) or a camera beyond the 32-bit bounds takes 128 bits, to the same
+        // bits.
         let bits = p.map(|v| v.to_bits());
-        if let (Some(n), true) = (&cam.narrow, wide::near(bits)) {
-            return check(cam, n.project(bits), vertex);
+        if let Some(s) = cam.fixed.short().and_then(|s| s.project(bits)) {
+            return check(cam, s, vertex);
         }
-        let s = cam.fixed.map(|r| r.exact(bits));
-        match s {
+        match cam.fixed.exact(bits) {
             [Some(x), Some(y), Some(z)] => check(cam, [x, y, z], vertex),
             _ => Err(RasterError::OutOfView { vertex }),
         }
     }
 
     fn shade(n: &[Q14; 3]) -> u8 {
-        // Q14 × Q14 = Q28; |n| ≤ 1 + 2^-12 and |l| = 1, so |Σ| < 2^29.
+        // Q14 × Q20 (the light times 191/256 in Q14: [`LIT`]); |n| ≤ 1 + 2^-12, so the sum
+        // is below 191.5 · 2^20 and the lit part rounds to at most 191.
         let d: i32 = n
             .iter()
-            .zip(LIGHT)
-            .map(|(a, b)| i32::from(a.to_bits()) * i32::from(b))
+            .zip(LIT)
+            .map(|(a, b)| i32::from(a.to_bits()) * b)
             .sum();
-        let d14 = d.max(0) >> 14;
-        let lit = (i32::from(255 - AMBIENT) * d14 + (1 << 13)) >> 14;
-        (i32::from(AMBIENT) + lit).min(255) as u8
+        let shade = (d.max(0) + (i32::from(AMBIENT) << 20) + (1 << 19)) >> 20;
+        shade.min(255) as u8
     }
+
+    fn shaded(
+        cam: &Camera,
+        p: &[[Out16; 3]],
+        n: &[[Q14; 3]],
+        out: &mut [ScreenVertex],
+        base: usize,
+    ) -> Result<(), RasterError> {
+        let len = out.len().min(p.len()).min(n.len());
+        let mut k = 0;
+        while k < len {
+            // The 32-bit loop runs up to a vertex it does not take, which goes the long way.
+            if let Some(s) = cam.fixed.short() {
+                k += short(s, &p[k..len], &n[k..len], &mut out[k..len]);
+            }
+            if let (Some(o), Some(p), Some(n)) = (out.get_mut(k), p.get(k), n.get(k)) {
+                put(o, Self::project(cam, p, base + k)?, Self::shade(n));
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// [`LIGHT`] times `(255 − AMBIENT) / 256`, rounded: the fixed lane's Lambert term is
+/// `n · LIT / 2^20` intensity units.
+const LIT: [i32; 3] = [lit(LIGHT[0]), lit(LIGHT[1]), lit(LIGHT[2])];
+
+/// A Q14 light component times `(255 − AMBIENT) / 256`, rounded.
+const fn lit(v: i16) -> i32 {
+    (v as i32 * (255 - AMBIENT as i32) + 128) >> 8
+}
+
+/// The fixed lane's projection and shading of the vertices that take the 32-bit path
+/// ([`Short::project`], inside the guard band) and land inside the depth range, from the
+/// first up to one that does not: how many. Its own function, so that its loop keeps the camera's entries as the only
+/// values beside the vertex's.
+#[inline(never)]
+fn short(s: &Short, p: &[[Out16; 3]], n: &[[Q14; 3]], out: &mut [ScreenVertex]) -> usize {
+    let len = out.len().min(p.len()).min(n.len());
+    let (out, p, n) = (&mut out[..len], &p[..len], &n[..len]);
+    for k in 0..len {
+        match s.project(p[k].map(|c| c.to_bits())) {
+            Some(v) if (v[2] as u32) <= 0xFFFF => {
+                put(&mut out[k], v, <Q14 as Project>::shade(&n[k]));
+            }
+            _ => return k,
+        }
+    }
+    len
 }
 
 /// Projects and shades the skinned positions `p` (and normals `n`) of vertices `base..`
@@ -251,14 +308,10 @@ pub(crate) fn vertices<L: Project>(
     out: &mut [ScreenVertex],
     base: usize,
 ) -> Result<(), RasterError> {
-    let out = out.iter_mut().zip(p).enumerate();
     match n {
-        Some(n) => {
-            for ((k, (o, p)), n) in out.zip(n) {
-                put(o, L::project(cam, p, base + k)?, L::shade(n));
-            }
-        }
+        Some(n) => L::shaded(cam, p, n, out, base)?,
         None => {
+            let out = out.iter_mut().zip(p).enumerate();
             for (k, (o, p)) in out {
                 put(o, L::project(cam, p, base + k)?, 255);
             }
@@ -321,28 +374,31 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn narrow_fixed_projection_is_the_wide_one(p in proptest::array::uniform3(-wide::NEAR..wide::NEAR)) {
+        fn short_fixed_projection_is_the_exact_one(p in proptest::array::uniform3(8 - (1i32 << 18)..(1 << 18) - 8)) {
             let cam = cam();
-            assert!(cam.narrow.is_some());
-            let wide = Camera { narrow: None, ..cam };
+            let short = cam.fixed.short().unwrap().project(p);
+            proptest::prop_assert!(short.is_some());
+            let exact = cam.fixed.exact(p);
+            proptest::prop_assert_eq!(short.map(|s| s.map(Some)), Some(exact));
             let p = p.map(Out16::from_bits);
-            proptest::prop_assert_eq!(
-                <Q14 as Project>::project(&cam, &p, 0),
-                <Q14 as Project>::project(&wide, &p, 0)
-            );
+            let got = <Q14 as Project>::project(&cam, &p, 0);
+            match exact {
+                [Some(x), Some(y), Some(z)] => proptest::prop_assert_eq!(got, check(&cam, [x, y, z], 0)),
+                _ => proptest::prop_assert!(got.is_err()),
+            }
         }
     }
 
     #[test]
     fn huge_models_project_in_128_bits() {
-        // A hundredth of a subpixel per asset unit: entries scaled by 2^26, beyond the
-        // 32-bit parts' shifts; 128-bit products, as exact.
+        // A hundredth of a subpixel per asset unit: steps of 2^22 bits, beyond the
+        // 32-bit form's; 128-bit products, as exact.
         let b = Bounds {
             min: [-1e5; 3],
             max: [1e5; 3],
         };
         let cam = Camera::frame(&b, 240, 240).unwrap();
-        assert!(cam.narrow.is_none());
+        assert!(cam.fixed.short().is_none());
         let centre = <Q14 as Project>::project(&cam, &[Out16::ZERO; 3], 0).unwrap();
         assert_eq!(centre, [120 * 16, 120 * 16, 32768]);
         let p = [1000.0f32, -2000.0, 500.0];

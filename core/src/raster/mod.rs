@@ -42,7 +42,7 @@ pub mod bins;
 pub mod camera;
 mod depth;
 pub mod frame;
-mod wide;
+mod steps;
 
 pub use band::Band;
 pub use camera::{Bounds, Camera, Project};
@@ -55,6 +55,13 @@ use crate::skin::Skinning;
 
 /// Subpixels per pixel: vertices snap to 1/16 pixel.
 pub const SUBPIXEL: i32 = 16;
+
+/// Half the guard band in subpixels: vertices must project within ±1000 pixels of the
+/// screen's centre. Screens are at most 1024 pixels a side, so the screen lies inside the
+/// band, and coordinate differences stay below `2·GUARD`: an edge function (two products
+/// of differences, [`band`]) below `8·GUARD² < 2^31`, a doubled triangle area below
+/// `(2·GUARD)² < 2^30` (as [`depth`] needs), and coordinates within `i16`.
+pub const GUARD: i32 = 1000 * SUBPIXEL;
 
 /// A projected, shaded vertex: screen position in subpixels (y down), depth (0 near), and
 /// Lambert intensity.

@@ -11,6 +11,7 @@ use super::skinning::{Chunk, PartPalette};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
 use crate::asset::{AssetLane, Influences, PartView, Vectors, MAX_CORRECTIVES};
+use crate::num::Real;
 use crate::raster::{Project, RasterError};
 use crate::skin::dispatch::Loop;
 use crate::skin::Skinning;
@@ -198,6 +199,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             });
         }
         scratch.dropped = 0.0;
+        let centre = Some(self.bind.centre()).filter(|c| *c != [L::Real::ZERO; 3]);
         for (index, part) in self.asset.parts().enumerate() {
             stages.time(Stage::Palette, || palette.fill(&part, &self.bind, world))?;
             let stored = Stored::of(&part, self.vertices())?;
@@ -225,7 +227,14 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                         m,
                         start..start + n,
                         s,
-                    )
+                    )?;
+                    if let Some(c) = centre {
+                        // Skinned relative to the centre (`BindPose::with_centre`): back.
+                        for o in &mut s.out[..n] {
+                            *o = [0, 1, 2].map(|i| L::offset(o[i], c[i]));
+                        }
+                    }
+                    Ok::<(), RasterError>(())
                 })?;
                 let normals = lit.then_some(&s.out_normals[..n]);
                 stages.time(Stage::Project, || {

@@ -65,6 +65,7 @@ use crate::skeleton::Skeleton;
 /// #     positions: &positions, normals: Some(&normals), influences: &[Influence::rigid(0); 3],
 /// #     indices: &[0, 1, 2], parts: &[Part { vertices: 3, indices: 3, bones: &[0] }], clips: &[],
 /// #     skinning: skin_core::skin::Skinning::Lbs,
+/// #     centre: [0.0; 3],
 /// # };
 /// # let mut bytes = [0u8; 1024];
 /// # let n = parts.write(&mut bytes).unwrap();
@@ -100,8 +101,14 @@ impl<'a, L: AssetLane + Project, const N: usize> Scene<'a, L, N> {
     pub fn new(asset: Asset<'a, L>, width: u16, height: u16) -> Result<Self, RasterError> {
         let skeleton = asset.skeleton::<N>()?;
         let bind = asset.bind_pose::<N>()?;
-        let bounds = Bounds::of(asset.positions().iter().map(|p| p.map(L::to_f32)))
-            .ok_or(RasterError::Screen)?;
+        let c = asset.centre();
+        let bounds = Bounds::of(
+            asset
+                .positions()
+                .iter()
+                .map(|p| [0, 1, 2].map(|i| L::to_f32(p[i]) + c[i])),
+        )
+        .ok_or(RasterError::Screen)?;
         let camera = Camera::frame(&bounds, width, height).ok_or(RasterError::Screen)?;
         Ok(Self {
             asset,

@@ -8,19 +8,20 @@
 //! the |weight| it dropped. With none active the part is skinned as stored, at no extra cost
 //! per vertex. Else, before the loop, the fixed lane's range is checked for the worst
 //! vertex the active targets could move (the spans' stored reaches and largest deltas), so
-//! the loop cannot overflow; then each active target walks its sorted entries alongside the
-//! chunks, so a frame costs per moved vertex of each active target.
+//! the loop cannot overflow; then the part's records — one per moved vertex, with an entry
+//! per target moving it — are walked alongside the chunks: each moved vertex is loaded and
+//! stored once, its active targets' deltas added in between ([`MorphLane::add_quantised`],
+//! in target order; the fixed lane sums them and rounds once), its inactive targets'
+//! entries passed over.
 
 use super::{Scene, Scratch};
-use crate::asset::{AssetLane, MorphSetView, Morphs};
+use crate::asset::{AssetLane, MorphSetView, Morphs, MORPH_ENTRY_LEN as ENTRY_LEN};
 use crate::clip::Wrap;
 use crate::error::Error;
 use crate::morph::{quantised, Active, MorphLane, ACTIVE_TARGETS};
 use crate::raster::{Project, RasterError};
 #[cfg(skin_asm_v7em)]
-use crate::skin::nudge_q14;
-#[cfg(skin_asm_fixed)]
-use crate::{lane::Q14, skin::records};
+use crate::skin::{morph_q14, MorphTable};
 
 /// What the reach check adds for the rounding of its own `f32` sum. Only a sum near the
 /// fixed lane's limit of 2 matters, and then every term and partial sum (all non-negative)
@@ -28,20 +29,18 @@ use crate::{lane::Q14, skin::records};
 /// in all, well within this margin.
 const REACH_MARGIN: f32 = 1.0 / 16384.0;
 
-/// One active target's entries in a part, walked chunk by chunk.
-#[derive(Clone, Copy, Debug)]
-struct Cursor<'a, L: MorphLane> {
-    vertices: &'a [u8],
-    positions: &'a [u8],
-    normals: &'a [u8],
-    position: L::Step,
-    normal: L::Step,
-}
-
-/// A part's active targets for this frame.
+/// A part's active targets for this frame and its records not yet reached.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PartMorph<'a, L: MorphLane> {
-    cursors: [Option<Cursor<'a, L>>; ACTIVE_TARGETS],
+    run: &'a [u8],
+    /// The active targets (within the set), in target order, with their position and
+    /// normal steps; the first `len`.
+    active: [(usize, L::Step, L::Step); ACTIVE_TARGETS],
+    len: usize,
+    /// The Cortex-M4's loop's table of every target's steps (0 when inactive), when the set
+    /// has few enough targets and the records are word-aligned.
+    #[cfg(skin_asm_v7em)]
+    table: Option<MorphTable>,
 }
 
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
@@ -65,21 +64,27 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             return Ok((None, dropped));
         }
         check_reach(&morphs, &set, part, &active)?;
-        let mut cursors = [None; ACTIVE_TARGETS];
-        for (c, (t, w)) in cursors.iter_mut().zip(active.lane_weights()) {
-            let target = set.targets.start + t;
-            let span = morphs.span(&set, part, target);
-            let scale = morphs.scale(target);
-            let [vertices, positions, normals] = morphs.entry_bytes(span.entries);
-            *c = Some(Cursor {
-                vertices,
-                positions,
-                normals,
-                position: L::step(w, scale.position_exponent),
-                normal: L::step(w, scale.normal_exponent),
-            });
+        let mut steps = [(0, L::Step::default(), L::Step::default()); ACTIVE_TARGETS];
+        for (step, (t, w)) in steps.iter_mut().zip(active.lane_weights()) {
+            let scale = morphs.scale(set.targets.start + t);
+            *step = (
+                t,
+                L::step(w, scale.position_exponent),
+                L::step(w, scale.normal_exponent),
+            );
         }
-        Ok((Some(PartMorph { cursors }), dropped))
+        let run = morphs.run(&set, part);
+        let len = active.len();
+        Ok((
+            Some(PartMorph {
+                run,
+                active: steps,
+                len,
+                #[cfg(skin_asm_v7em)]
+                table: MorphTable::new::<L>(run, set.targets.len(), &steps[..len]),
+            }),
+            dropped,
+        ))
     }
 
     /// The set's weights at clip time `t` (the defaults without one, or without a channel
@@ -142,130 +147,180 @@ fn check_reach<L: AssetLane>(
 
 impl<L: MorphLane> PartMorph<'_, L> {
     /// Move the chunk of the part's vertices from `start` (`positions` and `normals`, as
-    /// long as the chunk) by every active target's entries in it.
+    /// long as the chunk) by the active targets' entries of its moved vertices: the records
+    /// from where the last chunk stopped up to the first vertex past this chunk.
     #[inline]
     pub(super) fn apply(
         &mut self,
         start: usize,
         positions: &mut [[L; 3]],
-        mut normals: Option<&mut [[L; 3]]>,
+        normals: Option<&mut [[L; 3]]>,
     ) {
-        let end = start + positions.len();
-        for cursor in self.cursors.iter_mut().flatten() {
-            let s = (cursor.position, cursor.normal);
-            let normals = normals.as_deref_mut();
-            // Entries are sorted (checked on reading): those of this chunk come first.
-            #[cfg(skin_asm_fixed)]
-            if let (Some(v), Some(p), Some(n)) = (
-                records::<u16>(cursor.vertices),
-                records::<[Q14; 3]>(cursor.positions),
-                records::<[Q14; 3]>(cursor.normals),
-            ) {
-                // In place (2-byte aligned little-endian records, as the firmware embeds).
-                let k = v.partition_point(|&v| usize::from(v) < end);
-                let (v, p) = (&v[..k], &p[..k]);
-                #[cfg(skin_asm_v7em)]
-                if let Some((coords, step)) = L::as_fixed(positions, s.0) {
-                    // The Cortex-M4's loop, positions then normals: an entry moves both
-                    // or neither, as below (`len` the shorter chunk).
-                    let n = n.get(..k).zip(normals);
-                    let len = n.as_ref().map_or(coords.len(), |(_, m)| m.len());
-                    let len = coords.len().min(len);
-                    nudge_q14(&mut coords[..len], start, v, p, step);
-                    if let Some((n, normals)) = n {
-                        if let Some((normals, step)) = L::as_fixed(normals, s.1) {
-                            nudge_q14(&mut normals[..len], start, v, n, step);
-                        }
-                    }
-                    cursor.advance(k);
-                    continue;
-                }
-                let bits = |d: &[Q14; 3]| d.map(Q14::to_bits);
-                match n.get(..k) {
-                    Some(n) => {
-                        let entries = v.iter().zip(p).zip(n);
-                        let entries = entries.map(|((&v, p), n)| (v, bits(p), bits(n)));
-                        nudge_run(positions, normals, start, entries, s);
-                    }
-                    None => {
-                        let entries = v.iter().zip(p).map(|(&v, p)| (v, bits(p), [0; 3]));
-                        nudge_run(positions, None, start, entries, s);
-                    }
-                }
-                cursor.advance(k);
-                continue;
+        // A record moves both or neither: the shorter chunk bounds the vertices.
+        let len = normals
+            .as_ref()
+            .map_or(positions.len(), |n| n.len().min(positions.len()));
+        #[cfg(skin_asm_v7em)]
+        if let Some(table) = &self.table {
+            if let Some(coords) = L::as_fixed(&mut positions[..len]) {
+                let normals = normals.and_then(|n| L::as_fixed(&mut n[..len]));
+                self.run = morph_q14(self.run, start, coords, normals, table);
+                return;
             }
-            let k = cursor
-                .vertices
-                .chunks_exact(2)
-                .take_while(|v| usize::from(u16::from_le_bytes([v[0], v[1]])) < end)
-                .count();
-            let n = cursor.normals;
-            let entries = (cursor
-                .vertices
-                .chunks_exact(2)
-                .zip(cursor.positions.chunks_exact(6)))
-            .take(k)
-            .enumerate()
-            .map(|(i, (v, p))| {
-                let n = n.get(6 * i..6 * i + 6).map_or([0; 3], i16s);
-                (u16::from_le_bytes([v[0], v[1]]), i16s(p), n)
-            });
-            nudge_run(positions, normals, start, entries, s);
-            cursor.advance(k);
         }
+        let (positions, normals) = (&mut positions[..len], normals.map(|n| &mut n[..len]));
+        let active = &self.active[..self.len];
+        // In place where the records are aligned `i16`s (the firmware's embedded asset on
+        // the fixed lane's cores), else decoded from their little-endian bytes.
+        #[cfg(skin_asm_fixed)]
+        if let Some(halves) = crate::skin::records::<i16>(self.run) {
+            let rest: &[i16] = morph_run(halves, start, positions, normals, active);
+            let done = 2 * (halves.len() - rest.len());
+            self.run = self.run.get(done..).unwrap_or(&[]);
+            return;
+        }
+        let rest = morph_run(Bytes(self.run), start, positions, normals, active);
+        self.run = rest.0;
     }
 }
 
-impl<L: MorphLane> Cursor<'_, L> {
-    /// Past its next `k` entries.
-    fn advance(&mut self, k: usize) {
-        self.vertices = self.vertices.get(2 * k..).unwrap_or(&[]);
-        self.positions = self.positions.get(6 * k..).unwrap_or(&[]);
-        self.normals = self.normals.get(6 * k..).unwrap_or(&[]);
+/// A run of records: per moved vertex its head (vertex, entries), then per entry 8 halves:
+/// the position and normal deltas, flags and target ([`crate::asset::MorphParts`]' layout).
+trait Records: Copy {
+    /// An entry.
+    type Entry: Halves;
+    /// The entries of a record.
+    type Entries: Iterator<Item = Self::Entry>;
+    /// The first record's vertex and entries, and the records after it.
+    fn first(self) -> Option<(u16, Self::Entries, Self)>;
+}
+
+/// An entry's 8 halves, read when asked for (an inactive target's deltas are not).
+trait Halves: Copy {
+    /// Half `i` (below 8).
+    fn half(self, i: usize) -> i16;
+}
+
+impl Halves for &[i16; 8] {
+    #[inline(always)]
+    fn half(self, i: usize) -> i16 {
+        self[i]
     }
 }
 
-/// Three little-endian `i16`.
-fn i16s(b: &[u8]) -> [i16; 3] {
-    core::array::from_fn(|i| i16::from_le_bytes([b[2 * i], b[2 * i + 1]]))
+impl Halves for &[u8; ENTRY_LEN] {
+    #[inline(always)]
+    fn half(self, i: usize) -> i16 {
+        i16::from_le_bytes([self[2 * i], self[2 * i + 1]])
+    }
 }
 
-/// `positions[v − start] += s.0·q` (and `normals[v − start] += s.1·n`) for each entry
-/// `(v, q, n)`: its vertex, in `start..start + positions.len()`, and quantised deltas.
-/// Not inlined: the loop keeps its registers to itself.
+/// Records read in place as aligned halves.
+impl<'a> Records for &'a [i16] {
+    type Entry = &'a [i16; 8];
+    type Entries = core::iter::FilterMap<
+        core::slice::ChunksExact<'a, i16>,
+        fn(&'a [i16]) -> Option<&'a [i16; 8]>,
+    >;
+    #[inline(always)]
+    fn first(self) -> Option<(u16, Self::Entries, Self)> {
+        let (head, rest) = (self.get(..2)?, self.get(2..)?);
+        let n = 8 * usize::from(head[1] as u16);
+        let (entries, rest) = (rest.get(..n)?, rest.get(n..)?);
+        let entry: fn(&'a [i16]) -> Option<&'a [i16; 8]> = |e| e.try_into().ok();
+        Some((
+            head[0] as u16,
+            entries.chunks_exact(8).filter_map(entry),
+            rest,
+        ))
+    }
+}
+
+/// Records as little-endian bytes.
+#[derive(Clone, Copy)]
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Records for Bytes<'a> {
+    type Entry = &'a [u8; ENTRY_LEN];
+    type Entries = core::iter::FilterMap<
+        core::slice::ChunksExact<'a, u8>,
+        fn(&'a [u8]) -> Option<&'a [u8; ENTRY_LEN]>,
+    >;
+    #[inline(always)]
+    fn first(self) -> Option<(u16, Self::Entries, Self)> {
+        let (head, rest) = (self.0.get(..4)?, self.0.get(4..)?);
+        let n = ENTRY_LEN * usize::from(u16::from_le_bytes([head[2], head[3]]));
+        let (entries, rest) = (rest.get(..n)?, rest.get(n..)?);
+        let entry: fn(&'a [u8]) -> Option<&'a [u8; ENTRY_LEN]> = |e| e.try_into().ok();
+        let v = u16::from_le_bytes([head[0], head[1]]);
+        Some((
+            v,
+            entries.chunks_exact(ENTRY_LEN).filter_map(entry),
+            Bytes(rest),
+        ))
+    }
+}
+
+/// The records of `run` whose vertex `v` lies in `start..start + positions.len()`, from
+/// the first until one that does not: `positions[v − start]` (and `normals[v − start]`)
+/// moved by the entries of the `active` targets (in target order, with their steps); the
+/// records after them. Not inlined: the loop keeps its registers to itself.
 #[inline(never)]
-fn nudge_run<L: MorphLane>(
-    positions: &mut [[L; 3]],
-    normals: Option<&mut [[L; 3]]>,
+fn morph_run<L: MorphLane, R: Records>(
+    mut run: R,
     start: usize,
-    entries: impl Iterator<Item = (u16, [i16; 3], [i16; 3])>,
-    s: (L::Step, L::Step),
-) {
-    match normals {
-        Some(normals) => {
-            for (v, q, n) in entries {
-                let v = usize::from(v) - start;
-                if let (Some(o), Some(m)) = (positions.get_mut(v), normals.get_mut(v)) {
-                    nudge(o, s.0, q);
-                    nudge(m, s.1, n);
+    positions: &mut [[L; 3]],
+    mut normals: Option<&mut [[L; 3]]>,
+    active: &[(usize, L::Step, L::Step)],
+) -> R {
+    while let Some((v, entries, rest)) = run.first() {
+        let local = usize::from(v).wrapping_sub(start);
+        let Some(p) = positions.get_mut(local) else {
+            break;
+        };
+        let mut ps = p.map(L::begin);
+        let mut a = 0;
+        match normals.as_deref_mut().and_then(|m| m.get_mut(local)) {
+            Some(m) => {
+                let mut ns = m.map(L::begin);
+                for e in entries {
+                    let Some(&(_, sp, sn)) = find(active, &mut a, e.half(7)) else {
+                        continue;
+                    };
+                    add::<L>(&mut ps, sp, [e.half(0), e.half(1), e.half(2)]);
+                    add::<L>(&mut ns, sn, [e.half(3), e.half(4), e.half(5)]);
+                }
+                *m = ns.map(L::finish);
+            }
+            None => {
+                for e in entries {
+                    if let Some(&(_, sp, _)) = find(active, &mut a, e.half(7)) {
+                        add::<L>(&mut ps, sp, [e.half(0), e.half(1), e.half(2)]);
+                    }
                 }
             }
         }
-        None => {
-            for (v, q, _) in entries {
-                if let Some(o) = positions.get_mut(usize::from(v) - start) {
-                    nudge(o, s.0, q);
-                }
-            }
-        }
+        *p = ps.map(L::finish);
+        run = rest;
     }
+    run
 }
 
-/// `v += s·q` for a quantised delta `q`.
+/// The active target `t` (a stored half), searching `active` (in target order) from `a`
+/// on, where the previous entry's search stopped (entries are in target order too).
 #[inline(always)]
-fn nudge<L: MorphLane>(v: &mut [L; 3], s: L::Step, q: [i16; 3]) {
-    for (c, q) in v.iter_mut().zip(q) {
-        *c = L::nudge_quantised(*c, s, q);
+fn find<'s, S>(active: &'s [(usize, S, S)], a: &mut usize, t: i16) -> Option<&'s (usize, S, S)> {
+    let t = usize::from(t as u16);
+    while active.get(*a).is_some_and(|x| x.0 < t) {
+        *a += 1;
+    }
+    active.get(*a).filter(|x| x.0 == t)
+}
+
+/// `sum += s·q` for a quantised delta `q`.
+#[inline(always)]
+fn add<L: MorphLane>(sum: &mut [L::Sum; 3], s: L::Step, q: [i16; 3]) {
+    for (c, q) in sum.iter_mut().zip(q) {
+        *c = L::add_quantised(*c, s, q);
     }
 }

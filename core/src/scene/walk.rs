@@ -138,6 +138,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// #     positions: &positions, normals: None, influences: &[Influence::rigid(0); 3],
     /// #     indices: &[0, 1, 2], parts: &[Part { vertices: 3, indices: 3, bones: &[0] }], clips: &[],
     /// #     skinning: skin_core::skin::Skinning::Lbs,
+    /// #     centre: [0.0; 3],
     /// # };
     /// # let mut bytes = [0u8; 2048];
     /// # let n = parts.write(&mut bytes).unwrap();

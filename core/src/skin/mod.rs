@@ -55,10 +55,10 @@ mod stretch;
 #[cfg(skin_x86)]
 mod x86;
 
-#[cfg(skin_asm_v7em)]
-pub(crate) use asm::nudge_q14;
 #[cfg(skin_asm_fixed)]
 pub(crate) use asm::records;
+#[cfg(skin_asm_v7em)]
+pub(crate) use asm::{morph_q14, MorphTable};
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
 
@@ -80,8 +80,8 @@ pub enum Skinning {
     #[default]
     Lbs,
     /// Dual quaternion skinning ([`crate::dual`]): the normalised weighted sum of the
-    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.) in
-    /// `f32` ([`SkinnedMesh::skin_dqs_stretched`]) and refused in the fixed lane.
+    /// joints' unit dual quaternions; joints with scale or shear are split (Kavan et al.,
+    /// [`SkinnedMesh::skin_dqs_stretched`]).
     Dqs,
 }
 

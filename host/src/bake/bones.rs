@@ -8,7 +8,7 @@ use skin_core::quat::Quat;
 use skin_core::transform::Transform;
 
 use super::error::BakeError;
-use crate::pose::units::scaled_affine;
+use crate::pose::units::{centred_affine, scaled_affine};
 use crate::rig::Rig;
 
 /// The asset's skeleton: the rig's [posed nodes](Rig::posed_nodes), parents first.
@@ -83,6 +83,9 @@ pub struct Joints<'a> {
     bones: &'a Bones,
     /// Model units to asset units.
     s: f32,
+    /// The centre skinned positions are stored less (asset units): each skin joint's
+    /// inverse bind is `B⁻¹ · T(centre)`.
+    centre: [f32; 3],
     /// The entry of each `(bone, inverse bind bits)`.
     numbers: BTreeMap<(u16, [[u32; 4]; 3]), u16>,
     /// `(bone, inverse bind)` of each entry, in entry order.
@@ -90,12 +93,14 @@ pub struct Joints<'a> {
 }
 
 impl<'a> Joints<'a> {
-    /// No entries yet, for the bones of `rig`, inverse binds scaled by `s`.
-    pub fn new(rig: &'a Rig, bones: &'a Bones, s: f32) -> Self {
+    /// No entries yet, for the bones of `rig`, inverse binds scaled by `s` and taking
+    /// positions stored less `centre` (asset units).
+    pub fn new(rig: &'a Rig, bones: &'a Bones, s: f32, centre: [f32; 3]) -> Self {
         Self {
             rig,
             bones,
             s,
+            centre,
             numbers: BTreeMap::new(),
             list: Vec::new(),
         }
@@ -109,7 +114,7 @@ impl<'a> Joints<'a> {
                 let skin = &self.rig.skins[sk];
                 (
                     skin.joints[j],
-                    scaled_affine(&skin.inverse_binds[j], self.s),
+                    centred_affine(&scaled_affine(&skin.inverse_binds[j], self.s), self.centre),
                 )
             }
             JointKey::Rigid(n) => (n, Affine::IDENTITY.rows),

@@ -61,7 +61,7 @@ use skin_core::lane::Q14;
 
 use crate::lattice::LatticeFile;
 use crate::pose::range::check_lane;
-use crate::pose::units::to_asset;
+use crate::pose::units::{lane_centre, to_asset};
 use crate::pose::{fixed_unit, LaneKind, PoseError, Skinning};
 use crate::psd::Correctives;
 use crate::rig::Rig;
@@ -76,7 +76,7 @@ use vertices::Vertices;
 pub use clips::clip_name;
 pub use draws::PartSource;
 pub use error::BakeError;
-pub use morphs::dequantised;
+pub use morphs::{dequantised, lane_exponents};
 
 /// What to bake.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,6 +119,9 @@ pub struct Baked {
     pub correctives: usize,
     /// Whether a lattice is stored.
     pub lattice: bool,
+    /// The morph section's moved vertices (a record each, over all parts) and entries (a
+    /// target's deltas at one of them).
+    pub morph_records: (usize, usize),
 }
 
 /// Bake `rig` as `options` say.
@@ -187,10 +190,11 @@ fn bake_lane<L: AssetLane>(
     extras: Extras<'_>,
 ) -> Result<Baked, BakeError> {
     let s = to_asset(k);
+    let centre = lane_centre::<L>(rig, k);
     let bones = Bones::new(rig, s)?;
-    let mut joints = Joints::new(rig, &bones, s);
+    let mut joints = Joints::new(rig, &bones, s, centre);
     let (draws, duplicated) = draws(rig, &PaletteLimit::new(budget, skinning), &mut joints)?;
-    let vertices = Vertices::<L>::new(&draws, k)?;
+    let vertices = Vertices::<L>::new(rig, &draws, k, centre)?;
     let clip_keys = Clips::new(rig, clips, k);
     let channels = clip_keys.channels(&bones.bone_of);
     let clip_parts = clip_keys.parts(&channels);
@@ -211,8 +215,15 @@ fn bake_lane<L: AssetLane>(
         parts: &vertices.parts,
         clips: &clip_parts,
         skinning,
+        centre,
     };
-    let morphs = Morphs::new(rig, &draws, clips, k, vertices.normals.is_some())?;
+    let morphs = Morphs::new(
+        rig,
+        &draws,
+        clips,
+        (k, L::EXPONENTS),
+        vertices.normals.is_some(),
+    )?;
     let rbfs = Rbfs::new(rig, &draws, &bones, extras.correctives)?;
     let lattice = extras.lattice.map(|f| Stored::new(f, s)).transpose()?;
     let lattice = lattice.as_ref().map(Stored::parts);
@@ -242,5 +253,6 @@ fn bake_lane<L: AssetLane>(
         morph_bytes,
         correctives: rbfs.len(),
         lattice: extras.lattice.is_some(),
+        morph_records: morphs.records(),
     })
 }

@@ -6,12 +6,17 @@
 
 use skin_core::asset::{MorphParts, MorphSet, QuantisedTarget, Span, WeightChannel};
 use skin_core::clip::Interpolation;
-use skin_core::morph::quantised::{dequantise, exponent, quantise};
+use std::ops::RangeInclusive;
+
+use skin_core::lane::Q14;
+use skin_core::morph::quantised::{dequantise, exponent_in, quantise};
+use skin_core::morph::MorphLane;
 
 use super::draws::Draw;
 use super::error::BakeError;
 use crate::pose::morph::weights;
 use crate::pose::units::to_asset;
+use crate::pose::LaneKind;
 use crate::rig::{Rig, Target};
 
 /// A target's entries in one part.
@@ -52,13 +57,14 @@ pub struct Morphs {
 }
 
 impl Morphs {
-    /// The targets of `draws` (in asset part order), deltas in asset units `2^k`, normal
-    /// deltas when the asset stores normals; weight channels of the baked `clips`.
+    /// The targets of `draws` (in asset part order), deltas in asset units `2^k` quantised
+    /// with exponents in `range` (the lane's), normal deltas when the asset stores normals;
+    /// weight channels of the baked `clips`.
     pub fn new(
         rig: &Rig,
         draws: &[Draw],
         clips: &[usize],
-        k: i32,
+        (k, range): (i32, RangeInclusive<i8>),
         normals: bool,
     ) -> Result<Self, BakeError> {
         let defaults = weights(rig, None);
@@ -86,7 +92,7 @@ impl Morphs {
                     parts: part_index(parts)?,
                     defaults: defaults[node].clone(),
                     targets: (0..rig.meshes[mesh].targets())
-                        .map(|t| quantised_target(rig, run, t, k, normals))
+                        .map(|t| quantised_target(rig, run, t, (k, range.clone()), normals))
                         .collect::<Result<_, _>>()?,
                 });
                 nodes.push(node);
@@ -110,6 +116,28 @@ impl Morphs {
             }
         }
         Ok(Self { sets, channels })
+    }
+
+    /// The moved vertices (a record each: the vertices some target of a set moves in a
+    /// part) and the entries (a target's deltas at one of them) the asset stores.
+    pub fn records(&self) -> (usize, usize) {
+        let mut records = 0;
+        for set in &self.sets {
+            for p in 0..usize::from(set.parts) {
+                let moved: std::collections::BTreeSet<u16> = set
+                    .targets
+                    .iter()
+                    .flat_map(|t| t.spans[p].vertices.iter().copied())
+                    .collect();
+                records += moved.len();
+            }
+        }
+        let entries = self.sets.iter().flat_map(|s| &s.targets);
+        let entries = entries
+            .flat_map(|t| &t.spans)
+            .map(|s| s.vertices.len())
+            .sum();
+        (records, entries)
     }
 
     /// `f` given the writer's view of the targets (`None` without any).
@@ -187,7 +215,7 @@ fn quantised_target(
     rig: &Rig,
     run: &[Draw],
     t: usize,
-    k: i32,
+    (k, range): (i32, RangeInclusive<i8>),
     normals: bool,
 ) -> Result<TargetData, BakeError> {
     let s = to_asset(k);
@@ -195,7 +223,8 @@ fn quantised_target(
         &rig.meshes[d.source.mesh].primitives[d.source.primitive].targets[t]
     };
     let src = &run[0].source;
-    let (position_exponent, normal_exponent) = exponents(rig, (src.node, src.mesh), t, k, normals)?;
+    let at = (src.node, src.mesh);
+    let (position_exponent, normal_exponent) = exponents(rig, at, t, (k, range), normals)?;
     let spans = run
         .iter()
         .map(|d| {
@@ -235,14 +264,15 @@ fn quantised_target(
     })
 }
 
-/// The exponents of target `t` of the mesh that `node` draws (`mesh`): one for its position
-/// deltas in asset units `2^k` and one for its normal deltas (0 without `normals`), each
-/// over every primitive of the mesh (a node's parts are all its mesh's primitives).
+/// The exponents of target `t` of the mesh that `node` draws (`mesh`), within `range`: one
+/// for its position deltas in asset units `2^k` and one for its normal deltas (0 without
+/// `normals`), each over every primitive of the mesh (a node's parts are all its mesh's
+/// primitives).
 fn exponents(
     rig: &Rig,
     (node, mesh): (usize, usize),
     t: usize,
-    k: i32,
+    (k, range): (i32, RangeInclusive<i8>),
     normals: bool,
 ) -> Result<(i8, i8), BakeError> {
     let most = |deltas: fn(&Target) -> Option<&Vec<[f32; 3]>>, scale: f32| {
@@ -256,10 +286,12 @@ fn exponents(
             .fold(0.0f32, f32::max)
     };
     let exp = |m: f32, what: &str| {
-        exponent(m).ok_or_else(|| {
+        exponent_in(m, range.clone()).ok_or_else(|| {
+            let most = 32767.0 * 2f32.powi(-i32::from(*range.start()));
             BakeError::Capacity(format!(
                 "node {node} mesh {mesh} morph target {t}: a {what} delta of {m} asset units \
-                 is beyond the ±32767 a quantised delta holds"
+                 is beyond the ±{most} a quantised delta holds in this lane (exponents \
+                 {range:?})"
             ))
         })
     };
@@ -271,8 +303,16 @@ fn exponents(
     Ok((position, normal))
 }
 
-/// `rig` with each drawn mesh's morph-target deltas replaced by what an asset in units
-/// `2^k` stores for them: quantised with the baker's exponents, then turned back into model
+/// The exponents a lane's quantised targets may have ([`MorphLane::EXPONENTS`]).
+pub fn lane_exponents(lane: LaneKind) -> RangeInclusive<i8> {
+    match lane {
+        LaneKind::F32 => <f32 as MorphLane>::EXPONENTS,
+        LaneKind::Fixed => <Q14 as MorphLane>::EXPONENTS,
+    }
+}
+
+/// `rig` with each drawn mesh's morph-target deltas replaced by what an asset of `lane` in
+/// units `2^k` stores for them: quantised with the baker's exponents, then turned back into model
 /// units (exactly: `q·2⁻ᵉ` times a power of two), normal deltas dropped where the asset
 /// stores no normals. Drawn with these, the GPU moves each vertex as the asset's player
 /// does, up to the rounding of the sums (`skin validate`'s pictures).
@@ -289,14 +329,14 @@ fn exponents(
 /// let rig = Rig { nodes: vec![node], order: vec![0], skins: vec![], warnings: vec![],
 ///     meshes: vec![Mesh { name: None, primitives: vec![prim], weights: vec![1.0],
 ///     target_names: vec![] }], clips: vec![] };
-/// let stored = skin_host::bake::dequantised(&rig, 0)?;
+/// let stored = skin_host::bake::dequantised(&rig, 0, skin_host::pose::LaneKind::F32)?;
 /// // 0.3 has the exponent 16 (0.3·2¹⁶ = 19660.8 → 19661): stored as 19661·2⁻¹⁶.
 /// let d = stored.meshes[0].primitives[0].targets[0].positions.as_ref().unwrap();
 /// assert_eq!(d[0][0], 19661.0 / 65536.0);
 /// assert_eq!(d[1][0], 6554.0 / 65536.0);
 /// # Ok::<(), skin_host::bake::BakeError>(())
 /// ```
-pub fn dequantised(rig: &Rig, k: i32) -> Result<Rig, BakeError> {
+pub fn dequantised(rig: &Rig, k: i32, lane: LaneKind) -> Result<Rig, BakeError> {
     let normals = rig
         .mesh_nodes()
         .all(|(_, m, _)| rig.meshes[m].primitives.iter().all(|p| p.normals.is_some()));
@@ -308,7 +348,8 @@ pub fn dequantised(rig: &Rig, k: i32) -> Result<Rig, BakeError> {
             continue;
         }
         for t in 0..rig.meshes[mesh].targets() {
-            let (pe, ne) = exponents(rig, (node, mesh), t, k, normals)?;
+            let range = lane_exponents(lane);
+            let (pe, ne) = exponents(rig, (node, mesh), t, (k, range), normals)?;
             for prim in &mut out.meshes[mesh].primitives {
                 let target = &mut prim.targets[t];
                 let back =

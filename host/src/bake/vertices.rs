@@ -6,7 +6,8 @@ use skin_core::vertex::Influence;
 
 use super::draws::Draw;
 use super::error::BakeError;
-use crate::pose::values::{influences, normals, positions};
+use crate::pose::values::{centred_positions, influences, normals};
+use crate::rig::Rig;
 
 /// Every draw call's vertices, one part after another, in lane `L`.
 pub struct Vertices<'a, L: AssetLane> {
@@ -23,8 +24,9 @@ pub struct Vertices<'a, L: AssetLane> {
 }
 
 impl<'a, L: AssetLane> Vertices<'a, L> {
-    /// The arrays of `draws`, lengths in asset units `2^k`.
-    pub fn new(draws: &'a [Draw], k: i32) -> Result<Self, BakeError> {
+    /// The arrays of `draws`, lengths in asset units `2^k`, the positions of those `rig`
+    /// skins less `centre` (asset units).
+    pub fn new(rig: &Rig, draws: &'a [Draw], k: i32, centre: [f32; 3]) -> Result<Self, BakeError> {
         let with_normals = draws.iter().all(|d| d.prim.normals.is_some());
         let mut v = Self {
             positions: Vec::new(),
@@ -34,13 +36,18 @@ impl<'a, L: AssetLane> Vertices<'a, L> {
             parts: Vec::with_capacity(draws.len()),
         };
         for d in draws {
-            v.push(d, k)?;
+            let src = &d.source;
+            let skinned = rig.nodes[src.node].skin.is_some()
+                && rig.meshes[src.mesh].primitives[src.primitive]
+                    .influences
+                    .is_some();
+            v.push(d, k, if skinned { centre } else { [0.0; 3] })?;
         }
         Ok(v)
     }
 
     /// Add draw call `d`'s vertices and its part.
-    fn push(&mut self, d: &'a Draw, k: i32) -> Result<(), BakeError> {
+    fn push(&mut self, d: &'a Draw, k: i32, centre: [f32; 3]) -> Result<(), BakeError> {
         let (node, mesh, primitive) = (d.source.node, d.source.mesh, d.source.primitive);
         let vertices = d.prim.positions.len();
         if vertices > 1 << 16 {
@@ -52,7 +59,8 @@ impl<'a, L: AssetLane> Vertices<'a, L> {
             });
         }
         let ctx = format!("node {node} mesh {mesh} primitive {primitive}");
-        self.positions.extend(positions::<L>(&d.prim, k, &ctx)?);
+        self.positions
+            .extend(centred_positions::<L>(&d.prim, k, centre, &ctx)?);
         self.influences.extend(influences::<L>(&d.prim, &ctx)?);
         if let Some(n) = &mut self.normals {
             n.extend(normals::<L>(&d.prim, &ctx)?);

@@ -247,8 +247,8 @@ impl From<LaneArg> for LaneKind {
 pub enum SkinningArg {
     /// Linear blend skinning.
     Lbs,
-    /// Dual quaternion skinning (joints with scale or shear: split in f32 and on the GPU,
-    /// refused in fixed point and by the baker).
+    /// Dual quaternion skinning (joints with scale or shear: split in f32, in fixed point
+    /// and on the GPU; refused by the baker).
     Dqs,
 }
 

@@ -280,7 +280,10 @@ impl BakeCommand {
             if baked.normals { ", normals" } else { "" },
             match baked.morph_bytes {
                 0 => String::new(),
-                n => format!(", {n} bytes of morph targets"),
+                n => format!(
+                    ", {n} bytes of morph targets ({} moved vertices, {} entries)",
+                    baked.morph_records.0, baked.morph_records.1
+                ),
             },
             match baked.correctives {
                 0 => String::new(),

@@ -157,9 +157,10 @@ impl Model {
                                 skin_palette::<f32>(rig, locals, s, 0)?.matrices,
                             ),
                             Skinning::Dqs => {
-                                match skin_stretch_palette::<f32>(rig, locals, s, 0)? {
-                                    (d, None) => FramePalette::Duals(d),
-                                    (d, Some(st)) => FramePalette::Stretched(d, st),
+                                let p = skin_stretch_palette::<f32>(rig, locals, s, 0)?;
+                                match p.stretches {
+                                    None => FramePalette::Duals(p.duals),
+                                    Some(st) => FramePalette::Stretched(p.duals, st),
                                 }
                             }
                         });

@@ -206,7 +206,7 @@ fn error_table(r: &Report) -> String {
             continue;
         }
         let (rel, limit) = if row.normals {
-            ("—".to_string(), format!("{:.0e} (unit vectors)", row.limit))
+            ("—".to_string(), format!("{:.2e} (unit vectors)", row.limit))
         } else {
             (
                 format!("{:.2e}", row.errors.max / r.extent),

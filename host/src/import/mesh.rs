@@ -135,11 +135,26 @@ fn primitive(
             count_check(&acc, "TANGENT")?;
             let what = format!("TANGENT of mesh {mesh} primitive {p}");
             let flat = read_f32(&acc, buffers, &[Dimensions::Vec4], &ALL_TYPES, &what)?.1;
-            // glTF's handedness is ±1; its sign is what the bitangent uses.
-            let tangents = flat
+            let mut tangents: Vec<[f32; 4]> = flat
                 .chunks_exact(4)
-                .map(|t| [t[0], t[1], t[2], if t[3] < 0.0 { -1.0 } else { 1.0 }])
+                .map(|t| [t[0], t[1], t[2], t[3]])
                 .collect();
+            let fixed = unit_tangents(&mut tangents).map_err(|(vertex, value, problem)| {
+                ImportError::Tangent {
+                    mesh,
+                    primitive: p,
+                    vertex,
+                    value,
+                    problem,
+                }
+            })?;
+            if fixed > 0 {
+                warnings.push(Warning::new(
+                    Kind::TangentLength,
+                    format!("{label} primitive {p}"),
+                    format!("{fixed} TANGENT directions were not of unit length; normalised"),
+                ));
+            }
             Some(tangents)
         }
         None => None,
@@ -336,6 +351,50 @@ fn primitive(
 
 /// glTF normals are unit vectors: normalise those more than 10⁻³ off (zero ones stay zero:
 /// no direction to give them); how many were.
+/// The most a `TANGENT`'s handedness may be off ±1 (glTF requires exactly ±1; quantised
+/// accessors store it exactly too).
+const HANDEDNESS_TOLERANCE: f32 = 1e-3;
+
+/// The shortest `TANGENT` direction taken for one (glTF requires unit length; shorter
+/// ones are a zero vector or its rounding, with no direction to skin).
+const SHORTEST_TANGENT: f64 = 1e-6;
+
+/// glTF tangents are unit directions with a handedness of ±1: normalise those more than
+/// 10⁻³ off unit length and set `w` to exactly ±1 (within [`HANDEDNESS_TOLERANCE`]); returns
+/// how many were normalised, or the first tangent that is no tangent (its vertex, value and
+/// what is wrong).
+fn unit_tangents(tangents: &mut [[f32; 4]]) -> Result<usize, (usize, [f32; 4], String)> {
+    let mut fixed = 0;
+    for (v, t) in tangents.iter_mut().enumerate() {
+        let len = t[..3]
+            .iter()
+            .map(|&c| f64::from(c) * f64::from(c))
+            .sum::<f64>()
+            .sqrt();
+        if len < SHORTEST_TANGENT {
+            let problem = format!(
+                "has a direction {len:e} long, below {SHORTEST_TANGENT:e}: no direction to skin"
+            );
+            return Err((v, *t, problem));
+        }
+        if (t[3].abs() - 1.0).abs() > HANDEDNESS_TOLERANCE {
+            let problem = format!(
+                "has handedness w = {}, not ±1 (within {HANDEDNESS_TOLERANCE})",
+                t[3]
+            );
+            return Err((v, *t, problem));
+        }
+        t[3] = t[3].signum();
+        if (len - 1.0).abs() > 1e-3 {
+            for c in &mut t[..3] {
+                *c = (f64::from(*c) / len) as f32;
+            }
+            fixed += 1;
+        }
+    }
+    Ok(fixed)
+}
+
 fn unit_normals(normals: &mut [[f32; 3]]) -> usize {
     let mut fixed = 0;
     for n in normals.iter_mut() {

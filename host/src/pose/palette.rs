@@ -3,17 +3,17 @@
 
 use skin_core::affine::Affine;
 use skin_core::bind::BindPose;
-use std::marker::PhantomData;
 
-use skin_core::dual::{Dual, Stretch};
+use skin_core::dual::{Dual, Stretch, Stretches};
 use skin_core::error::Quantity;
-use skin_core::lane::{Lane, Which, Q14};
+use skin_core::lane::{Lane, Q14};
 use skin_core::num::Real;
 use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::skeleton::Skeleton;
 use skin_core::transform::Transform;
 
 use super::error::PoseError;
+use super::units::lane_centre;
 use super::values::{inverse_binds, MAX_JOINTS};
 use crate::rig::Rig;
 
@@ -93,13 +93,21 @@ impl<L: Lane> LanePalette<L> {
     }
 }
 
-/// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix.
+/// The one-matrix palette in lane `L` that places a mesh rigidly by `node`'s world matrix
+/// (node transforms `locals` in asset units `2^k`), less the lane's centre
+/// ([`lane_centre`]) as the asset's player takes it.
 pub fn node_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     node: usize,
+    k: i32,
 ) -> Result<LanePalette<L>, PoseError> {
-    let world = node_world::<L::Real>(rig, locals, node)?;
+    let mut world = node_world::<L::Real>(rig, locals, node)?;
+    let centre = real_centre::<L::Real>(lane_centre::<L>(rig, k))
+        .map_err(PoseError::core(format!("centre for node {node}")))?;
+    for (row, c) in world.rows.iter_mut().zip(centre) {
+        row[3] = row[3] - c;
+    }
     let mut p: Palette<L, 1> = Palette::new();
     p.fill(|| core::iter::once(Ok(world)))
         .map_err(PoseError::core(format!("world matrix of node {node}")))?;
@@ -117,11 +125,46 @@ pub fn fixed_exponent(rig: &Rig, anim: Option<(usize, f32)>) -> Result<u8, PoseE
     for (node, _, skin) in rig.mesh_nodes() {
         let palette = match skin {
             Some(s) => skin_palette::<Q14>(rig, &locals, s, k)?,
-            None => node_palette::<Q14>(rig, &locals, node)?,
+            None => node_palette::<Q14>(rig, &locals, node, k)?,
         };
         most = most.max(palette.exponent);
     }
     Ok(most)
+}
+
+/// The largest exponent of `rig`'s fixed-point DQS palettes with stretches (each skin's
+/// [`skin_stretch_palette`]) at the rest pose (`anim` = `None`) or clip `c` at `t` seconds,
+/// or `None` when no skin has a joint with scale or shear there (every palette is then
+/// plain DQS's); the fixed lane's error bound at that frame is
+/// [`skin_core::lane::fixed_stretch_error_bound`] of it.
+pub fn fixed_stretch_exponent(
+    rig: &Rig,
+    anim: Option<(usize, f32)>,
+) -> Result<Option<u8>, PoseError> {
+    let k = super::units::fixed_unit(rig)?;
+    let locals = super::animate::frame(rig, anim, k)?;
+    let mut most = None;
+    for skin in 0..rig.skins.len() {
+        let p = skin_stretch_palette::<Q14>(rig, &locals, skin, k)?;
+        if p.stretches.is_some() {
+            most = most.max(Some(p.exponent));
+        }
+    }
+    Ok(most)
+}
+
+/// `centre` (asset units) in scalar `R`: exact for a centre on the asset's grid
+/// ([`skin_core::asset::CENTRE_STEP`]).
+pub fn real_centre<R: Real>(centre: [f32; 3]) -> Result<[R; 3], skin_core::Error> {
+    let mut out = [R::ZERO; 3];
+    for (index, (o, c)) in out.iter_mut().zip(centre).enumerate() {
+        *o = R::from_f32(c).map_err(|_| skin_core::Error::Overflow {
+            what: Quantity::Position,
+            index,
+            format: R::NAME,
+        })?;
+    }
+    Ok(out)
 }
 
 /// A skin's joints at a frame: its bind pose, the world matrices of its joints and their
@@ -138,7 +181,8 @@ pub struct SkinFrame<R: Real> {
 }
 
 /// [`SkinFrame`] of `skin` from the node transforms `locals` (indexed by node, asset units
-/// `2^k`), for a palette in the lane named `lane` (errors name it).
+/// `2^k`), for a palette in the lane named `lane` (errors name it); for the fixed lane its
+/// bind pose is relative to the lane's centre ([`lane_centre`]), as the asset's player's is.
 pub fn skin_frame<R: Real>(
     rig: &Rig,
     locals: &[Transform<R>],
@@ -160,8 +204,14 @@ pub fn skin_frame<R: Real>(
         .iter()
         .map(|j| nodes.iter().position(|n| n == j).unwrap_or(0) as u16)
         .collect();
-    let ibms = inverse_binds::<R>(rig, skin, k)?;
+    let centre = if lane == <Q14 as Lane>::NAME {
+        lane_centre::<Q14>(rig, k)
+    } else {
+        [0.0; 3]
+    };
+    let ibms = inverse_binds::<R>(rig, skin, k, centre)?;
     let bind = BindPose::<R, MAX_JOINTS>::new(&joints, &ibms, nodes.len())
+        .and_then(|b| b.with_centre(real_centre::<R>(centre)?))
         .map_err(PoseError::core(format!("skin {skin} in {lane}")))?;
     Ok(SkinFrame {
         bind: Box::new(bind),
@@ -196,39 +246,79 @@ pub fn skin_dual_palette<L: Lane>(
     skin: usize,
     k: i32,
 ) -> Result<Vec<Dual<L>>, PoseError> {
-    Ok(dual_palette::<L>(rig, locals, skin, k, false)?.0)
+    dual_palette::<L>(rig, locals, skin, k)
 }
 
 /// A DQS palette and, where a joint has scale or shear, every joint's stretch (the
-/// identity for a rigid one).
-pub type StretchedDuals<L> = (Vec<Dual<L>>, Option<Vec<Stretch<f32>>>);
+/// identity for a rigid one) and the palette's exponent (`skin_core::palette::StretchPalette`).
+#[derive(Clone, Debug)]
+pub struct StretchedDuals<L: Lane> {
+    /// Each joint's unit dual quaternion (its translation `· 2^−exponent`).
+    pub duals: Vec<Dual<L>>,
+    /// Each joint's stretch `· 2^−exponent`, or `None` for a palette of rigid joints.
+    pub stretches: Option<Vec<Stretch<L>>>,
+    /// The exponent (0 in `f32`; up to 2 in fixed point, for joints scaled up to 4×).
+    pub exponent: u8,
+}
 
-/// [`skin_dual_palette`] with joints of scale or shear split as Kavan et al. do in the
-/// `f32` lane ([`Dual::split`]: a rotation and translation, and a stretch applied first),
-/// so that `SkinnedMesh::skin_dqs_stretched` skins them; the fixed lane refuses them as
-/// [`skin_dual_palette`] does. A joint the split cannot represent (a mirror, a flattened
-/// joint, NaN) is refused, named.
+impl<L: Lane> StretchedDuals<L> {
+    /// The stretches as `SkinnedMesh::skin_dqs_stretched` reads them.
+    pub fn stretches(&self) -> Option<Stretches<'_, L>> {
+        self.stretches.as_deref().map(|matrices| Stretches {
+            matrices,
+            exponent: self.exponent,
+        })
+    }
+}
+
+/// [`skin_dual_palette`] with joints of scale or shear split as Kavan et al. do
+/// ([`Dual::split`]: a rotation and translation, and a stretch applied first), so that
+/// `SkinnedMesh::skin_dqs_stretched` skins them, in either lane (fixed point with the
+/// palette's exponent). A joint the split cannot represent (a mirror, a flattened joint,
+/// NaN) or the lane cannot hold is refused, named.
 pub fn skin_stretch_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     skin: usize,
     k: i32,
 ) -> Result<StretchedDuals<L>, PoseError> {
-    dual_palette::<L>(rig, locals, skin, k, true)
+    let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
+    let mut palette: Box<StretchPalette<L, MAX_JOINTS>> = Box::default();
+    let matrices = || (0..f.joints.len()).map(|j| f.bind.matrix(j, &f.world));
+    palette.fill(matrices).map_err(|e| {
+        let j = match e {
+            skin_core::Error::NotSplittable { joint, .. }
+            | skin_core::Error::NotRigid { joint, .. }
+            | skin_core::Error::Overflow { index: joint, .. } => Some(joint),
+            _ => None,
+        };
+        let named = j.map_or(String::new(), |j| {
+            let node = rig.skins[skin].joints[j];
+            let name = rig.nodes[node]
+                .name
+                .as_deref()
+                .map_or(String::new(), |n| format!(" {n:?}"));
+            format!(" joint {j} (node {node}{name})")
+        });
+        PoseError::core(format!("skin {skin}{named} in {}", L::NAME))(e)
+    })?;
+    let stretches = palette.stretches();
+    Ok(StretchedDuals {
+        duals: palette.duals().to_vec(),
+        stretches: stretches.map(|s| s.matrices.to_vec()),
+        exponent: stretches.map_or(0, |s| s.exponent),
+    })
 }
 
-/// The palettes of [`skin_dual_palette`] (`split` false) and [`skin_stretch_palette`].
+/// The dual quaternion palette of [`skin_dual_palette`].
 fn dual_palette<L: Lane>(
     rig: &Rig,
     locals: &[Transform<L::Real>],
     skin: usize,
     k: i32,
-    split: bool,
-) -> Result<StretchedDuals<L>, PoseError> {
+) -> Result<Vec<Dual<L>>, PoseError> {
     let f = skin_frame::<L::Real>(rig, locals, skin, k, L::NAME)?;
-    let split = split && matches!(L::which::<PhantomData<()>>(PhantomData), Which::F32(_));
     let mut palette: Box<DualPalette<L, MAX_JOINTS>> = Box::default();
-    let mut stretched: Box<StretchPalette<MAX_JOINTS>> = Box::default();
     for (j, &node) in rig.skins[skin].joints.iter().enumerate() {
         let named = rig.nodes[node]
             .name
@@ -239,45 +329,9 @@ fn dual_palette<L: Lane>(
             .bind
             .matrix(j, &f.world)
             .map_err(PoseError::core(context.clone()))?;
-        if split {
-            let rows = m.rows.map(|r| r.map(|v| v.to_f32()));
-            stretched
-                .push(&Affine { rows })
-                .map_err(PoseError::core(context))?;
-        } else {
-            palette.push(&m).map_err(PoseError::core(context))?;
-        }
+        palette.push(&m).map_err(PoseError::core(context))?;
     }
-    if !split {
-        return Ok((palette.as_slice().to_vec(), None));
-    }
-    // The `f32` lane: the split's entries are already the lane's values.
-    let lane = |j: usize, c: [f32; 4]| {
-        let v = c.map(L::from_f32);
-        match v {
-            [Ok(a), Ok(b), Ok(c), Ok(d)] => Ok([a, b, c, d]),
-            _ => Err(PoseError::Core {
-                context: format!("skin {skin} in {}", L::NAME),
-                source: skin_core::Error::Overflow {
-                    what: Quantity::Palette,
-                    index: j,
-                    format: L::NAME,
-                },
-            }),
-        }
-    };
-    let duals = stretched
-        .duals()
-        .iter()
-        .enumerate()
-        .map(|(j, d)| {
-            Ok(Dual {
-                real: lane(j, d.real)?,
-                dual: lane(j, d.dual)?,
-            })
-        })
-        .collect::<Result<_, PoseError>>()?;
-    Ok((duals, stretched.stretches().map(<[_]>::to_vec)))
+    Ok(palette.as_slice().to_vec())
 }
 
 /// [`PoseError`] for a palette of `skin` that lane `L` refused (`e`), the refused matrix

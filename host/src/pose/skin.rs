@@ -9,9 +9,12 @@ use super::animate::frame;
 use super::error::PoseError;
 use super::lane::{LaneKind, Skinning};
 use super::morph::{self, morphed};
-use super::palette::{node_palette, skin_palette, skin_stretch_palette, LanePalette};
+use super::palette::{
+    node_palette, real_centre, skin_palette, skin_stretch_palette, LanePalette, StretchedDuals,
+};
 use super::units::fixed_unit;
-use super::values::{influences, positions};
+use super::units::lane_centre;
+use super::values::{centred_positions, influences, positions};
 use crate::rig::Rig;
 
 /// Skinned positions of one primitive of one mesh node, in glTF world space.
@@ -120,12 +123,21 @@ pub fn pose_lane<L: Lane>(
     skinning: Skinning,
 ) -> Result<Vec<LanePosed<L>>, PoseError> {
     let mut posed = Vec::new();
+    // Skinned relative to the lane's centre (the palettes' left side and the skinned
+    // positions' stored form), then added back, as the asset's player does.
+    let centre = lane_centre::<L>(rig, k);
+    let back = real_centre::<L::Real>(centre).map_err(PoseError::core("centre".to_string()))?;
     for (node, mesh, skin) in rig.mesh_nodes() {
         // Only the palette the method reads: matrices for LBS and for a skinless node,
         // dual quaternions for DQS.
-        // Joints with scale or shear: split (Kavan et al.) in `f32`, refused in fixed point.
-        let (palette, (dual, stretches)) = match (skin, skinning) {
-            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, (Vec::new(), None)),
+        // Joints with scale or shear: split (Kavan et al.), in either lane.
+        let no_duals = || StretchedDuals {
+            duals: Vec::new(),
+            stretches: None,
+            exponent: 0,
+        };
+        let (palette, dual) = match (skin, skinning) {
+            (Some(s), Skinning::Lbs) => (skin_palette::<L>(rig, locals, s, k)?, no_duals()),
             (Some(s), Skinning::Dqs) => {
                 let none = LanePalette {
                     matrices: Vec::new(),
@@ -133,12 +145,16 @@ pub fn pose_lane<L: Lane>(
                 };
                 (none, skin_stretch_palette::<L>(rig, locals, s, k)?)
             }
-            (None, _) => (node_palette::<L>(rig, locals, node)?, (Vec::new(), None)),
+            (None, _) => (node_palette::<L>(rig, locals, node, k)?, no_duals()),
         };
         for (pi, prim) in rig.meshes[mesh].primitives.iter().enumerate() {
             let ctx = format!("node {node} mesh {mesh} primitive {pi}");
             let prim = &*morphed(prim, &weights[node]);
-            let pos = positions::<L>(prim, k, &ctx)?;
+            let skinned = skin.is_some() && prim.influences.is_some();
+            let pos = match skinned {
+                true => centred_positions::<L>(prim, k, centre, &ctx)?,
+                false => positions::<L>(prim, k, &ctx)?,
+            };
             let mut out = vec![[L::Out::default(); 3]; pos.len()];
             let failed = PoseError::core(format!("{ctx} in {}", L::NAME));
             match (skin, &prim.influences) {
@@ -152,7 +168,7 @@ pub fn pose_lane<L: Lane>(
                                 Ok(())
                             }
                             Skinning::Dqs => {
-                                m.skin_dqs_stretched(&dual, stretches.as_deref(), &mut out)
+                                m.skin_dqs_stretched(&dual.duals, dual.stretches(), &mut out)
                             }
                         })
                         .map_err(failed)?;
@@ -162,7 +178,7 @@ pub fn pose_lane<L: Lane>(
                     // glTF places by the node's world matrix too).
                     let by_node: LanePalette<L>;
                     let rigid = if skin.is_some() {
-                        by_node = node_palette::<L>(rig, locals, node)?;
+                        by_node = node_palette::<L>(rig, locals, node, k)?;
                         &by_node
                     } else {
                         &palette
@@ -172,6 +188,11 @@ pub fn pose_lane<L: Lane>(
                         .and_then(|m| m.skin(&rigid.matrices, &mut out))
                         .map_err(failed)?;
                     rigid.widen(&mut out);
+                }
+            }
+            if centre != [0.0; 3] {
+                for o in &mut out {
+                    *o = [0, 1, 2].map(|i| L::offset(o[i], back[i]));
                 }
             }
             posed.push(LanePosed {

@@ -98,7 +98,7 @@ pub fn tangents_in<L: Lane>(
                     .map_err(failed())?;
                 }
                 _ => {
-                    let palette = node_palette::<L>(rig, locals, node)?;
+                    let palette = node_palette::<L>(rig, locals, node, k)?;
                     let bones = vec![0u8; pos.len()];
                     tangent::rigid::<L>(&pos, &bones, &palette.matrices, &lane, &mut turned)
                         .map_err(failed())?;

@@ -10,16 +10,23 @@ use crate::rig::Rig;
 pub const TRANSLATION_HEADROOM: f32 = 32.0;
 
 /// The asset-unit exponent `k` for fixed point: the smallest `k` with every mesh position
-/// below `2^k` in magnitude (so positions in asset units lie in (−1, 1)), raised until every
-/// rest-pose joint world translation and inverse-bind translation is below
-/// [`TRANSLATION_HEADROOM`] asset units.
+/// (a skinned one less the model's [centre](fixed_centre)) below `2^k` in magnitude (so
+/// positions in asset units lie in (−1, 1)), raised until every rest-pose joint world
+/// translation and inverse-bind translation is below [`TRANSLATION_HEADROOM`] asset units.
 pub fn asset_unit(rig: &Rig) -> i32 {
-    let positions = largest_position(rig);
+    unit_with(rig, fixed_centre(rig))
+}
+
+/// [`asset_unit`] with skinned positions taken less `centre` (model units) and inverse binds
+/// `B⁻¹ · T(centre)`.
+fn unit_with(rig: &Rig, centre: [f32; 3]) -> i32 {
+    let positions = largest_position(rig, centre);
     let mut k = unit_for(positions);
     let world = world64::rest_world(rig);
     let mut translations = 0.0f64;
     for skin in &rig.skins {
         for (&j, ibm) in skin.joints.iter().zip(&skin.inverse_binds) {
+            let ibm = centred_affine(ibm, centre);
             for r in 0..3 {
                 translations = translations.max(world[j][r][3].abs());
                 translations = translations.max(f64::from(ibm[r][3]).abs());
@@ -32,14 +39,90 @@ pub fn asset_unit(rig: &Rig) -> i32 {
     k
 }
 
-/// The largest magnitude of any mesh position coordinate (0 without meshes).
-fn largest_position(rig: &Rig) -> f32 {
-    rig.meshes
+/// The point (model units) the fixed lane takes a skinned model's positions and skinning
+/// matrices relative to (`docs/FORMAT.md`, *Centre*): the centre of the skinned bind
+/// positions' box, on the grid of `2^(k₀ − 14)` model units (`k₀` the unit without a
+/// centre), when that lowers the asset unit (a model standing on the ground, or modelled
+/// away from the origin, fills a finer unit about its centre); otherwise zero. On that grid
+/// it is a whole number of `2⁻¹³` asset units at the finer unit, so the player adds it back
+/// to a skinned position exactly.
+pub fn fixed_centre(rig: &Rig) -> [f32; 3] {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for p in centred_primitives(rig).flat_map(|p| &p.positions) {
+        for i in 0..3 {
+            lo[i] = lo[i].min(p[i]);
+            hi[i] = hi[i].max(p[i]);
+        }
+    }
+    if !(0..3).all(|i| lo[i].is_finite() && hi[i].is_finite()) {
+        return [0.0; 3];
+    }
+    let plain = unit_with(rig, [0.0; 3]);
+    let step = 2f64.powi(plain - 14);
+    let centre =
+        [0, 1, 2].map(|i| ((f64::from(lo[i]) + f64::from(hi[i])) / 2.0 / step).round() * step);
+    let centre = centre.map(|c| c as f32);
+    let k = unit_with(rig, centre);
+    let fits = centre
         .iter()
-        .flat_map(|m| &m.primitives)
+        .all(|c| f64::from(c.abs()) <= f64::from(skin_core::asset::MAX_CENTRE) * 2f64.powi(k));
+    if k < plain && fits {
+        centre
+    } else {
+        [0.0; 3]
+    }
+}
+
+/// The centre (asset units `2^k`) lane `L` skins a rig's skinned primitives relative to:
+/// the fixed lane's [`fixed_centre`], zero in `f32` (whose precision does not depend on the
+/// distance from the origin).
+pub fn lane_centre<L: skin_core::lane::Lane>(rig: &Rig, k: i32) -> [f32; 3] {
+    if L::NAME == <skin_core::lane::Q14 as skin_core::lane::Lane>::NAME {
+        fixed_centre(rig).map(|c| c * to_asset(k))
+    } else {
+        [0.0; 3]
+    }
+}
+
+/// The primitives the centre applies to: those skinned by their node's skin (a rigid mesh's
+/// positions are in its node's frame).
+fn centred_primitives(rig: &Rig) -> impl Iterator<Item = &crate::rig::Primitive> + '_ {
+    rig.mesh_nodes()
+        .filter(|(_, _, skin)| skin.is_some())
+        .flat_map(|(_, m, _)| &rig.meshes[m].primitives)
+        .filter(|p| p.influences.is_some())
+}
+
+/// `m · T(centre)`: an inverse bind taking positions stored less `centre`.
+pub fn centred_affine(m: &[[f32; 4]; 3], centre: [f32; 3]) -> [[f32; 4]; 3] {
+    m.map(|r| {
+        let t = f64::from(r[3])
+            + (0..3)
+                .map(|c| f64::from(r[c]) * f64::from(centre[c]))
+                .sum::<f64>();
+        [r[0], r[1], r[2], t as f32]
+    })
+}
+
+/// The largest magnitude of any mesh position coordinate, skinned ones less `centre` (0
+/// without meshes).
+fn largest_position(rig: &Rig, centre: [f32; 3]) -> f32 {
+    let skinned = centred_primitives(rig)
+        .flat_map(|p| &p.positions)
+        .flat_map(|p| (0..3).map(move |i| p[i] - centre[i]));
+    let rigid = rig
+        .mesh_nodes()
+        .flat_map(|(_, m, skin)| {
+            rig.meshes[m]
+                .primitives
+                .iter()
+                .filter(move |p| skin.is_none() || p.influences.is_none())
+        })
         .flat_map(|p| &p.positions)
         .flatten()
-        .fold(0.0f32, |a, &v| a.max(v.abs()))
+        .copied();
+    skinned.chain(rigid).fold(0.0f32, |a, v| a.max(v.abs()))
 }
 
 /// The smallest `k` with `max < 2^k` (0 for an empty or all-zero model).
@@ -71,7 +154,7 @@ pub const PRECISION_BITS: i32 = 6;
 /// the positions need (positions are `I2F14` asset units, so each bit raised is a bit of the
 /// mesh lost: a joint at 10^30 would flatten every vertex to zero).
 pub fn fixed_unit(rig: &Rig) -> Result<i32, PoseError> {
-    let largest = largest_position(rig);
+    let largest = largest_position(rig, fixed_centre(rig));
     let own = unit_for(largest);
     if own > MAX_UNIT_EXPONENT {
         return Err(PoseError::Range(format!(

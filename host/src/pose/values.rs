@@ -10,7 +10,7 @@ use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 
 use super::error::PoseError;
-use super::units::{scaled_affine, to_asset};
+use super::units::{centred_affine, scaled_affine, to_asset};
 use crate::rig::{Primitive, Rig, Trs};
 
 /// The most joints one skin may have: vertex bone indices are 8-bit in skin-core.
@@ -80,15 +80,22 @@ pub fn transform_error<R: Real>(
     ))
 }
 
-/// The inverse bind matrices of `skin` in scalar `R`, translations in asset units `2^k`.
-pub fn inverse_binds<R: Real>(rig: &Rig, skin: usize, k: i32) -> Result<Vec<Affine<R>>, PoseError> {
+/// The inverse bind matrices of `skin` in scalar `R`, translations in asset units `2^k`,
+/// each `B⁻¹ · T(centre)` for positions stored less `centre` (asset units;
+/// [`super::units::lane_centre`]).
+pub fn inverse_binds<R: Real>(
+    rig: &Rig,
+    skin: usize,
+    k: i32,
+    centre: [f32; 3],
+) -> Result<Vec<Affine<R>>, PoseError> {
     let s = to_asset(k);
     rig.skins[skin]
         .inverse_binds
         .iter()
         .enumerate()
         .map(|(j, m)| {
-            let m = scaled_affine(m, s);
+            let m = centred_affine(&scaled_affine(m, s), centre);
             Affine::<R>::from_f32(m).map_err(|_| {
                 let largest = m.iter().flatten().fold(0.0f32, |a, v| a.max(v.abs()));
                 PoseError::Range(format!(
@@ -109,6 +116,26 @@ pub fn positions<L: Lane>(
     context: &str,
 ) -> Result<Vec<[L; 3]>, PoseError> {
     vectors::<L>(&prim.positions, to_asset(k), Quantity::Position, context)
+}
+
+/// A skinned primitive's positions in lane `L`, in asset units `2^k`, less `centre` (asset
+/// units; [`super::units::lane_centre`]).
+pub fn centred_positions<L: Lane>(
+    prim: &Primitive,
+    k: i32,
+    centre: [f32; 3],
+    context: &str,
+) -> Result<Vec<[L; 3]>, PoseError> {
+    if centre == [0.0; 3] {
+        return positions::<L>(prim, k, context);
+    }
+    let s = to_asset(k);
+    let moved: Vec<[f32; 3]> = prim
+        .positions
+        .iter()
+        .map(|p| [0, 1, 2].map(|i| p[i] * s - centre[i]))
+        .collect();
+    vectors::<L>(&moved, 1.0, Quantity::Position, context)
 }
 
 /// A primitive's normals in lane `L` (directions: not scaled), or none.

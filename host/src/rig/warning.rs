@@ -21,6 +21,8 @@ use std::fmt;
 pub enum Kind {
     /// Normals not of unit length, normalised.
     NormalLength,
+    /// Tangents' directions not of unit length, normalised.
+    TangentLength,
     /// Weights not summing to one, renormalised.
     WeightSum,
     /// More than four influences a vertex, reduced to the four largest.
@@ -47,6 +49,7 @@ impl Kind {
     pub fn title(self) -> &'static str {
         match self {
             Kind::NormalLength => "normals not of unit length, normalised",
+            Kind::TangentLength => "TANGENT directions not of unit length, normalised",
             Kind::WeightSum => "weights not summing to 1, renormalised",
             Kind::Influences => "more than 4 influences a vertex, reduced to the 4 largest",
             Kind::MorphTangents => "morph-target TANGENT deltas, ignored",

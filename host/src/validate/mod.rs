@@ -10,8 +10,10 @@
 //! |---|---|
 //! | core `f32`, GPU compute, GPU vertex vs the oracle; GPU vs core `f32` | 10⁻⁵ of the extent |
 //! | core fixed vs the oracle | the lane's bound, 8.25·2⁻¹⁵ asset units plus 10⁻⁶ for the `I8F24` pose (`core/src/lane/mod.rs`), plus 10⁻⁵ of the extent |
-//! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run, plus the same |
+//! | `dqs core fixed` vs the oracle | dual quaternion skinning's bound `fixed_dual_error_bound(ν)` at the smallest blended norm ν of the run (with joints of scale or shear, `fixed_stretch_error_bound(ν, e)` at the largest palette exponent `e`), plus the same |
 //! | GPU normals vs the oracle's | 10⁻⁵ (unit vectors) |
+//! | core `f32`, GPU compute, GPU vertex tangents vs the oracle's; GPU vs core `f32` tangents | 10⁻⁵ (unit vectors) |
+//! | core fixed tangents vs the oracle's | the lane's bound at the shortest blend met (`skin_core::tangent`), plus 10⁻⁵ |
 //! | GPU picture vs CPU picture (`f32`), each skinning method | at least 99 % of the pixels equal, every frame |
 //!
 //! Both skinning methods are compared by default ([`Options::skinning`]), each with its rows:
@@ -19,9 +21,8 @@
 //! oracle's DQS ([`oracle::pose_dqs`]) and with the same limits. The pictures are linear
 //! blend skinning's, and with DQS validated its pictures too ([`Report::dual_pictures`]):
 //! the GPU's DQS against the CPU renderer playing the asset baked for DQS. Joints with scale
-//! or shear are split (Kavan et al.) on every `f32` path and in the oracle; the fixed lane
-//! refuses them, so `dqs core fixed` is "not available", the joint named, and the pictures
-//! "not compared" (the asset holds no stretches). A rig dual quaternion skinning cannot
+//! or shear are split (Kavan et al.) on every path and in the oracle, the fixed lane
+//! included; the pictures are "not compared" (the asset holds no stretches). A rig dual quaternion skinning cannot
 //! skin at all (a budget without room for one dual quaternion) has its `dqs` rows "not
 //! available", while LBS is compared beside it.
 //!
@@ -38,9 +39,17 @@
 //! The pictures' camera is the firmware's: it frames the skinned rest pose
 //! ([`crate::render::Cpu::rest_bounds`]), so that every model is in view whatever its bind positions.
 //!
+//! A model with glTF `TANGENT`s has six more rows a method, named `… vs f64 tangents` and
+//! `… vs core f32 tangents` (`tangents`): its tangents skinned by core `f32` and fixed,
+//! GPU compute and vertex shader against the oracle's, and the GPU's against the core's;
+//! limit 10⁻⁵ as for normals, the fixed lane's its derived bound
+//! (`skin_core::tangent::fixed_error_bound`, `fixed_dual_error_bound`). A model without
+//! tangents has none of these rows, and its summary says so in one line.
+//!
 //! Its files, each importing only from those before it: `report` (the [`Report`], its
-//! [`Limits`] and table), `error` ([`ValidateError`]), `tally` (the vertex comparisons of
-//! each frame), `pictures` (the picture comparison of each frame).
+//! [`Limits`] and table), `error` ([`ValidateError`]), `tangents` (the tangent comparisons
+//! of each frame), `tally` (the vertex comparisons of each frame), `pictures` (the picture
+//! comparison of each frame).
 //!
 //! ```no_run
 //! use skin_host::gpu::Reference;
@@ -56,6 +65,7 @@ mod error;
 mod pictures;
 mod report;
 mod tally;
+mod tangents;
 
 use skin_core::budget::{Budget, Layout};
 
@@ -196,7 +206,7 @@ impl Method {
         };
         Ok(Self {
             model,
-            tally: Tally::new(skinning),
+            tally: Tally::new(skinning, tangents::has_tangents(rig)),
             unavailable,
         })
     }
@@ -245,6 +255,7 @@ pub fn validate(
             "the model has no mesh to validate".into(),
         ));
     }
+    let has_tangents = tangents::has_tangents(rig);
     let mut methods = options
         .skinning
         .iter()
@@ -273,7 +284,7 @@ pub fn validate(
     for (i, frame) in frames.iter().enumerate() {
         let mut rows = Vec::new();
         for (m, &skinning) in methods.iter_mut().zip(&options.skinning) {
-            let mut now = Tally::new(skinning);
+            let mut now = Tally::new(skinning, has_tangents);
             if let (Some(model), None) = (&m.model, &m.unavailable) {
                 match now.frame(rig, gpu, model, frame.anim, fixed.is_none()) {
                     Ok(want) => {
@@ -329,6 +340,11 @@ pub fn validate(
         extent,
         unit_exponent: k,
         vertices: rest.iter().map(|b| b.positions.len()).sum(),
+        tangents: rest
+            .iter()
+            .filter_map(|b| b.tangents.as_ref())
+            .map(Vec::len)
+            .sum(),
         budget: options.budget,
         layout: options.layout,
         draw_calls: model.draw_calls(),

@@ -63,7 +63,8 @@ impl<'a> PictureCheck<'a> {
         let quantised = match rig.morphs_in_use() {
             Some(_) => {
                 // The f32 asset's unit is 2^0.
-                let stored = crate::bake::dequantised(rig, 0).map_err(RenderError::Bake)?;
+                let stored =
+                    crate::bake::dequantised(rig, 0, LaneKind::F32).map_err(RenderError::Bake)?;
                 let model = Model::with_skinning(&stored, budget, layout, skinning)?;
                 Some((stored, model))
             }

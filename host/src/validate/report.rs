@@ -80,7 +80,7 @@ pub struct Row {
     pub path: &'static str,
     /// What it is compared with, e.g. `f64`.
     pub against: &'static str,
-    /// `true` for normals (unit vectors, no units), `false` for positions.
+    /// `true` for unit vectors (normals, tangents: no units), `false` for positions.
     pub normals: bool,
     /// The errors.
     pub errors: Errors,
@@ -154,6 +154,9 @@ pub struct Report {
     pub unit_exponent: i32,
     /// Vertices of the model (sum over mesh nodes and primitives).
     pub vertices: usize,
+    /// Those of them with glTF `TANGENT`s (compared in the `… tangents` rows; a model
+    /// without any has no such rows).
+    pub tangents: usize,
     /// The frames validated.
     pub frames: Vec<Frame>,
     /// The budget of the vertex paths.
@@ -316,6 +319,13 @@ impl Report {
             self.layout.name(),
             self.draw_calls
         );
+        let _ = match self.tangents {
+            0 => writeln!(s, "- tangents: no primitive has `TANGENT` (no tangent rows)"),
+            n => writeln!(
+                s,
+                "- tangents: {n} vertices with `TANGENT`, skinned like normals, `w` kept (rows `… tangents`)"
+            ),
+        };
         if let Some(calls) = self.dual_draw_calls {
             let _ = writeln!(
                 s,
@@ -348,7 +358,7 @@ impl Report {
             (
                 "—".to_string(),
                 "—".to_string(),
-                format!("{:.0e} (unit vectors)", r.limit),
+                format!("{:.2e} (unit vectors)", r.limit),
             )
         } else {
             (rel(r.errors.max), rel(r.errors.mean()), rel(r.limit))

@@ -1,15 +1,16 @@
 //! The accumulators of every comparison `skin validate` makes, frame by frame.
 
-use skin_core::lane::fixed_dual_error_bound;
+use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
 
 use crate::gpu::{Drawn, Model, Reference, Skinned};
 use crate::oracle::{self, PosedPrimitive64};
-use crate::pose::palette::fixed_exponent;
+use crate::pose::palette::{fixed_exponent, fixed_stretch_exponent};
 use crate::pose::{pose_with, LaneKind, PoseError, PosedPrimitive, Skinning};
 use crate::rig::Rig;
 
 use super::error::ValidateError;
 use super::report::{finite_or_inf, Errors, Heat, Row, LIMITS};
+use super::tangents::Tangents;
 
 /// Largest coordinate difference.
 fn error3(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -30,6 +31,10 @@ pub struct Tally {
     /// The largest fixed-point LBS palette exponent met (a joint scaled beyond an unscaled
     /// row; the fixed lane's bound doubles with each).
     exponent: u8,
+    /// The largest fixed-point DQS palette exponent met among palettes with stretches
+    /// (joints with scale or shear; the fixed lane's bound is then the stretched one), or
+    /// `None` if every palette met was rigid.
+    stretched: Option<u8>,
     /// Why the fixed lane could not skin a frame by this method, if it could not.
     fixed_failed: Option<String>,
     core_f32: Errors,
@@ -46,15 +51,19 @@ pub struct Tally {
     fixed_vertices: Vec<f64>,
     /// GPU compute vs core `f32`, the error of each vertex (of one frame's tally).
     compute_core_vertices: Vec<f64>,
+    /// The tangents' comparisons (no rows for a rig without them).
+    tangents: Tangents,
 }
 
 impl Tally {
-    /// Nothing compared yet, for `method`.
-    pub fn new(method: Skinning) -> Self {
+    /// Nothing compared yet, for `method`; `tangents`: whether the rig has `TANGENT`s
+    /// ([`super::tangents::has_tangents`]), which adds their rows.
+    pub fn new(method: Skinning, tangents: bool) -> Self {
         Self {
             method,
             least_norm: 1.0,
             exponent: 0,
+            stretched: None,
             fixed_failed: None,
             core_f32: Errors::default(),
             core_fixed: Errors::default(),
@@ -67,13 +76,15 @@ impl Tally {
             undrawn: 0,
             fixed_vertices: Vec::new(),
             compute_core_vertices: Vec::new(),
+            tangents: Tangents::new(method, tangents),
         }
     }
 
     /// The comparisons of one frame, the rest pose (`anim` = `None`) or clip `c` at `t`
     /// seconds, by `model`'s skinning method: core `f32` and fixed, GPU compute and GPU
     /// vertex shader (through `model`'s palette splits) against the oracle, and the GPU
-    /// paths against core `f32`; returns the oracle's pose. Without `fixed` (the fixed lane
+    /// paths against core `f32`, and the tangents likewise ([`Tangents::frame`]); returns
+    /// the oracle's pose. Without `fixed` (the fixed lane
     /// cannot hold the model), core fixed is left out; under dual quaternion skinning a
     /// frame the fixed lane refuses leaves it out too, with the reason.
     pub fn frame(
@@ -100,9 +111,15 @@ impl Tally {
                 self.exponent = self.exponent.max(fixed_exponent(rig, anim)?);
                 Some(pose_with(rig, anim, LaneKind::Fixed, self.method)?)
             }
-            (true, Skinning::Dqs) => pose_with(rig, anim, LaneKind::Fixed, self.method)
-                .map_err(|e| self.fixed_failed = Some(e.to_string()))
-                .ok(),
+            (true, Skinning::Dqs) => {
+                let posed = fixed_stretch_exponent(rig, anim)
+                    .and_then(|e| {
+                        self.stretched = self.stretched.max(e);
+                        pose_with(rig, anim, LaneKind::Fixed, self.method)
+                    })
+                    .map_err(|e| self.fixed_failed = Some(e.to_string()));
+                posed.ok()
+            }
         };
         self.positions(&core_f32, core_fixed.as_deref(), &want);
         let palettes = model.palettes(rig, anim)?;
@@ -124,6 +141,7 @@ impl Tally {
                 &want[p],
             );
         }
+        self.tangents.frame(rig, gpu, model, anim, fixed, &want)?;
         Ok(want)
     }
 
@@ -131,6 +149,7 @@ impl Tally {
     pub fn merge(&mut self, frame: &Tally) {
         self.least_norm = self.least_norm.min(frame.least_norm);
         self.exponent = self.exponent.max(frame.exponent);
+        self.stretched = self.stretched.max(frame.stretched);
         if self.fixed_failed.is_none() {
             self.fixed_failed.clone_from(&frame.fixed_failed);
         }
@@ -143,6 +162,7 @@ impl Tally {
         self.compute_normals.merge(frame.compute_normals);
         self.vertex_normals.merge(frame.vertex_normals);
         self.undrawn += frame.undrawn;
+        self.tangents.merge(&frame.tangents);
     }
 
     /// Keep this frame's (`frame`, posed as `want`) per-vertex errors in `heat` where they
@@ -255,13 +275,20 @@ impl Tally {
     /// `fixed_unavailable`: why the fixed lane could not run, if it could not. The fixed
     /// lane's limit is its derived bound: LBS's constant one (times `2^e` at the largest
     /// palette exponent `e` met: joints scaled beyond an unscaled row), or DQS's at the
-    /// smallest blended norm `ν` met ([`fixed_dual_error_bound`]), in asset units, plus the
-    /// `f32` limit.
+    /// smallest blended norm `ν` met ([`fixed_dual_error_bound`]; with joints of scale or
+    /// shear, [`fixed_stretch_error_bound`] at the largest exponent met), in asset units,
+    /// plus the `f32` limit.
     pub fn rows(&self, extent: f64, k: i32, fixed_unavailable: Option<&str>) -> Vec<Row> {
         let f32_limit = LIMITS.f32_extent * extent;
         let fixed_bound = match self.method {
             Skinning::Lbs => LIMITS.fixed_asset_units * f64::from(1u16 << self.exponent),
-            Skinning::Dqs => fixed_dual_error_bound(self.least_norm) + 1e-6,
+            Skinning::Dqs => {
+                let bound = match self.stretched {
+                    Some(e) => fixed_stretch_error_bound(self.least_norm, e),
+                    None => fixed_dual_error_bound(self.least_norm),
+                };
+                bound + 1e-6
+            }
         };
         let fixed_limit = fixed_bound * 2f64.powi(k) + f32_limit;
         let row = |path, against, normals, errors: Errors, limit| Row {
@@ -275,10 +302,10 @@ impl Tally {
         let fixed_unavailable = fixed_unavailable
             .map(str::to_owned)
             .or_else(|| self.fixed_failed.clone());
-        vec![
+        let mut rows = vec![
             row(Path::CoreF32, "f64", false, self.core_f32, f32_limit),
             Row {
-                unavailable: fixed_unavailable,
+                unavailable: fixed_unavailable.clone(),
                 ..row(Path::CoreFixed, "f64", false, self.core_fixed, fixed_limit)
             },
             row(Path::Compute, "f64", false, self.compute, f32_limit),
@@ -305,7 +332,15 @@ impl Tally {
                 self.vertex_normals,
                 LIMITS.normal,
             ),
-        ]
+        ];
+        let names = [Path::CoreF32, Path::CoreFixed, Path::Compute, Path::Vertex];
+        rows.extend(self.tangents.rows(
+            names.map(|p| self.name(p)),
+            self.exponent,
+            self.least_norm,
+            fixed_unavailable.as_deref(),
+        ));
+        rows
     }
 }
 

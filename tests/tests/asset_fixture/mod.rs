@@ -172,6 +172,7 @@ pub fn parts<'a, L: AssetLane>(
         parts,
         clips,
         skinning: Skinning::Lbs,
+        centre: [0.0; 3],
     }
 }
 

@@ -15,7 +15,7 @@
 //! | kernel | core | Rust loop | assembly | project's target |
 //! |---|---|---:|---:|---:|
 //! | fixed (`thumbv7em.rs`) | Cortex-M4F (ARMv7E-M, DSP) | 299.2 | 148.7 | ≤ 150 |
-//! | fixed (`thumbv6m.rs`) | Cortex-M0 (ARMv6-M) | 466.3 | 349.1 | ≤ 300 (not met) |
+//! | fixed (`thumbv6m.rs`) | Cortex-M0 (ARMv6-M) | 466.3 | 323.2 | ≤ 300 (not met) |
 //! | `f32` (`thumbv7em_f32.rs`) | Cortex-M4F (FPv4-SP) | 233.3 | 161.6 | ≤ 110 |
 //! | `f32`, feature `vmla` | Cortex-M4F (FPv4-SP) | 233.3 | 108.6 | ≤ 110 |
 //!
@@ -42,10 +42,11 @@
 //! arrays reach them through the same route: [`records`] reads them in place as the lane's
 //! types, and the frame player makes a `Batch` of them.
 //!
-//! **The morph loop** (`thumbv7em_morph.rs`, ARMv7E-M): the scene's deform step adds a
-//! target's span of entries to a chunk's coordinates through [`nudge_q14`], the fixed lane's
-//! rounded steps two coordinates an instruction (its module docs); every entry's vertex is
-//! checked against the chunk before its coordinates are touched.
+//! **The morph loop** (`thumbv7em_morph.rs`, ARMv7E-M): the scene's deform step moves a
+//! chunk's vertices by their records (one per moved vertex, an entry per target moving it)
+//! through [`morph_q14`]: a vertex's six coordinates loaded once, each active target's six
+//! deltas added by six `SMLAW<y>`, the sums rounded once and stored (its module docs);
+//! every record's vertex is checked against the chunk before its coordinates are touched.
 //!
 //! [`Lane::settle`]: crate::lane::Lane::settle
 //! [`Lane::point`]: crate::lane::Lane::point
@@ -85,7 +86,7 @@ pub(super) use dqs::float_dqs4;
 #[cfg(skin_asm_v7em)]
 mod thumbv7em_morph;
 #[cfg(skin_asm_v7em)]
-pub(crate) use thumbv7em_morph::nudge_q14;
+pub(crate) use thumbv7em_morph::{morph_q14, MorphTable};
 
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_fixed)]
@@ -208,8 +209,9 @@ pub(crate) fn records<T: Record>(bytes: &[u8]) -> Option<&[T]> {
 }
 
 /// The stored types [`records`] reads in place: the fixed lane's positions and normals
-/// (`[Q14; 3]`, six bytes; also morph deltas), morph entries' vertices (`u16`) and influences (`Influence<Q14>`, ten: four bone bytes, then three
-/// `U1F15` weights; layouts asserted above and in `crate::vertex`), types of which every bit
+/// (`[Q14; 3]`, six bytes), influences (`Influence<Q14>`, ten: four bone bytes, then three
+/// `U1F15` weights; layouts asserted above and in `crate::vertex`) and the morph section's
+/// records (`i16` halves), types of which every bit
 /// pattern is a value. The weights' sum is not a bit-pattern property: the asset reader
 /// validated it.
 #[cfg(skin_asm_fixed)]
@@ -218,10 +220,9 @@ pub(crate) trait Record: Sized {}
 impl Record for [Q14; 3] {}
 #[cfg(skin_asm_fixed)]
 impl Record for Influence<Q14> {}
-/// Morph entries' moved vertices (quantised deltas are read as `[Q14; 3]`, whose bits are
-/// the stored `i16`s).
+/// The morph section's records, read as 16-bit halves.
 #[cfg(skin_asm_fixed)]
-impl Record for u16 {}
+impl Record for i16 {}
 
 /// The `f32` lane's LBS loop for four influences, in assembly (Cortex-M with a
 /// single-precision FPU and the hard-float ABI).

@@ -6,13 +6,18 @@
 //! generic loop runs). As a vertex's weights sum to exactly 2¹⁵, `Σₖ wₖ(2eₖ + 1) = 2·Σₖ wₖeₖ
 //! + 2¹⁵`, so the blended entry `(Σₖ wₖeₖ + 2¹⁴) >> 15` is that sum's `ASR #16`: the rounding
 //! costs nothing per vertex and no entry needs a sign extension. The sum fits `i32`
-//! (`|Σₖ wₖeₖ| ≤ 2³⁰`, and `2·(2³⁰ − 2¹⁵) + 2¹⁵ < 2³¹`), each term is one `LDR` (immediate
-//! offset) + `MULS` + `ADDS`, and a weight of exactly 1 needs no special case.
+//! (`|Σₖ wₖeₖ| ≤ 2³⁰`, and `2·(2³⁰ − 2¹⁵) + 2¹⁵ < 2³¹`), the entries are whole words that `LDM`
+//! reads several at a time, and a weight of exactly 1 needs no special case.
 //!
-//! A row is blended bone by bone into four accumulators; the bones' (matrix, weight) pairs
-//! are pushed once per vertex and read back with `LDM` (two registers per instruction), which
-//! leaves the eight low registers to the accumulators, the product, the pair and the `LDM`
-//! pointer. The position and the normal are pushed too and multiplied from the stack; the
+//! A row is blended bone by bone into four accumulators (r0–r3). Each bone's (row address,
+//! weight) pair is popped (`POP` of two registers); the first bone's four entries are one
+//! `LDM` and four `MULS` that start the accumulators, each other bone's two `LDM`s of two
+//! entries and four `MULS` + `ADDS`. The pairs are pushed three times per vertex, one set a
+//! row (the addresses 16 bytes apart), so that each row pops its own set and no register
+//! holds a pointer to them: the low registers are the accumulators, the pair and two
+//! entries. (The rows' blends were 53 instructions each with a pointer to one set and one
+//! `LDR` an entry, 44 now, for 10 more to push the sets.) The position and the normal are
+//! pushed too and read back by one `LDM` of three registers for each row's products; the
 //! rounding constants 2¹¹ and 2¹³ and the table's address live in high registers. The
 //! renormalisation is [`Lane::unit`]'s integer sequence (`MULS` and a carry test for the
 //! checked sum of squares; the even normalisation of `normalise_even` read from a 64-byte table
@@ -45,8 +50,9 @@ extern "C" {
     /// output positions (the latter writable, 4-byte aligned and aliasing nothing the kernel
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
-    /// follows the AAPCS: it preserves r4–r11 and sp, and uses `48·palette_len + 112` bytes
-    /// of stack (the table and its frame) besides the arrays above.
+    /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
+    /// `48·palette_len + 196` bytes of stack (the saved registers, the table, its frame and a
+    /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
 
@@ -67,10 +73,11 @@ extern "C" {
 // matrix, at r10); the frame (40 bytes, at sp between vertices):
 //   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
 //   +20 the seed table - 64 bytes, +24 sp before the table (to restore), +28 V0, +32 V1.
-// Per vertex, below the frame: p0 p1 p2 (12 bytes), n0 n1 n2 (12, normals kernel), and the
-// (matrix, weight) pairs of bones 1, 2, 3, 0 (32 bytes).
+// Per vertex, below the frame: p0 p1 p2 (12 bytes), n0 n1 n2 (12, normals kernel), and three
+// sets of the (row address, weight) pairs of bones 1, 2, 3, 0 (32 bytes each; row 0's on
+// top), each set popped by the blend of its row.
 //
-// High registers: r8 = 2^11, r9 = 2^13, r10 = the table, r11 = the end of out,
+// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out,
 // r12 = 0xC000 (3 << 14), lr = 0x8000.
 core::arch::global_asm!(
     r#"
@@ -194,6 +201,10 @@ core::arch::global_asm!(
     subs r7, #1
     bne 2b
 4:
+    @ r10 = the table + 32: each matrix's row 2, where PUSH_INFLUENCE starts.
+    mov r0, r10
+    adds r0, #32
+    mov r10, r0
     .endm
 
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
@@ -224,8 +235,9 @@ core::arch::global_asm!(
     push {{r1-r3}}
     .endm
 
-@ Loads the influence from the cursor at [sp, #\cur] and pushes the (matrix, weight) pairs
-@ of bones 1, 2, 3, 0 (matrices in the table: r10 + 48 * bone).
+@ Loads the influence from the cursor at [sp, #\cur] and pushes the (row, weight) pairs of
+@ bones 1, 2, 3, 0 three times, one set a row (rows in the table: r10 - 32 + 48 * bone +
+@ 16 * row): row 2's set first, row 0's on top.
     .macro SKIN_V6M_PUSH_INFLUENCE cur
     ldr r7, [sp, #\cur]
     movs r1, #48
@@ -251,40 +263,44 @@ core::arch::global_asm!(
     subs r7, r7, r3
     subs r7, r7, r5
     push {{r0-r7}}
+    subs r0, #16
+    subs r2, #16
+    subs r4, #16
+    subs r6, #16
+    push {{r0-r7}}
+    subs r0, #16
+    subs r2, #16
+    subs r4, #16
+    subs r6, #16
+    push {{r0-r7}}
     .endm
 
-@ One more bone's terms of a row: the pair from [r7]!, entries at \off.
-    .macro SKIN_V6M_TERMS off
-    ldm r7!, {{r5, r6}}
-    ldr r4, [r5, #\off]
+@ One more bone's terms of a row: its (row, weight) pair popped, two entries an LDM.
+    .macro SKIN_V6M_TERMS
+    pop {{r5, r6}}
+    ldm r5!, {{r4, r7}}
     muls r4, r6, r4
     adds r0, r0, r4
-    ldr r4, [r5, #\off + 4]
-    muls r4, r6, r4
-    adds r1, r1, r4
-    ldr r4, [r5, #\off + 8]
+    muls r7, r6, r7
+    adds r1, r1, r7
+    ldm r5!, {{r4, r7}}
     muls r4, r6, r4
     adds r2, r2, r4
-    ldr r4, [r5, #\off + 12]
-    muls r4, r6, r4
-    adds r3, r3, r4
+    muls r7, r6, r7
+    adds r3, r3, r7
     .endm
 
-@ Row \off / 16 of the blended matrix into r0..r3 (the pairs at sp).
-    .macro SKIN_V6M_ROW off
-    mov r7, sp
-    ldm r7!, {{r5, r6}}
-    ldr r0, [r5, #\off]
+@ The next row of the blended matrix into r0..r3, its four (row, weight) pairs popped.
+    .macro SKIN_V6M_ROW
+    pop {{r5, r6}}
+    ldm r5!, {{r0-r3}}
     muls r0, r6, r0
-    ldr r1, [r5, #\off + 4]
     muls r1, r6, r1
-    ldr r2, [r5, #\off + 8]
     muls r2, r6, r2
-    ldr r3, [r5, #\off + 12]
     muls r3, r6, r3
-    SKIN_V6M_TERMS \off
-    SKIN_V6M_TERMS \off
-    SKIN_V6M_TERMS \off
+    SKIN_V6M_TERMS
+    SKIN_V6M_TERMS
+    SKIN_V6M_TERMS
     asrs r0, r0, #16
     asrs r1, r1, #16
     asrs r2, r2, #16
@@ -294,14 +310,13 @@ core::arch::global_asm!(
 @ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p]) into out (its cursor at
 @ [sp, #\out]).
     .macro SKIN_V6M_POINT row, p, out
-    ldr r4, [sp, #\p]
+    add r7, sp, #\p
+    ldm r7, {{r4, r5, r7}}
     muls r4, r0, r4
-    ldr r5, [sp, #\p + 4]
     muls r5, r1, r5
     adds r4, r4, r5
-    ldr r5, [sp, #\p + 8]
-    muls r5, r2, r5
-    adds r4, r4, r5
+    muls r7, r2, r7
+    adds r4, r4, r7
     lsls r5, r3, #14
     adds r4, r4, r5
     add r4, r8
@@ -312,14 +327,13 @@ core::arch::global_asm!(
 
 @ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n]) into r5.
     .macro SKIN_V6M_LINEAR n
-    ldr r5, [sp, #\n]
+    add r7, sp, #\n
+    ldm r7, {{r5, r6, r7}}
     muls r5, r0, r5
-    ldr r6, [sp, #\n + 4]
     muls r6, r1, r6
     adds r5, r5, r6
-    ldr r6, [sp, #\n + 8]
-    muls r6, r2, r6
-    adds r5, r5, r6
+    muls r7, r2, r7
+    adds r5, r5, r7
     add r5, r9
     asrs r5, r5, #14
     .endm
@@ -339,21 +353,23 @@ skin_core_q14_lbs4_v6m_normals:
     SKIN_V6M_PUSH_VECTOR 4
     SKIN_V6M_PUSH_VECTOR 8 + 12
     SKIN_V6M_PUSH_INFLUENCE 0 + 24
-    @ sp: pairs +0, n +32, p +44, frame +56.
-    SKIN_V6M_ROW 0
-    SKIN_V6M_POINT 0, 44, 56 + 12
-    SKIN_V6M_LINEAR 32
-    str r5, [sp, #56 + 28]
-    SKIN_V6M_ROW 16
+    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), n +96, p +108,
+    @ frame +120.
+    SKIN_V6M_ROW
+    SKIN_V6M_POINT 0, 76, 88 + 12
+    SKIN_V6M_LINEAR 64
+    str r5, [sp, #88 + 28]
+    SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 44, 56 + 12
     SKIN_V6M_LINEAR 32
     str r5, [sp, #56 + 32]
-    SKIN_V6M_ROW 32
-    SKIN_V6M_POINT 2, 44, 56 + 12
-    SKIN_V6M_LINEAR 32
+    SKIN_V6M_ROW
+    @ sp: n +0, p +12, frame +24.
+    SKIN_V6M_POINT 2, 12, 24 + 12
+    SKIN_V6M_LINEAR 0
     @ Renormalise v = (r0, r1, r2).
-    ldr r0, [sp, #56 + 28]
-    ldr r1, [sp, #56 + 32]
+    ldr r0, [sp, #24 + 28]
+    ldr r1, [sp, #24 + 32]
     movs r2, r5
     movs r3, r0
     muls r3, r0, r3
@@ -378,7 +394,7 @@ skin_core_q14_lbs4_v6m_normals:
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
-    ldr r5, [sp, #56 + 20]
+    ldr r5, [sp, #24 + 20]
     lsrs r6, r3, #25
     lsls r6, r6, #1
     ldrh r6, [r5, r6]
@@ -408,16 +424,16 @@ skin_core_q14_lbs4_v6m_normals:
     adds r2, r2, r5
     asrs r2, r3
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #56 + 16]
+    ldr r4, [sp, #24 + 16]
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
     adds r4, #6
-    str r4, [sp, #56 + 16]
-    ldr r3, [sp, #56 + 12]
+    str r4, [sp, #24 + 16]
+    ldr r3, [sp, #24 + 12]
     adds r3, #12
-    str r3, [sp, #56 + 12]
-    add sp, #56
+    str r3, [sp, #24 + 12]
+    add sp, #24
     cmp r3, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
@@ -485,16 +501,16 @@ skin_core_q14_lbs4_v6m_positions:
     movs r7, #0
     SKIN_V6M_PUSH_VECTOR 4
     SKIN_V6M_PUSH_INFLUENCE 0 + 12
-    @ sp: pairs +0, p +32, frame +44.
-    SKIN_V6M_ROW 0
-    SKIN_V6M_POINT 0, 32, 44 + 12
-    SKIN_V6M_ROW 16
+    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64, p +96, frame +108.
+    SKIN_V6M_ROW
+    SKIN_V6M_POINT 0, 64, 76 + 12
+    SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 32, 44 + 12
-    SKIN_V6M_ROW 32
-    SKIN_V6M_POINT 2, 32, 44 + 12
+    SKIN_V6M_ROW
+    SKIN_V6M_POINT 2, 0, 12 + 12
     adds r5, #12
-    str r5, [sp, #44 + 12]
-    add sp, #44
+    str r5, [sp, #12 + 12]
+    add sp, #12
     cmp r5, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex

@@ -3,17 +3,17 @@
 //! processor has no AVX2).
 //!
 //! Per group of eight vertices:
-//! - the weights of the eight are transposed (as the LBS loop's), and for each bone slot
-//!   `k ≥ 1` the eight dot products of its rotation with the lead bone's are computed at
-//!   once (the real parts of vertices `v` and `v + 4` in one register, four such registers
-//!   transposed), their signs flipping the weights `wₖ` of the bones in the other
-//!   hemisphere (`−(w·e)` is `(−w)·e` in every rounding);
-//! - each vertex's dual quaternion is blended in one register (real part in the low half,
-//!   dual part in the high one) from a 32-byte aligned copy of the palette, a dual
-//!   quaternion per slot;
-//! - the eight blends are transposed (eight registers of eight lanes), and the rigid
-//!   transform of each ([`Lane::rigid`](crate::lane::Lane::rigid)), the positions and the
-//!   normals are computed on the eight at once, by the LBS loop's transform.
+//! - the weights of the eight are transposed (as the LBS loop's);
+//! - bone slot by bone slot, the real parts of the eight dual quaternions are read from a
+//!   32-byte aligned copy of the palette (a dual quaternion per slot) and transposed, one
+//!   register per component (vertex `v` in lane `v`); for each slot `k ≥ 1` the eight dot
+//!   products of its rotation with the lead bone's are formed from those components, their
+//!   signs flipping the weights `wₖ` of the bones in the other hemisphere (`−(w·e)` is
+//!   `(−w)·e` in every rounding); the real parts, then the dual parts (read and transposed
+//!   the same way), are added into the blend, eight vertices at once;
+//! - the rigid transform of each blend ([`Lane::rigid`](crate::lane::Lane::rigid)), the
+//!   positions and the normals are computed on the eight at once, by the LBS loop's
+//!   transform.
 //!
 //! The arithmetic per vertex is the generic loop's, in the same order and without fused
 //! multiply-adds, so the output bits are the same (tested below).
@@ -79,115 +79,106 @@ impl<const N: usize> Table<N> {
         &self.slots[usize::from(bone) & (N - 1)].0
     }
 
-    /// The dual quaternion of `bone`, real part in lanes 0–3.
+    /// The real (`part` 0) or dual (`part` 1) part of `bone`'s dual quaternion.
     #[inline(always)]
-    fn dual(&self, avx2: Avx2, bone: u8) -> F8 {
-        avx2.load(*self.slot(bone))
-    }
-
-    /// The rotation quaternion of `bone`.
-    #[inline(always)]
-    fn real(&self, bone: u8) -> m128 {
+    fn part(&self, bone: u8, part: usize) -> m128 {
         let s = self.slot(bone);
-        m128::from([s[0], s[1], s[2], s[3]])
+        let at = 4 * part;
+        m128::from([s[at], s[at + 1], s[at + 2], s[at + 3]])
     }
 }
 
-/// The weights `w` of bone slot `k` of a group's eight vertices (vertex `v` in lane `v`),
-/// each negated where that bone's rotation lies in the other hemisphere from the lead
-/// bone's, as `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
+/// One part (`0` the real part, `1` the dual part) of bone slot `k`'s dual quaternions of a
+/// group's eight vertices, transposed: component `j` of the eight in `c[j]`, vertex `v` in
+/// lane `v`.
 #[inline(always)]
-fn signed<const N: usize>(
+fn part<const N: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-    w: F8,
     k: usize,
-) -> [f32; 8] {
+    part: usize,
+) -> [F8; 4] {
     // (Written out: a closure here would be compiled without AVX2.)
-    let [p0, p1, p2, p3] = transpose([
-        products(avx2, table, inf, 0, k),
-        products(avx2, table, inf, 1, k),
-        products(avx2, table, inf, 2, k),
-        products(avx2, table, inf, 3, k),
-    ]);
-    let dot = ((p0 + p1) + p2) + p3;
-    w.negate_where(dot.lt_mask(avx2.splat(0.0))).to_array()
+    transpose([
+        pair(avx2, table, inf, (0, k), part),
+        pair(avx2, table, inf, (1, k), part),
+        pair(avx2, table, inf, (2, k), part),
+        pair(avx2, table, inf, (3, k), part),
+    ])
 }
 
-/// The component products of the lead bone's rotation with bone slot `k`'s, of vertices
-/// `v` (lanes 0–3) and `v + 4` (lanes 4–7).
+/// One part of bone slot `k`'s dual quaternions of vertices `v` (lanes 0–3) and `v + 4`
+/// (lanes 4–7).
 #[inline(always)]
-fn products<const N: usize>(
+fn pair<const N: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-    v: usize,
-    k: usize,
+    (v, k): (usize, usize),
+    part: usize,
 ) -> F8 {
-    let (lo, hi) = (inf[v].bones(), inf[v + 4].bones());
-    let lead = avx2.halves(table.real(lo[0]), table.real(hi[0]));
-    lead * avx2.halves(table.real(lo[k]), table.real(hi[k]))
-}
-
-/// A vertex's blended dual quaternion `((w₀d₀ + w₁d₁) + w₂d₂) + w₃d₃`, the weights already
-/// signed.
-#[inline(always)]
-fn blend<const N: usize, const K: usize>(
-    avx2: Avx2,
-    table: &Table<N>,
-    inf: &Influence<f32>,
-    w: [f32; 4],
-) -> F8 {
-    let b = inf.bones();
-    let mut acc = table.dual(avx2, b[0]) * avx2.splat(w[0]);
-    for k in 1..K {
-        acc = acc + table.dual(avx2, b[k]) * avx2.splat(w[k]);
-    }
-    acc
-}
-
-/// The blends of vertices `v` and `v + 4` (weights `w[k][v]`, signed): their real parts in
-/// one register, their dual parts in another.
-#[inline(always)]
-fn pair<const N: usize, const K: usize>(
-    avx2: Avx2,
-    table: &Table<N>,
-    inf: &[Influence<f32>],
-    w: &[[f32; 8]; 4],
-    v: usize,
-) -> (F8, F8) {
-    let at = |u: usize| [w[0][u], w[1][u], w[2][u], w[3][u]];
-    let lo = blend::<N, K>(avx2, table, &inf[v], at(v));
-    let hi = blend::<N, K>(avx2, table, &inf[v + 4], at(v + 4));
-    (lo.halves_of::<0x20>(hi), lo.halves_of::<0x31>(hi))
+    avx2.halves(
+        table.part(inf[v].bones()[k], part),
+        table.part(inf[v + 4].bones()[k], part),
+    )
 }
 
 /// The rigid transforms of a group's eight blended dual quaternions, transposed (entry
-/// `(r, c)` of the eight in `t[r][c]`), as `f32::rigid`.
+/// `(r, c)` of the eight in `t[r][c]`), as `f32::rigid`. The blend runs on the components
+/// of the eight at once: `((w₀d₀ + w₁d₁) + w₂d₂) + w₃d₃`, each weight `wₖ` negated where
+/// bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
+/// `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
 #[inline(always)]
 fn rigid8<const N: usize, const K: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
 ) -> [[F8; 4]; 3] {
-    let [w0, w1, w2, w3] = weights(avx2, inf);
-    let w0 = w0.to_array();
-    let mut s = [[0.0f32; 8]; 3];
-    let w = [w1, w2, w3];
-    for k in 1..K {
-        s[k - 1] = signed(avx2, table, inf, w[k - 1], k);
+    let w = weights(avx2, inf);
+    let lead = part(avx2, table, inf, 0, 0);
+    let mut real = lead;
+    for r in &mut real {
+        *r = *r * w[0];
     }
-    let s = [w0, s[0], s[1], s[2]];
-    let p = [
-        pair::<N, K>(avx2, table, inf, &s, 0),
-        pair::<N, K>(avx2, table, inf, &s, 1),
-        pair::<N, K>(avx2, table, inf, &s, 2),
-        pair::<N, K>(avx2, table, inf, &s, 3),
-    ];
-    let real = transpose([p[0].0, p[1].0, p[2].0, p[3].0]);
-    let dual = transpose([p[0].1, p[1].1, p[2].1, p[3].1]);
+    let mut dual = part(avx2, table, inf, 0, 1);
+    for d in &mut dual {
+        *d = *d * w[0];
+    }
+    // Unrolled (a loop over the slots kept the blend in memory).
+    if K > 1 {
+        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (1, w[1]));
+    }
+    if K > 2 {
+        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (2, w[2]));
+    }
+    if K > 3 {
+        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (3, w[3]));
+    }
     rigid(avx2, real, dual)
+}
+
+/// Adds bone slot `k` with weights `w` into the blend, each weight negated where the slot's
+/// rotation lies in the other hemisphere from `lead`'s.
+#[inline(always)]
+fn add_slot<const N: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    (real, dual): (&mut [F8; 4], &mut [F8; 4]),
+    lead: &[F8; 4],
+    (k, w): (usize, F8),
+) {
+    let c = part(avx2, table, inf, k, 0);
+    let dot = ((lead[0] * c[0] + lead[1] * c[1]) + lead[2] * c[2]) + lead[3] * c[3];
+    let w = w.negate_where(dot.lt_mask(avx2.splat(0.0)));
+    for (r, c) in real.iter_mut().zip(c) {
+        *r = *r + c * w;
+    }
+    let c = part(avx2, table, inf, k, 1);
+    for (d, c) in dual.iter_mut().zip(c) {
+        *d = *d + c * w;
+    }
 }
 
 /// `f32::rigid` on eight blends at once: the rotation `R(q)/|q|²` and the translation
