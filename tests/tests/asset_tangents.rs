@@ -119,32 +119,25 @@ fn played_tangents_are_skin_poses_bit_for_bit_in_each_lane_and_method() {
     }
 }
 
+/// `rig` baked in the fixed lane for LBS, one part.
+fn fixed_lbs(rig: &Rig) -> Baked {
+    let options = Options {
+        budget: None,
+        skinning: Skinning::Lbs,
+        lane: LaneKind::Fixed,
+        clips: None,
+    };
+    bake::bake(rig, &options).unwrap()
+}
+
 #[test]
 fn a_model_without_tangents_stores_none() {
     let rig = skin_tests::import_gen(&Worm::default().build()).unwrap();
-    let baked = bake::bake(
-        &rig,
-        &Options {
-            budget: None,
-            skinning: Skinning::Lbs,
-            lane: LaneKind::Fixed,
-            clips: None,
-        },
-    )
-    .unwrap();
+    let baked = fixed_lbs(&rig);
     assert_eq!(baked.tangent_bytes, 0);
     let asset = Asset::<Q14>::read(&baked.bytes).unwrap();
     assert!(asset.tangents().is_none());
-    let with = bake::bake(
-        &worm(),
-        &Options {
-            budget: None,
-            skinning: Skinning::Lbs,
-            lane: LaneKind::Fixed,
-            clips: None,
-        },
-    )
-    .unwrap();
+    let with = fixed_lbs(&worm());
     let flags = u16::from_le_bytes([with.bytes[6], with.bytes[7]]);
     assert_ne!(flags & FLAG_TANGENTS, 0);
 }

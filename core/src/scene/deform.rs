@@ -7,7 +7,7 @@
 //! between reading a chunk's vertices and skinning them.
 
 use super::morph::PartMorph;
-use super::skinning::{Chunk, PartPalette};
+use super::skinning::{check_method, Chunk, PartPalette};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
 use crate::asset::{AssetLane, Influences, PartView, Vectors, MAX_CORRECTIVES};
@@ -191,13 +191,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         stages: &mut impl Stages,
         mut each: impl FnMut(usize, &[[L::Out; 3]], Option<&[[L; 3]]>) -> Result<(), RasterError>,
     ) -> Result<(), RasterError> {
-        let baked = self.asset.skinning();
-        if baked != Pal::SKINNING {
-            return Err(RasterError::Skinning {
-                asset: baked,
-                palette: Pal::SKINNING,
-            });
-        }
+        check_method::<L, Pal>(self.asset.skinning())?;
         scratch.dropped = 0.0;
         let centre = Some(self.bind.centre()).filter(|c| *c != [L::Real::ZERO; 3]);
         for (index, part) in self.asset.parts().enumerate() {

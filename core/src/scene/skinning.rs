@@ -57,6 +57,19 @@ impl<'a, L: Project> Chunk<'a, L> {
     }
 }
 
+/// [`RasterError::Skinning`] unless the asset was `baked` for `Pal`'s method.
+pub(super) fn check_method<L: AssetLane + Project, Pal: PartPalette<L>>(
+    baked: Skinning,
+) -> Result<(), RasterError> {
+    if baked != Pal::SKINNING {
+        return Err(RasterError::Skinning {
+            asset: baked,
+            palette: Pal::SKINNING,
+        });
+    }
+    Ok(())
+}
+
 /// A part's palette as [`crate::scene::Scene::project`] fills it each frame and skins the
 /// part's vertices with: [`Palette`] for an asset baked for LBS, [`DualPalette`] for one
 /// baked for DQS.

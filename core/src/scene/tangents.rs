@@ -5,7 +5,7 @@
 //! `skin pose` prints. Tangents are not morphed (the importer drops their deltas) and are
 //! directions, so neither the morph step nor the centre touches them.
 
-use super::skinning::{Chunk, PartPalette};
+use super::skinning::{check_method, Chunk, PartPalette};
 use super::Scene;
 use crate::affine::Affine;
 use crate::asset::AssetLane;
@@ -57,13 +57,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         palette: &mut Pal,
         mut each: impl FnMut(usize, &[[L; 4]]),
     ) -> Result<(), RasterError> {
-        let baked = self.asset.skinning();
-        if baked != Pal::SKINNING {
-            return Err(RasterError::Skinning {
-                asset: baked,
-                palette: Pal::SKINNING,
-            });
-        }
+        check_method::<L, Pal>(self.asset.skinning())?;
         if self.asset.tangents().is_none() {
             return Ok(());
         }
