@@ -54,6 +54,8 @@ fn main() {
         fs::read(&asset).unwrap_or_else(|e| fail(&format!("SKIN_ASSET={}: {e}", asset.display())));
     fs::write(out.join("asset.bin"), &bytes).expect("write asset.bin");
     let fixed = env::var_os("CARGO_FEATURE_FIXED").is_some();
+    let walk = env::var_os("CARGO_FEATURE_WALK").is_some();
+    let room = board.room(fixed, walk);
     let model = if fixed {
         Model::of::<skin_core::lane::Q14>(&bytes)
     } else {
@@ -74,9 +76,9 @@ fn main() {
                 "SKIN_BAND_ROWS={v}: rows per band must be a whole number in 1..=240 (the display's height)"
             )),
         },
-        _ => board.rows(&model),
+        _ => board.rows(&model, room),
     };
-    board.check_band(&model, rows, fixed, &asset);
+    board.check_band(&model, rows, room, &asset);
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
     walk_joints(&out);
 }
@@ -169,15 +171,26 @@ struct Board {
     /// whatever the rows per band: what the rest of the frame loop leaves, in the fixed
     /// lane and in `f32` (whose skinning buffers are larger).
     room: [usize; 2],
+    /// Bytes of stack the walk demo's animation (IK, aim, gait) takes beyond a clip's
+    /// frame, taken from `room` when it plays.
+    walk: usize,
 }
 
 impl Board {
-    /// Rows per band for `model`: `rows`, or as many as `budget` leaves room for (at
-    /// least one).
-    fn rows(&self, model: &Model) -> usize {
-        match self.budget {
-            Some(b) => (b.saturating_sub(model.bytes()) / ROW_BYTES).clamp(1, self.rows),
-            None => self.rows,
+    /// Rows per band for `model`: as many as `budget` (or, without one, the `room` the
+    /// rest of the frame loop leaves) has space for, at least one and at most `rows`.
+    fn rows(&self, model: &Model, room: usize) -> usize {
+        let bytes = self.budget.unwrap_or(room);
+        (bytes.saturating_sub(model.bytes()) / ROW_BYTES).clamp(1, self.rows)
+    }
+
+    /// The bytes its RAM holds for the projected vertices, the spans and the band in the
+    /// fixed lane or `f32`, with the walk demo's animation (`walk`) or without.
+    fn room(&self, fixed: bool, walk: bool) -> usize {
+        let room = self.room[usize::from(!fixed)];
+        match walk {
+            true => room.saturating_sub(self.walk),
+            false => room,
         }
     }
 
@@ -211,9 +224,8 @@ impl Board {
     /// be taller than the board's own choice, and a stack past the RAM's end faults at
     /// run time (on the micro:bit, 8-row bands of the character need 1.6 KiB more than
     /// its 16 KiB).
-    fn check_band(&self, model: &Model, rows: usize, fixed: bool, asset: &std::path::Path) {
+    fn check_band(&self, model: &Model, rows: usize, room: usize, asset: &std::path::Path) {
         let need = model.bytes() + rows * ROW_BYTES;
-        let room = self.room[usize::from(!fixed)];
         if need > room {
             fail(&format!(
                 "{} does not fit the {} ({} of RAM) in {rows}-row bands: it needs {need} bytes \
@@ -242,6 +254,7 @@ const BOARDS: [Board; 4] = [
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
+        walk: 0,
     },
     Board {
         feature: "MPS2_AN385",
@@ -252,6 +265,7 @@ const BOARDS: [Board; 4] = [
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
+        walk: 0,
     },
     Board {
         feature: "MICROBIT",
@@ -262,6 +276,7 @@ const BOARDS: [Board; 4] = [
         budget: None,
         most: MICROBIT_LIMITS,
         room: MICROBIT_ROOM,
+        walk: MICROBIT_WALK,
     },
     Board {
         feature: "PICO",
@@ -272,6 +287,7 @@ const BOARDS: [Board; 4] = [
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
         room: [PICO_ROOM; 2],
+        walk: 0,
     },
 ];
 
@@ -289,11 +305,17 @@ const PICO_BUDGET: Option<usize> = Some(46 * 1024);
 const PICO_ROOM: usize = 224 * 1024;
 
 /// The micro:bit's RAM for projected vertices, spans and band, fixed lane and `f32`: its
-/// 16 KiB less the rest of the frame loop (the character's takes 7,796 bytes of stack in the
-/// fixed lane and 8,160 in `f32`, measured with 4-row bands: `scripts/firmware.sh run
-/// microbit LANE`, its MEMORY line less the band, vertex and span bytes) and about 300 bytes
-/// to spare: the fixed character fits 5-row bands, not 6 (it faulted); the `f32` one 4, not 5.
-const MICROBIT_ROOM: [usize; 2] = [8 * 1024, 7936];
+/// 16 KiB less the rest of the frame loop (the character's takes 8,676 bytes of stack in the
+/// fixed lane and 9,272 in `f32`: `scripts/firmware.sh run microbit LANE`, its MEMORY line
+/// less the band, vertex and span bytes) and about 300 bytes to spare. The character gets
+/// 4-row bands in the fixed lane, 3 in `f32`.
+const MICROBIT_ROOM: [usize; 2] = [7400, 6800];
+
+/// The walk demo's animation on the micro:bit: 968 bytes of stack more than the clip's
+/// frame (fixed lane: `scripts/firmware.sh run microbit fixed --walk 0,10,13,3 --rows 2`,
+/// its MEMORY line, against the character's), and some to spare: 3-row bands in the fixed
+/// lane, 2 in `f32`.
+const MICROBIT_WALK: usize = 1000;
 
 /// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
 /// 16-bit depth.

@@ -19,7 +19,8 @@
 # MODEL: --model FILE.glb|.gltf (baked with `skin bake --budget vs_1_1`), or --asset FILE
 #        (already baked); default: the procedural character (`skin character`).
 # OPTIONS: --rows N, --vmla, --skinning lbs|dqs, --anim CLIP, --walk JOINTS (below).
-# --rows N: rows per band (1..=240) instead of the board's (micro:bit 4; others as many as
+# --rows N: rows per band (1..=240) instead of the board's (micro:bit as its room allows:
+#        4 fixed, 3 f32, one fewer with --walk; others as many as
 #        46 KiB hold next to the model's vertices and spans, up to 24: CesiumMan 12); a band
 #        that with those needs more than the board's RAM holds stops the build.
 # --vmla: the f32 kernels' multiply-adds as chained VMLA (skin-core feature `vmla`: same

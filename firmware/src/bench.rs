@@ -79,7 +79,13 @@ where
     );
 
     let same = lane_loop_matches_generic_loop::<L>()? && dqs_loop_matches_generic_loop::<L>()?;
+    // Not in the micro:bit's `f32` build: its soft-float scene and the benchmark's asset
+    // need more stack than its 16 KiB leave beside the kernels' (its Cortex-M0 code measures
+    // it on the mps2-an385, `scripts/firmware.sh kernels mps2-an385-m0 f32`).
+    #[cfg(not(all(feature = "microbit", feature = "f32")))]
     let morphed = crate::morph_bench::run::<L>(clock, to_instructions, (empty, EMPTY_CALLS));
+    #[cfg(all(feature = "microbit", feature = "f32"))]
+    let morphed = Ok::<(), Error>(());
     // The deform step's assembly loop (the M4F's fixed lane) against the lane's steps: only
     // there, as a second use of the scene's code changes how LLVM compiles the Rust loop
     // the other builds time (Cortex-M0: 117 -> 143 instructions a target and vertex).

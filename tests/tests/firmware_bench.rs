@@ -183,7 +183,13 @@ fn check_run(
     assert!(pv(Kernel::Dqs4) < pv(Kernel::Dqs4Normals), "{ctx}");
 
     // The morph benchmark: each active target costs more, and a part with targets but none
-    // active costs no more than per-part work over the same part without targets.
+    // active costs no more than per-part work over the same part without targets. Not in
+    // the micro:bit's `f32` build, whose stack does not hold it (the mps2-an385 runs its
+    // Cortex-M0 code).
+    if board == "microbit" && lane == "f32" {
+        assert!(lines(&log, "MORPH").is_empty(), "{ctx}");
+        return per_vertex;
+    }
     let morph = log
         .lines()
         .find(|l| l.contains("MORPH"))
