@@ -11,6 +11,7 @@
 //! ASSET board=… core=… target=… counts=… lane=… bytes=… aligned=… checksum=… bones=… vertices=… triangles=… parts=… clip=… duration=… width=… height=… band_rows=… skinning=…
 //! PART part=… vertices=… bones=… loop=… in_place=…
 //! FRAME frame=… time=… sample=… palette=… skin=… project=… raster=… display=… animate=… total=…
+//! TANGENTS frame=… checksum=… instructions=…
 //! MEMORY band_rows=… band_bytes=… vertex_bytes=… span_bytes=… scene_bytes=… static_ram=… stack_used=… ram_used=… ram_size=…
 //! ```
 //!
@@ -25,6 +26,11 @@
 //! `total` is sample + palette + skin + project + raster + animate: the frame's work without
 //! `display`, the time spent handing finished bands to the display driver; `animate` is the
 //! animation layer on the sampled pose (the walk demo's, feature `walk`; 0 without one).
+//! An asset with tangents (`docs/FORMAT.md`, *Tangents*) has them skinned after each frame's
+//! projection ([`Scene::tangents`]) and logs a `TANGENTS` line: the [`fnv1a`] checksum of
+//! every skinned tangent's stored bytes in vertex order (the host computes it from its own
+//! scene), and the instructions the step took (not in `total`: the frame does not draw
+//! with them).
 
 use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
@@ -256,6 +262,39 @@ fn setup<'a, L: AssetLane + Project>(
     Ok(scene)
 }
 
+/// FNV-1a (32-bit) of `bytes` continued from `sum` (start from [`FNV_OFFSET`]): a checksum
+/// the host recomputes from its own bytes.
+pub fn fnv1a(sum: u32, bytes: &[u8]) -> u32 {
+    bytes
+        .iter()
+        .fold(sum, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+/// FNV-1a's starting value.
+pub const FNV_OFFSET: u32 = 0x811c_9dc5;
+
+/// The asset's tangents skinned for the frame's world matrices with the frame's palette:
+/// their checksum ([`fnv1a`] of each tangent's four values as the asset stores them), and
+/// the ticks and timed calls they took.
+fn tangents<L: AssetLane + Project>(
+    scene: &Scene<'_, L, BONES>,
+    p: &mut Poser<L>,
+    clock: &mut Clock,
+) -> Result<(u32, u64, u32), RasterError> {
+    let mut sum = FNV_OFFSET;
+    let done = clock.time(|| {
+        scene.tangents::<_, CHUNK>(&p.world, &mut p.palette, |_, chunk| {
+            let mut b = [0u8; 4];
+            for c in chunk.iter().flatten() {
+                c.put(&mut b[..L::VALUE_BYTES]);
+                sum = fnv1a(sum, &b[..L::VALUE_BYTES]);
+            }
+        })
+    });
+    let (ticks, calls) = clock.take();
+    done.map(|()| (sum, ticks, calls))
+}
+
 /// The frame loop of [`play`]. Not inlined: its screen-side buffers (projected vertices,
 /// a band's colour and depth) take stack only once the scene is made, not alongside the
 /// scene's construction.
@@ -298,6 +337,15 @@ where
             &mut vertices,
             &mut timed,
         )?;
+        if scene.asset().tangents().is_some() {
+            let (sum, ticks, calls) = tangents(scene, p, timed.clock)?;
+            defmt::info!(
+                "TANGENTS frame={=u32} checksum={=u32} instructions={=u64}",
+                k,
+                sum,
+                meter.instructions(ticks, calls)
+            );
+        }
         let drawn = &vertices[..scene.vertices()];
         scene.render_binned(
             drawn,

@@ -60,6 +60,7 @@ enum Model {
     SampleClip(&'static str, &'static str),
     FourSkins69Joints,
     MorphWorm,
+    TangentWorm,
     /// The worm whose last joint the clip scales up to 4× (uniformly when `true`).
     SquashStretch(bool),
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
@@ -122,6 +123,13 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
         Model::DeformedElbow => {
             let path = dir.path().join("elbow.glb");
             std::fs::write(&path, skin_tests::elbow::gltf().glb()).expect("the elbow is written");
+            Some(path)
+        }
+        Model::TangentWorm => {
+            let path = dir.path().join("tangent-worm.glb");
+            let mut worm = skin_tests::gltf_gen::Worm::default().build();
+            skin_tests::gltf_gen::ring_tangents(&mut worm, 0);
+            std::fs::write(&path, worm.glb()).expect("the generated model is written");
             Some(path)
         }
         Model::MorphWorm => {
@@ -975,4 +983,94 @@ fn firmware_walk_refuses_joints_beyond_the_skeleton() {
         error.contains("error: animation") && error.contains("99"),
         "{log}"
     );
+}
+
+/// FNV-1a (32-bit) of `bytes` from `sum`, as the firmware's `frame::fnv1a`.
+fn fnv1a(sum: u32, bytes: &[u8]) -> u32 {
+    bytes
+        .iter()
+        .fold(sum, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+/// The run's `TANGENTS` lines against the host's scene: at each frame's time, the checksum
+/// of every skinned tangent's stored bytes (`Scene::tangents`); returns the instructions
+/// a vertex, the largest over the frames.
+fn check_tangents<L: AssetLane + Project>(board: &str, run: &Run) -> f64 {
+    let ctx = format!("{board}/{}:\n{}", L::NAME, run.log);
+    let frames = lines(&run.log, "FRAME");
+    let tangents = lines(&run.log, "TANGENTS");
+    assert_eq!(
+        tangents.len(),
+        frames.len(),
+        "a TANGENTS line a frame: {ctx}"
+    );
+    let asset = Asset::<L>::read(&run.asset).expect("the asset reads");
+    let vertices = asset.tangents().expect("the asset has tangents").len();
+    let scene = Scene::<L, BONES>::new(asset, WIDTH, HEIGHT).expect("a scene");
+    const PALETTE: usize = Budget::VS_1_1.capacity(Layout::Affine3x4);
+    let palette = &mut *Box::new(Palette::<L, PALETTE>::new());
+    let mut pose = vec![Transform::IDENTITY; BONES];
+    let mut world = vec![Affine::IDENTITY; BONES];
+    let mut worst = 0.0f64;
+    for (f, t) in frames.iter().zip(&tangents) {
+        assert_eq!(f["frame"], t["frame"], "{ctx}");
+        let time: f32 = field(f, "time");
+        scene
+            .pose(time, &mut pose, &mut world, &mut ())
+            .expect("pose");
+        let mut sum = 0x811c_9dc5u32;
+        scene
+            .tangents::<_, 64>(&world, palette, |_, chunk| {
+                for c in chunk.iter().flatten() {
+                    let mut b = [0u8; 4];
+                    c.put(&mut b[..L::VALUE_BYTES]);
+                    sum = fnv1a(sum, &b[..L::VALUE_BYTES]);
+                }
+            })
+            .expect("tangents");
+        assert_eq!(
+            field::<u32>(t, "checksum"),
+            sum,
+            "frame {}: {ctx}",
+            f["frame"]
+        );
+        let per = field::<u64>(t, "instructions") as f64 / vertices as f64;
+        worst = worst.max(per);
+    }
+    println!(
+        "{board} {}: tangents {worst:.1} instructions a vertex",
+        L::NAME
+    );
+    worst
+}
+
+/// Tangents on the boards: the generated worm with a `TANGENT` a vertex, baked with them,
+/// skinned by the frame loop after each frame's projection (`Scene::tangents`) on the
+/// Cortex-M4F in both lanes and as Cortex-M0 code on the mps2-an385: every frame's
+/// `TANGENTS` checksum is the host's, and the frames are bit for bit the host's.
+#[test]
+fn firmware_frames_tangents() {
+    let test = "firmware_frames_tangents";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let model = Model::TangentWorm;
+    for (board, lane) in [
+        ("mps2-an386", "fixed"),
+        ("mps2-an386", "f32"),
+        ("mps2-an385-m0", "fixed"),
+    ] {
+        let run = run(test, board, lane, &[], model).expect("a generated model");
+        match lane {
+            "fixed" => {
+                check::<Q14>(board, model, &run);
+                check_tangents::<Q14>(board, &run);
+            }
+            _ => {
+                check::<f32>(board, model, &run);
+                check_tangents::<f32>(board, &run);
+            }
+        }
+    }
 }
