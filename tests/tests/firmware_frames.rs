@@ -31,7 +31,7 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
 use skin_core::scene::{PartPalette, Scene, Scratch, WalkJoints, BACKGROUND};
 use skin_core::skin::Skinning;
@@ -217,6 +217,11 @@ fn host_frames<L: AssetLane + Project>(
             let palette = &mut *Box::new(Palette::<L, PALETTE>::new());
             host_frames_with(asset, times, walk, palette)
         }
+        Skinning::Dqs if asset.stretched() => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
+            let palette = &mut *Box::new(StretchPalette::<L, PALETTE>::new());
+            host_frames_with(asset, times, walk, palette)
+        }
         Skinning::Dqs => {
             const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
             let palette = &mut *Box::new(DualPalette::<L, PALETTE>::new());
@@ -335,10 +340,11 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
     );
     assert_eq!(a["skinning"], host.skinning().name(), "{ctx}");
     let (fast, in_place) = fast_route(want_target, L::NAME);
-    // DQS has assembly kernels on the M4F (both lanes), the generic loop elsewhere; its
-    // vertices are read as LBS's are.
+    // DQS has assembly kernels on the M4F (both lanes), the generic loop elsewhere and for
+    // joints with scale or shear (the stretched loop); its vertices are read as LBS's are.
     let skinning = match host.skinning() {
         Skinning::Lbs => fast,
+        Skinning::Dqs if host.stretched() => "generic",
         Skinning::Dqs if want_target == "thumbv7em-none-eabihf" => fast,
         Skinning::Dqs => "generic",
     };
@@ -667,6 +673,20 @@ fn firmware_frames_dqs_mps2_an386_m4f_fixed() {
         error.contains("baked for lbs skinning") && error.contains("skin bake --skinning dqs"),
         "{log}"
     );
+}
+
+/// DQS of joints with scale or shear on the boards: the worm whose last joint its clip
+/// stretches along the worm and squashes across it (`--skinning dqs` marks the asset
+/// stretched, and the firmware skins with a `StretchPalette`) on the Cortex-M4F in both
+/// lanes and as Cortex-M0 code on the mps2-an385, frames bit for bit the host's.
+#[test]
+fn firmware_frames_dqs_squash_and_stretch() {
+    let test = "firmware_frames_dqs_squash_and_stretch";
+    let dqs = &["--skinning", "dqs"];
+    let worm = &[Model::SquashStretch(false)];
+    frames_with(test, "mps2-an386", "fixed", dqs, worm);
+    frames_with(test, "mps2-an386", "f32", dqs, worm);
+    frames_with(test, "mps2-an385-m0", "fixed", dqs, worm);
 }
 
 /// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in `f32`, with a sample model.
