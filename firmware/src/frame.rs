@@ -32,10 +32,10 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 #[cfg(all(feature = "dqs", not(stretched)))]
 use skin_core::palette::DualPalette;
-#[cfg(all(feature = "dqs", stretched))]
-use skin_core::palette::StretchPalette;
 #[cfg(not(feature = "dqs"))]
 use skin_core::palette::Palette;
+#[cfg(all(feature = "dqs", stretched))]
+use skin_core::palette::StretchPalette;
 use skin_core::raster::bins::Span;
 use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, Stage, Stages};
