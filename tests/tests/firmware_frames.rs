@@ -16,8 +16,8 @@
 //! generated morphed worm on the micro:bit, AnimatedMorphCube on the M4F, and
 //! MorphStressTest's TheWave (eight targets active at once) on the M4F in both lanes and as
 //! Cortex-M0 code; DQS of scaled joints: the worm squashed and stretched per axis, baked
-//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code. Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM
-//! runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
+//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code. Cortex-M0 code for
+//! models beyond the micro:bit's 16 KiB of RAM runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
 //! unchanged).
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
