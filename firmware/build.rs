@@ -13,6 +13,9 @@
 //!   budget leaves room for next to the model's buffers, up to 24), or `SKIN_BAND_ROWS`
 //!   (1..=240) when set; a band that, with the model's projected vertices and spans, needs
 //!   more than the board's RAM holds stops the build the same way.
+//! - An asset baked for DQS of joints with scale or shear (`Asset::stretched`) sets the
+//!   `stretched` cfg: the frame loop skins with a `StretchPalette` (each palette bone's
+//!   symmetric stretch, six entries, besides its dual quaternion) instead of a `DualPalette`.
 //! - `SKIN_TARGET` (the target triple) is passed on for the log.
 //! - With feature `walk`, `SKIN_WALK` names the walking figure's joints as bones of the
 //!   asset, `PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD` (`$OUT_DIR/walk.rs`); the firmware checks
@@ -35,6 +38,8 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=limits.rs");
 
+    // `stretched`: the embedded asset is baked for DQS of joints with scale or shear.
+    println!("cargo::rustc-check-cfg=cfg(stretched)");
     let target = env::var("TARGET").expect("cargo sets TARGET");
     println!("cargo:rustc-env=SKIN_TARGET={target}");
 
@@ -61,6 +66,14 @@ fn main() {
     } else {
         Model::of::<f32>(&bytes)
     };
+    let stretched = if fixed {
+        stretched::<skin_core::lane::Q14>(&bytes)
+    } else {
+        stretched::<f32>(&bytes)
+    };
+    if stretched {
+        println!("cargo::rustc-cfg=stretched");
+    }
     let model = match model {
         Some(m) => {
             board.check(&m, &asset);
@@ -81,6 +94,13 @@ fn main() {
     board.check_band(&model, rows, room, &asset);
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
     walk_joints(&out);
+}
+
+/// Whether the asset `bytes` in lane `L` is baked for DQS of joints with scale or shear
+/// ([`skin_core::asset::Asset::stretched`]): the frame loop then skins with a
+/// `StretchPalette`, six more entries a palette bone; `false` when it does not read.
+fn stretched<L: skin_core::asset::AssetLane>(bytes: &[u8]) -> bool {
+    skin_core::asset::Asset::<L>::read(bytes).is_ok_and(|a| a.stretched())
 }
 
 /// `$OUT_DIR/walk.rs` from `SKIN_WALK` (feature `walk` only).

@@ -36,10 +36,12 @@ use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
-#[cfg(feature = "dqs")]
+#[cfg(all(feature = "dqs", not(stretched)))]
 use skin_core::palette::DualPalette;
 #[cfg(not(feature = "dqs"))]
 use skin_core::palette::Palette;
+#[cfg(all(feature = "dqs", stretched))]
+use skin_core::palette::StretchPalette;
 use skin_core::raster::bins::Span;
 use skin_core::raster::{FrameError, Project, RasterError, ScreenVertex};
 use skin_core::scene::{Scene, Scratch, Stage, Stages};
@@ -67,8 +69,13 @@ pub use model::{BONES, PALETTE, ROWS, TRIANGLES, VERTICES};
 #[cfg(not(feature = "dqs"))]
 type PartPalette<L> = Palette<L, PALETTE>;
 /// The palette the build skins with (see above).
-#[cfg(feature = "dqs")]
+#[cfg(all(feature = "dqs", not(stretched)))]
 type PartPalette<L> = DualPalette<L, PALETTE>;
+/// The palette the build skins with (see above): an asset baked for DQS of joints with
+/// scale or shear (build.rs sets `stretched`) needs each joint's stretch beside its dual
+/// quaternion.
+#[cfg(all(feature = "dqs", stretched))]
+type PartPalette<L> = StretchPalette<L, PALETTE>;
 
 /// Vertices skinned at a time: the micro:bit's 16 KiB of RAM take small chunks; the Pico
 /// (264 KiB) and the MPS2 boards, which get the Pico's buffers so that Cortex-M0 code on

@@ -15,8 +15,9 @@
 //! (70 bones) as Cortex-M0 code and on the M4F in the fixed lane; morph targets: the
 //! generated morphed worm on the micro:bit, AnimatedMorphCube on the M4F, and
 //! MorphStressTest's TheWave (eight targets active at once) on the M4F in both lanes and as
-//! Cortex-M0 code. Cortex-M0 code for models beyond the micro:bit's 16 KiB of RAM
-//! runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
+//! Cortex-M0 code; DQS of scaled joints: the worm squashed and stretched per axis, baked
+//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code. Cortex-M0 code for
+//! models beyond the micro:bit's 16 KiB of RAM runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
 //! unchanged).
 //!
 //! Needs Debian's rustc with library source, ld.lld-16, qemu-system-arm and defmt-print
@@ -31,7 +32,7 @@ use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
 use skin_core::budget::{Budget, Layout};
 use skin_core::lane::Q14;
-use skin_core::palette::{DualPalette, Palette};
+use skin_core::palette::{DualPalette, Palette, StretchPalette};
 use skin_core::raster::{FrameBuffer, Project, ScreenVertex};
 use skin_core::scene::{PartPalette, Scene, Scratch, WalkJoints, BACKGROUND};
 use skin_core::skin::Skinning;
@@ -225,6 +226,11 @@ fn host_frames<L: AssetLane + Project>(
             let palette = &mut *Box::new(Palette::<L, PALETTE>::new());
             host_frames_with(asset, times, walk, palette)
         }
+        Skinning::Dqs if asset.stretched() => {
+            const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
+            let palette = &mut *Box::new(StretchPalette::<L, PALETTE>::new());
+            host_frames_with(asset, times, walk, palette)
+        }
         Skinning::Dqs => {
             const PALETTE: usize = Budget::VS_1_1.capacity(Layout::DualQuat);
             let palette = &mut *Box::new(DualPalette::<L, PALETTE>::new());
@@ -343,10 +349,11 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
     );
     assert_eq!(a["skinning"], host.skinning().name(), "{ctx}");
     let (fast, in_place) = fast_route(want_target, L::NAME);
-    // DQS has assembly kernels on the M4F (both lanes), the generic loop elsewhere; its
-    // vertices are read as LBS's are.
+    // DQS has assembly kernels on the M4F (both lanes), the generic loop elsewhere and for
+    // joints with scale or shear (the stretched loop); its vertices are read as LBS's are.
     let skinning = match host.skinning() {
         Skinning::Lbs => fast,
+        Skinning::Dqs if host.stretched() => "generic",
         Skinning::Dqs if want_target == "thumbv7em-none-eabihf" => fast,
         Skinning::Dqs => "generic",
     };
@@ -675,6 +682,20 @@ fn firmware_frames_dqs_mps2_an386_m4f_fixed() {
         error.contains("baked for lbs skinning") && error.contains("skin bake --skinning dqs"),
         "{log}"
     );
+}
+
+/// DQS of joints with scale or shear on the boards: the worm whose last joint its clip
+/// stretches along the worm and squashes across it (`--skinning dqs` marks the asset
+/// stretched, and the firmware skins with a `StretchPalette`) on the Cortex-M4F in both
+/// lanes and as Cortex-M0 code on the mps2-an385, frames bit for bit the host's.
+#[test]
+fn firmware_frames_dqs_squash_and_stretch() {
+    let test = "firmware_frames_dqs_squash_and_stretch";
+    let dqs = &["--skinning", "dqs"];
+    let worm = &[Model::SquashStretch(false)];
+    frames_with(test, "mps2-an386", "fixed", dqs, worm);
+    frames_with(test, "mps2-an386", "f32", dqs, worm);
+    frames_with(test, "mps2-an385-m0", "fixed", dqs, worm);
 }
 
 /// As `firmware_frames_dqs_microbit_m0`, on the Cortex-M4F in `f32`, with a sample model.

@@ -150,12 +150,15 @@ impl<'a, L: AssetLane> Stored<'a, L> {
 impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// How `part` is skinned (see [`Route`]): what [`Self::project`] does for it in a frame
     /// where none of its morph targets is active (with one active, its chunks are copied
-    /// into the [`Scratch`] and moved there first, whatever the route).
+    /// into the [`Scratch`] and moved there first, whatever the route). An asset baked for
+    /// DQS of joints with scale or shear takes the generic stretched loop (its frames with
+    /// every joint rigid, the plain DQS route).
     pub fn route(&self, part: &PartView<'_, L>) -> Result<Route, RasterError> {
         let stored = Stored::of(part, self.vertices())?;
         Ok(Route {
             skinning: match self.asset.skinning() {
                 Skinning::Lbs => Loop::lbs::<L>(4, part.bones().len()),
+                Skinning::Dqs if self.asset.stretched() => Loop::Generic,
                 Skinning::Dqs => Loop::dqs::<L>(4),
             },
             in_place: stored.in_place().is_some(),
