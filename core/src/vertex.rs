@@ -78,7 +78,33 @@ impl<L: Lane> Influence<L> {
                 .map_err(|e| num_error(e, Quantity::Weight, vertex, L::NAME))?;
         }
         let bones = order.map(|o| bones[o]);
-        Self::from_stored(bones, stored).ok_or(Error::WeightSum { vertex, sum })
+        let influence = Self::from_stored(bones, stored).ok_or(Error::WeightSum { vertex, sum })?;
+        Ok(influence.lead_largest())
+    }
+
+    /// `self` with its largest *stored* weight first: rounding the three stored weights can
+    /// leave the implicit one a step below another where the weights were nearly equal, and
+    /// dual quaternion skinning pivots on the first bone (the most-weighted one, as its error
+    /// bound and the oracle take it). The four weights are kept exactly: the first bone's
+    /// implicit weight takes the swapped bone's slot, and the implicit weight then equals the
+    /// swapped one's.
+    fn lead_largest(mut self) -> Self {
+        let Some(first) = L::implicit_weight(&self.weights) else {
+            return self;
+        };
+        let mut most = L::weight_to_f32(first);
+        let mut lead = None;
+        for (k, &w) in self.weights.iter().enumerate() {
+            if L::weight_to_f32(w) > most {
+                most = L::weight_to_f32(w);
+                lead = Some(k);
+            }
+        }
+        if let Some(k) = lead {
+            self.bones.swap(0, k + 1);
+            self.weights[k] = first;
+        }
+        self
     }
 
     /// The "3 stored weights + implicit 4th" input form: `weights[i]` belongs to `bones[i]`
@@ -131,5 +157,26 @@ impl<L: Lane> Influence<L> {
     /// The largest bone index used.
     pub fn max_bone(&self) -> u8 {
         self.bones.into_iter().max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Influence;
+    use crate::lane::Q14;
+
+    /// Weights `w₀ > w₁` that round to `w₁` one step above the implicit `w₀`: the bone of
+    /// `w₁` comes first, and the four rounded weights are kept.
+    #[test]
+    fn the_largest_rounded_weight_comes_first() {
+        let step = 1.0 / 32768.0;
+        let weights = [8687.6, 8687.55, 7803.2, 7589.65].map(|w: f64| (w * step) as f32);
+        let inf = Influence::<Q14>::from_weights([20, 2, 12, 21], weights, 0).unwrap();
+        assert_eq!(inf.bones(), [2, 20, 12, 21]);
+        let w = inf.weights().map(|w| (f64::from(w) / step).round() as i32);
+        assert_eq!(w, [8688, 8687, 7803, 7590]);
+        // Weights that round without a tie keep their order.
+        let inf = Influence::<Q14>::from_weights([1, 2, 3, 4], [0.4, 0.3, 0.2, 0.1], 0).unwrap();
+        assert_eq!(inf.bones(), [1, 2, 3, 4]);
     }
 }
