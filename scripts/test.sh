@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 echo "== cargo fmt --check"
 cargo fmt --all --check
+(cd firmware && cargo fmt --check) # the firmware is its own workspace
 
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --quiet -- -D warnings

@@ -74,7 +74,10 @@ pub fn run<L: AssetLane + Project>(
         normal_exponent: 16,
         spans,
     };
-    let (ab, ac) = ([target(&all), target(&all)], [target(&all), target(&quarter)]);
+    let (ab, ac) = (
+        [target(&all), target(&all)],
+        [target(&all), target(&quarter)],
+    );
     // Step keys a second apart: none active, A, A and B (A and C).
     let times = [0.0f32, 1.0, 2.0];
     let weights = [0.0f32, 0.0, 0.5, 0.0, 0.5, -0.25];
