@@ -261,6 +261,14 @@ pub fn distance(a: V3, b: V3) -> f64 {
     norm([a[0] - b[0], a[1] - b[1], a[2] - b[2]])
 }
 
+/// The largest [`distance`] between corresponding points of `a` and `b` (0 for none).
+pub fn farthest(a: &[V3], b: &[V3]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| distance(*p, *q))
+        .fold(0.0, f64::max)
+}
+
 /// The diagonal of the axis-aligned bounding box of `points` (0 for none).
 pub fn extent(points: &[V3]) -> f64 {
     if points.is_empty() {

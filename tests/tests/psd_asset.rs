@@ -16,7 +16,7 @@ use skin_core::scene::{Scene, Scratch};
 use skin_core::transform::Transform;
 use skin_host::render::Cpu;
 use skin_tests::elbow::{self, arm, bones, dqs, volume};
-use skin_tests::oracle::{distance, V3};
+use skin_tests::oracle::{distance, farthest, V3};
 use skin_tests::psd_oracle;
 use skin_tests::skin_cli;
 
@@ -201,12 +201,7 @@ fn check_lane<L: AssetLane + Project>(f: &Files, lane: &str) {
         "{lane}: {w:?}"
     );
     let target = dqs(&arm, &bones(120.0, 1.0), &arm.positions);
-    let far = |p: &[V3]| {
-        p.iter()
-            .zip(&target)
-            .map(|(a, b)| distance(*a, *b))
-            .fold(0.0, f64::max)
-    };
+    let far = |p: &[V3]| farthest(p, &target);
     eprintln!(
         "{lane}: played LBS volume {:+.2} %, corrected {:+.2} %; from DQS {:.2e} / {:.2e}",
         100.0 * change(&plain),
@@ -243,11 +238,7 @@ fn check_lane<L: AssetLane + Project>(f: &Files, lane: &str) {
         .chunks(3)
         .map(|c| [0, 1, 2].map(|i| c[i].as_f64().unwrap()))
         .collect();
-    let apart = posed
-        .iter()
-        .zip(&corrected)
-        .map(|(a, b)| distance(*a, *b))
-        .fold(0.0, f64::max);
+    let apart = farthest(&posed, &corrected);
     assert!(apart < 4.0 * 2f64.powi(-13), "{lane}: {apart}");
 }
 

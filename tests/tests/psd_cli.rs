@@ -60,12 +60,7 @@ fn the_elbow_keeps_its_volume_through_the_cli() {
         let plain = pose(&[]);
         let corrected = pose(&["--correctives", &c]);
         let change = |p: &[V3]| (volume(p, &arm.triangles) - rest) / rest;
-        let far = |p: &[V3]| {
-            p.iter()
-                .zip(&target)
-                .map(|(a, b)| skin_tests::oracle::distance(*a, *b))
-                .fold(0.0, f64::max)
-        };
+        let far = |p: &[V3]| skin_tests::oracle::farthest(p, &target);
         eprintln!(
             "{lane}: LBS volume {:+.2} %, corrected {:+.2} %; shape {:.2e} / {:.2e}",
             100.0 * change(&plain),
