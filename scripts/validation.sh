@@ -42,15 +42,20 @@ status=0
   done
   echo "#### The pictures at other sizes"
   echo
-  echo "| model | size | worst frame: pixels differing | largest channel difference |"
-  echo "|---|---|---|---|"
+  echo "| model | size | method | worst frame: pixels differing | largest channel difference |"
+  echo "|---|---|---|---|---|"
   for m in "$models"/*.glb "$models"/*.gltf; do
     [ -e "$m" ] || continue
     for size in 64x64 96x96 128x128 320x240; do
-      line=$("$skin" validate "$m" --frames 8 --size "$size" 2>/dev/null | grep '^Pictures' || true)
-      differing=$(sed -n 's/.*at worst \([0-9]* of [0-9]*\) pixels differ.*/\1/p' <<<"$line")
-      largest=$(sed -n 's/.*largest channel difference \([0-9]*\) of 255.*/\1/p' <<<"$line")
-      echo "| $(basename "$m") | $size | ${differing:-?} | ${largest:-?} |"
+      out=$("$skin" validate "$m" --frames 8 --size "$size" 2>/dev/null || true)
+      # One line a skinning method: `Pictures 64x64 …` (lbs) and `Pictures (dqs) 64x64 …`.
+      for method in lbs dqs; do
+        if [ "$method" = lbs ]; then tag='Pictures [0-9]'; else tag='Pictures (dqs) [0-9]'; fi
+        line=$(grep "^$tag" <<<"$out" || true)
+        differing=$(sed -n 's/.*at worst \([0-9]* of [0-9]*\) pixels differ.*/\1/p' <<<"$line")
+        largest=$(sed -n 's/.*largest channel difference \([0-9]*\) of 255.*/\1/p' <<<"$line")
+        echo "| $(basename "$m") | $size | $method | ${differing:-?} | ${largest:-?} |"
+      done
     done
   done
   echo
