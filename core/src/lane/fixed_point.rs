@@ -210,7 +210,9 @@ impl Lane for Q14 {
         })
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
-        let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };
+        // Each square (at most 2³⁰) in 32 bits, their sum in 64: no 64-bit multiply, which
+        // a Cortex-M0 calls a routine for (this runs once per palette entry per call).
+        let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c) * bits(c))).sum() };
         // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
         // moves it by at most 4·2⁻¹⁴.
         let unit = (norm2(&d.real) - (1 << 28)).abs() <= 1 << 18;

@@ -81,10 +81,10 @@ mod dqs_thumbv6m;
 mod dqs_thumbv7em;
 #[cfg(skin_asm_v7em_f32)]
 mod dqs_thumbv7em_f32;
-#[cfg(skin_asm_fixed)]
-pub(super) use dqs::{fixed_dqs4, fixed_dqs_takes};
 #[cfg(skin_asm_v7em_f32)]
 pub(super) use dqs::float_dqs4;
+#[cfg(skin_asm_fixed)]
+pub(super) use dqs::{fixed_dqs4, fixed_dqs_takes};
 #[cfg(skin_asm_v7em)]
 mod thumbv7em_morph;
 #[cfg(skin_asm_v7em)]
