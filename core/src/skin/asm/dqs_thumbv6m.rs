@@ -90,7 +90,7 @@ extern "C" {
 //   table (to restore), +32 the end of out,
 //   +40 the rotation's rows (Q14, words: R00 R01 R02, R10 .., R20 ..), +76 the translation
 //   t0 t1 t2 (I16F16), +88 the blend's real part x y z w, +104 its dual part dx dy dz dw
-//   (Q15), +120 the translation numerators u0 u1 u2 (Q30; then the normal's v0 v1).
+//   (Q15), +120 the translation numerators u0 u1 u2 (Q30).
 // Per vertex, below the frame: two sets of the (entry address, weight) pairs of bones 1, 2,
 // 3, 0 (32 bytes each): the dual parts' on top, then the real parts'.
 //
@@ -366,31 +366,28 @@ core::arch::global_asm!(
     subs r6, r6, r3
     add r7, sp, #120
     stm r7!, {{r4-r6}}
-    @ The squares; n r7 and the diagonal numerators d0 r6, d1 r0, d2 r4.
+    @ The squares (in place: x y z are read again later); n r7 and the diagonal
+    @ numerators d0 r6, d1 r0, d2 r4.
     ldr r3, [sp, #100]
-    movs r4, r3
-    muls r4, r3, r4
-    movs r5, r0
-    muls r5, r0, r5
-    adds r6, r4, r5
-    subs r4, r4, r5
-    movs r5, r1
-    muls r5, r1, r5
-    movs r7, r2
-    muls r7, r2, r7
-    adds r0, r5, r7
-    subs r5, r5, r7
+    muls r3, r3, r3
+    muls r0, r0, r0
+    adds r6, r3, r0
+    subs r4, r3, r0
+    muls r1, r1, r1
+    muls r2, r2, r2
+    adds r0, r1, r2
+    subs r5, r1, r2
     adds r7, r6, r0
     subs r6, r6, r0
     adds r0, r4, r5
     subs r4, r4, r5
     @ The reciprocal: n at least 2^24, doubled to [2^30, 2^31) (s r5), the seed r1,
     @ then r = seed + Newton's correction (r1).
-    movs r1, #1
-    lsls r1, r1, #24
-    cmp r7, r1
-    bge 1f
-    movs r7, r1
+    asrs r1, r7, #24
+    cmp r1, #0
+    bgt 1f
+    movs r7, #1
+    lsls r7, r7, #24
 1:  movs r5, #0
 2:  lsls r1, r7, #1
     bmi 3f
@@ -447,27 +444,19 @@ core::arch::global_asm!(
     str r2, [sp, #60]
     DQS_V6M_ENTRY r3, r5, r1, r0
     str r3, [sp, #68]
-    @ The translation: mul_round(u, r, 13 - s), the shift r6, its rounding bit r7.
+    @ The translation: mul_round(u, r, 13 - s), the shift r6, its rounding bit
+    @ 2^(12 - s) = 2^13 >> (s + 1) r7; u0 u1 u2 in r0 r2 r3.
     movs r6, #14
     subs r6, r6, r5
-    movs r7, #1
-    lsls r7, r6
-    lsrs r7, r7, #1
-    ldr r0, [sp, #120]
-    DQS_V6M_MUL_HI r0, r1, r2
-    adds r0, r0, r7
-    asrs r0, r6
-    str r0, [sp, #76]
-    ldr r0, [sp, #124]
-    DQS_V6M_MUL_HI r0, r1, r2
-    adds r0, r0, r7
-    asrs r0, r6
-    str r0, [sp, #80]
-    ldr r0, [sp, #128]
-    DQS_V6M_MUL_HI r0, r1, r2
-    adds r0, r0, r7
-    asrs r0, r6
-    str r0, [sp, #84]
+    mov r7, r8
+    lsrs r7, r5
+    add r4, sp, #120
+    ldm r4!, {{r0, r2, r3}}
+    DQS_V6M_TRANSLATION r0
+    DQS_V6M_TRANSLATION r2
+    DQS_V6M_TRANSLATION r3
+    add r4, sp, #76
+    stm r4!, {{r0, r2, r3}}
     @ The point: p r5..r7, rows from sp + 40 (r4), out r3.
     ldr r0, [sp, #4]
     ldrh r5, [r0, #0]
@@ -487,6 +476,13 @@ core::arch::global_asm!(
     str r3, [sp, #12]
     .endm
 
+@ \u = mul_round(\u, r1, r6) with the rounding bit r7 (r5 clobbered).
+    .macro DQS_V6M_TRANSLATION u
+    DQS_V6M_MUL_HI \u, r1, r5
+    adds \u, \u, r7
+    asrs \u, r6
+    .endm
+
 @ Coordinate \i of the point: row \i (LDM from r4) by p (r5..r7), rounded, plus t\i.
     .macro DQS_V6M_POINT i
     ldm r4!, {{r0-r2}}
@@ -502,16 +498,15 @@ core::arch::global_asm!(
     str r0, [r3, #4 * \i]
     .endm
 
-@ Component of the normal's rotation: row (LDM from r4) by n (r5..r7) into r0.
-    .macro DQS_V6M_LINEAR
-    ldm r4!, {{r0-r2}}
-    muls r0, r5, r0
-    muls r1, r6, r1
-    adds r0, r0, r1
-    muls r2, r7, r2
-    adds r0, r0, r2
-    add r0, r8
-    asrs r0, r0, #14
+@ Component of the normal's rotation into \a: the row (\a, \b, \c) by n (r5..r7).
+    .macro DQS_V6M_LINEAR a, b, c
+    muls \a, r5, \a
+    muls \b, r6, \b
+    adds \a, \a, \b
+    muls \c, r7, \c
+    adds \a, \a, \c
+    add \a, r8
+    asrs \a, \a, #14
     .endm
 
 @ ---------------------------------------------------------------------------------------
@@ -535,14 +530,12 @@ skin_core_q14_dqs4_v6m_normals:
     adds r0, #6
     str r0, [sp, #8]
     add r4, sp, #40
-    DQS_V6M_LINEAR
-    str r0, [sp, #120]
-    DQS_V6M_LINEAR
-    str r0, [sp, #124]
-    DQS_V6M_LINEAR
-    movs r2, r0
-    ldr r0, [sp, #120]
-    ldr r1, [sp, #124]
+    ldm r4!, {{r0-r2}}
+    DQS_V6M_LINEAR r0, r1, r2
+    ldm r4!, {{r1-r3}}
+    DQS_V6M_LINEAR r1, r2, r3
+    ldm r4, {{r2-r4}}
+    DQS_V6M_LINEAR r2, r3, r4
     @ Renormalise v (`Lane::unit`).
     movs r3, r0
     muls r3, r0, r3
