@@ -11,7 +11,7 @@
 //! | any | elsewhere | generic | generic |
 //!
 //! Dual quaternion skinning (`skin::dqs`): assembly for four influences in the fixed lane on
-//! ARMv7E-M with DSP (`skin_asm_v7em`) and ARMv6-M (`skin_asm_v6m`, palettes of at most
+//! ARMv7E-M with DSP (`skin_asm_v7em`) and ARMv6-M (`skin_asm_v6m_dqs`, palettes of at most
 //! 64) and in `f32` on a Cortex-M with FPU and the
 //! hard-float ABI (`skin_asm_v7em_f32`); eight vertices at a time in AVX2 for `f32` on x86
 //! where the processor has it (`super::x86`); the generic loop elsewhere.
@@ -158,7 +158,7 @@ pub(crate) fn stitch<L: Lane>(
 
 /// Whether the fixed lane's DQS kernels (where the target has them) take `bones`.
 fn q14_dqs_assembly(bones: usize) -> bool {
-    #[cfg(skin_asm_fixed)]
+    #[cfg(skin_asm_fixed_dqs)]
     if asm::fixed_dqs_takes(bones) {
         return true;
     }
@@ -277,7 +277,7 @@ fn q14_dqs<const K: usize>(
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
-    #[cfg(skin_asm_fixed)]
+    #[cfg(skin_asm_fixed_dqs)]
     if let Some(four) = batch.four() {
         return asm::fixed_dqs4(four, out, normals);
     }

@@ -3,22 +3,22 @@
 //! (`dqs_thumbv7em_f32.rs`, cores with a single-precision FPU and the hard-float ABI),
 //! given a `Job`, each made from a validated view as the LBS entries make theirs.
 
-#[cfg(skin_asm_v6m)]
+#[cfg(skin_asm_v6m_dqs)]
 use super::dqs_thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em)]
 use super::dqs_thumbv7em as fixed_kernel;
 use super::job;
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 use super::{Job, SEED_TABLE};
 use crate::dual::Dual;
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 use crate::lane::{Out16, Q14, RECIP, RECIP_INTERVALS};
 use crate::skin::batch::{Batch, Normals};
 
 /// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
 /// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
 /// byte 36).
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 #[repr(C)]
 pub(super) struct DualJob {
     /// The arrays and the seed table, as for LBS.
@@ -27,7 +27,7 @@ pub(super) struct DualJob {
     pub(super) recip: *const u16,
 }
 
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 const _: () = {
     use core::mem::{offset_of, size_of};
     assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
@@ -35,15 +35,15 @@ const _: () = {
 };
 
 /// The reciprocal seeds the fixed kernels read (a static: one address).
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 static RECIP_TABLE: [u16; RECIP_INTERVALS] = RECIP;
 
 /// Whether the fixed DQS kernels take a palette of `bones` dual quaternions: at least one,
 /// and on ARMv6-M at most 64 (the kernels' table).
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 #[inline(always)]
 pub(in crate::skin) fn fixed_dqs_takes(bones: usize) -> bool {
-    #[cfg(skin_asm_v6m)]
+    #[cfg(skin_asm_v6m_dqs)]
     if !fixed_kernel::fits(bones) {
         return false;
     }
@@ -56,7 +56,7 @@ pub(in crate::skin) fn fixed_dqs_takes(bones: usize) -> bool {
 ///
 /// The [`Batch`] guarantees what the kernels cannot check cheaply: every bone index of
 /// every influence (all four slots, weight 0 or not) is below `palette.len()`.
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 #[inline]
 pub(in crate::skin) fn fixed_dqs4(
     batch: Batch<'_, Q14, 4, Dual<Q14>>,

@@ -33,8 +33,9 @@
 //! by `LDM`, three `MULS` each; the normal renormalised by [`Lane::unit`]'s integer sequence,
 //! as in the LBS kernel.
 //!
-//! Only ARMv6-M instructions are used (`SXTH`, `UXTH`: not ARMv4T's Thumb), which the
-//! `cfg` that selects this module admits as well; it is only tested on ARMv6-M.
+//! It uses ARMv6 instructions that ARMv4T's Thumb lacks (`SXTH`, `UXTH`, `MULS` of a
+//! register by itself), so its `cfg` (`skin_asm_v6m_dqs`) asks for ARMv6 as well as what
+//! selects the LBS kernel.
 //!
 //! [`Lane::antipodal`]: crate::lane::Lane::antipodal
 //! [`Lane::weigh_flipped`]: crate::lane::Lane::weigh_flipped

@@ -73,9 +73,9 @@ use thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
-#[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
+#[cfg(any(skin_asm_fixed_dqs, skin_asm_v7em_f32))]
 mod dqs;
-#[cfg(skin_asm_v6m)]
+#[cfg(skin_asm_v6m_dqs)]
 mod dqs_thumbv6m;
 #[cfg(skin_asm_v7em)]
 mod dqs_thumbv7em;
@@ -83,7 +83,7 @@ mod dqs_thumbv7em;
 mod dqs_thumbv7em_f32;
 #[cfg(skin_asm_v7em_f32)]
 pub(super) use dqs::float_dqs4;
-#[cfg(skin_asm_fixed)]
+#[cfg(skin_asm_fixed_dqs)]
 pub(super) use dqs::{fixed_dqs4, fixed_dqs_takes};
 #[cfg(skin_asm_v7em)]
 mod thumbv7em_morph;
