@@ -88,7 +88,7 @@ extern "C" {
 // entry, at r9); the frame (132 bytes, at sp between vertices):
 //   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
 //   +20 the seed table - 64 bytes, +24 the reciprocal table - 512 bytes, +28 sp before the
-//   table (to restore), +32 the end of out,
+//   table (to restore), +32 the end of out, +36 the end of out_normals,
 //   +40 the rotation's rows (Q14, words: R00 R01 R02, R10 .., R20 ..), +76 the translation
 //   t0 t1 t2 (I16F16), +88 the blend's real part x y z w, +104 its dual part dx dy dz dw
 //   (Q15), +120 the translation numerators u0 u1 u2 (Q30).
@@ -142,6 +142,12 @@ core::arch::global_asm!(
     muls r4, r1, r4
     adds r4, r3, r4
     str r4, [sp, #32]
+    @ out_normals end = out_normals + 6 * count (for the normals kernel).
+    ldr r3, [r0, #20]
+    movs r4, #6
+    muls r4, r1, r4
+    adds r4, r3, r4
+    str r4, [sp, #36]
     @ Cursors.
     ldr r3, [r0, #4]
     str r3, [sp, #0]
@@ -215,6 +221,15 @@ core::arch::global_asm!(
     bx r3
     .endm
 
+@ The doubling count s that takes n (>= 2^26) to [2^30, 2^31), by n >> 26 (1..31:
+@ 4, 3 (x2), 2 (x4), 1 (x8), 0 (x16)), at \name.
+    .macro DQS_V6M_SHIFTS name
+    .p2align 2
+\name:
+    .byte 0, 4, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1
+    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    .endm
+
 @ \v = mul_hi(\v, \r) = (\v >> 16) * \r + ((\v & 0xFFFF) * \r >> 16), in \t as well.
     .macro DQS_V6M_MUL_HI v, r, t
     asrs \t, \v, #16
@@ -225,12 +240,17 @@ core::arch::global_asm!(
     adds \v, \v, \t
     .endm
 
-@ \p = mul_round(\p << \s, \r, 16): a rotation entry (Q14) of its numerator.
-    .macro DQS_V6M_ENTRY p, s, r, t
-    lsls \p, \s
+@ \p = mul_round(\p, \r, 16): a rotation entry (Q14) of its shifted numerator.
+    .macro DQS_V6M_ROUND p, r, t
     DQS_V6M_MUL_HI \p, \r, \t
     add \p, r10
     asrs \p, \p, #16
+    .endm
+
+@ \p = mul_round(\p << \s, \r, 16).
+    .macro DQS_V6M_ENTRY p, s, r, t
+    lsls \p, \s
+    DQS_V6M_ROUND \p, \r, \t
     .endm
 
 @ Bone k's hemisphere test (its pairs at sp + \off and sp + 32 + \off) against the lead's
@@ -292,7 +312,7 @@ core::arch::global_asm!(
 @ The vertex's blend, rigid transform and point: the influence from its cursor, the
 @ rotation and translation to the frame, the position skinned into out (cursors
 @ advanced). Leaves r3 = the new out cursor.
-    .macro DQS_V6M_POINT_OF_VERTEX
+    .macro DQS_V6M_POINT_OF_VERTEX shifts
     @ The influence: pairs (entry, weight) of bones 1, 2, 3, 0 in r0..r7.
     ldr r7, [sp, #0]
     ldrb r0, [r7, #1]
@@ -382,20 +402,28 @@ core::arch::global_asm!(
     subs r6, r6, r0
     adds r0, r4, r5
     subs r4, r4, r5
-    @ The reciprocal: n at least 2^24, doubled to [2^30, 2^31) (s r5), the seed r1,
-    @ then r = seed + Newton's correction (r1).
+    @ The reciprocal: n at least 2^24, doubled to [2^30, 2^31) (s r5: from \shifts by
+    @ n >> 26 for n >= 2^26, which a blend's norm of at least 1/4 gives, else by the
+    @ floor and the doubling loop), the seed r1, then r = seed + Newton's correction (r1).
+    asrs r1, r7, #26
+    cmp r1, #0
+    bgt 5f
     asrs r1, r7, #24
     cmp r1, #0
     bgt 1f
     movs r7, #1
     lsls r7, r7, #24
 1:  movs r5, #0
-2:  lsls r1, r7, #1
-    bmi 3f
-    movs r7, r1
+    movs r1, r7
+2:  lsls r2, r1, #1
+    bmi 6f
+    movs r1, r2
     adds r5, #1
     b 2b
-3:  lsrs r1, r7, #22
+5:  adr r2, \shifts
+    ldrb r5, [r2, r1]
+6:  lsls r7, r5
+    lsrs r1, r7, #22
     lsls r1, r1, #1
     ldr r2, [sp, #24]
     ldrh r1, [r2, r1]
@@ -413,37 +441,42 @@ core::arch::global_asm!(
     str r0, [sp, #56]
     DQS_V6M_ENTRY r4, r5, r1, r2
     str r4, [sp, #72]
-    @ The rest, shifted by s + 1, in pairs from x y z w (r0, r2, r3, r4).
+    @ The rest, in pairs, their numerators shifted by s + 1 through one factor each:
+    @ x << (s + 1) r0 and w << (s + 1) r4 (y, z read again as needed).
     adds r5, #1
     add r7, sp, #88
     ldm r7!, {{r0, r2, r3, r4}}
+    lsls r0, r5
+    lsls r4, r5
     muls r2, r0, r2
     muls r3, r4, r3
-    subs r0, r2, r3
+    subs r6, r2, r3
     adds r2, r2, r3
-    DQS_V6M_ENTRY r0, r5, r1, r3
-    str r0, [sp, #44]
-    DQS_V6M_ENTRY r2, r5, r1, r3
+    DQS_V6M_ROUND r6, r1, r3
+    str r6, [sp, #44]
+    DQS_V6M_ROUND r2, r1, r3
     str r2, [sp, #52]
-    add r7, sp, #88
-    ldm r7!, {{r0, r2, r3, r4}}
+    ldr r2, [sp, #92]
+    ldr r3, [sp, #96]
     muls r3, r0, r3
     muls r2, r4, r2
-    adds r0, r3, r2
+    adds r6, r3, r2
     subs r3, r3, r2
-    DQS_V6M_ENTRY r0, r5, r1, r2
-    str r0, [sp, #48]
-    DQS_V6M_ENTRY r3, r5, r1, r2
+    DQS_V6M_ROUND r6, r1, r2
+    str r6, [sp, #48]
+    DQS_V6M_ROUND r3, r1, r2
     str r3, [sp, #64]
-    add r7, sp, #88
-    ldm r7!, {{r0, r2, r3, r4}}
-    muls r3, r2, r3
+    ldr r0, [sp, #88]
     muls r0, r4, r0
+    ldr r2, [sp, #92]
+    ldr r3, [sp, #96]
+    lsls r3, r5
+    muls r3, r2, r3
     subs r2, r3, r0
     adds r3, r3, r0
-    DQS_V6M_ENTRY r2, r5, r1, r0
+    DQS_V6M_ROUND r2, r1, r0
     str r2, [sp, #60]
-    DQS_V6M_ENTRY r3, r5, r1, r0
+    DQS_V6M_ROUND r3, r1, r0
     str r3, [sp, #68]
     @ The translation: mul_round(u, r, 13 - s), the shift r6, its rounding bit
     @ 2^(12 - s) = 2^13 >> (s + 1) r7; u0 u1 u2 in r0 r2 r3.
@@ -519,7 +552,7 @@ core::arch::global_asm!(
 skin_core_q14_dqs4_v6m_normals:
     DQS_V6M_PROLOGUE .Ldqs_v6m_n_saved
 .Ldqs_v6m_n_vertex:
-    DQS_V6M_POINT_OF_VERTEX
+    DQS_V6M_POINT_OF_VERTEX .Ldqs_v6m_n_s
     @ The normal: n r5..r7, v = (r0, r1, r2).
     ldr r0, [sp, #8]
     ldrh r5, [r0, #0]
@@ -597,9 +630,8 @@ skin_core_q14_dqs4_v6m_normals:
     strh r2, [r4, #4]
     adds r4, #6
     str r4, [sp, #16]
-    ldr r3, [sp, #12]
-    ldr r4, [sp, #32]
-    cmp r3, r4
+    ldr r3, [sp, #36]
+    cmp r4, r3
     beq .Ldqs_v6m_n_return
     b .Ldqs_v6m_n_vertex
 .Ldqs_v6m_n_halve:
@@ -650,6 +682,7 @@ skin_core_q14_dqs4_v6m_normals:
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    DQS_V6M_SHIFTS .Ldqs_v6m_n_s
     .size skin_core_q14_dqs4_v6m_normals, . - skin_core_q14_dqs4_v6m_normals
 
 @ ---------------------------------------------------------------------------------------
@@ -661,18 +694,21 @@ skin_core_q14_dqs4_v6m_normals:
 skin_core_q14_dqs4_v6m_positions:
     DQS_V6M_PROLOGUE .Ldqs_v6m_p_saved
 .Ldqs_v6m_p_vertex:
-    DQS_V6M_POINT_OF_VERTEX
+    DQS_V6M_POINT_OF_VERTEX .Ldqs_v6m_p_s
     ldr r4, [sp, #32]
     cmp r3, r4
     beq .Ldqs_v6m_p_return
     b .Ldqs_v6m_p_vertex
 .Ldqs_v6m_p_return:
     DQS_V6M_EPILOGUE .Ldqs_v6m_p_saved
+    DQS_V6M_SHIFTS .Ldqs_v6m_p_s
     .size skin_core_q14_dqs4_v6m_positions, . - skin_core_q14_dqs4_v6m_positions
 
     .purgem DQS_V6M_PROLOGUE
     .purgem DQS_V6M_EPILOGUE
+    .purgem DQS_V6M_SHIFTS
     .purgem DQS_V6M_MUL_HI
+    .purgem DQS_V6M_ROUND
     .purgem DQS_V6M_ENTRY
     .purgem DQS_V6M_FLIP
     .purgem DQS_V6M_TERMS
