@@ -1,6 +1,7 @@
 //! Hand-scheduled assembly for the four-influence LBS loops on Cortex-M, for the DQS
 //! loops on the Cortex-M4F class (`dqs.rs`, `dqs_thumbv7em.rs`, `dqs_thumbv7em_f32.rs`:
-//! instructions per vertex with normals, fixed 457.8 → 239.5, `f32` 286.6 → 238.5), and the
+//! instructions per vertex with normals, fixed 457.8 → 239.5, `f32` 286.6 → 238.5) and the
+//! fixed lane's on ARMv6-M (`dqs_thumbv6m.rs`: 913.6 → 527.9), and the
 //! fixed lane's morph loop on the Cortex-M4 (`thumbv7em_morph.rs`): one of skin-core's two
 //! `unsafe` modules (the other is the x86 AVX2 loop, `skin/x86/avx2.rs`).
 //!
