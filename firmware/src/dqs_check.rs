@@ -1,9 +1,10 @@
 //! The on-device check of the lane's DQS loop (what [`SkinnedMesh::skin_dqs`] runs: the fixed
-//! lane's assembly kernels on cores with the DSP extension) against the generic loop
+//! lane's assembly kernels on cores with the DSP extension and on ARMv6-M) against the generic loop
 //! ([`SkinnedMesh::skin_dqs_generic`]), bit for bit, on inputs chosen to reach every path,
 //! by the LBS check's driver ([`crate::synthetic::check_loops`]): its vertices (weights of
 //! exactly one in each slot, a lead weight of 0, positions at both ends of the range, zero,
-//! tiny and over-long normals), with palettes of 1 to 70 dual quaternions, word-aligned or
+//! tiny and over-long normals), with palettes of 1 to 70 dual quaternions (64, the most the
+//! ARMv6-M kernels' table holds, and 70, which they leave to the generic loop), word-aligned or
 //! 2 bytes off, that hold half-turns,
 //! both signs of one rotation (antipodal pairs), random rotations in either hemisphere and
 //! translations up to the longest the fixed lane takes; `K` = 1…4, 0 to 48 vertices,
@@ -20,9 +21,9 @@ use skin_core::transform::Transform;
 
 use crate::synthetic::{check_loops, CheckEntry, CheckOutputs, Mismatch, Rng, CHECK_ROUNDS};
 
-/// Palette sizes the check tries: one entry, a small rig, and more than the 64 a bone byte's
-/// table would hold.
-pub const DQS_PALETTES: [usize; 3] = [1, 9, DQS_BONES];
+/// Palette sizes the check tries: one entry, a small rig, the 64 the ARMv6-M kernels' table
+/// holds, and more.
+pub const DQS_PALETTES: [usize; 4] = [1, 9, 64, DQS_BONES];
 /// The largest palette.
 pub const DQS_BONES: usize = crate::synthetic::CHECK_BONES;
 /// Seed of the check.

@@ -349,13 +349,12 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
     );
     assert_eq!(a["skinning"], host.skinning().name(), "{ctx}");
     let (fast, in_place) = fast_route(want_target, L::NAME);
-    // DQS has assembly kernels on the M4F (both lanes), the generic loop elsewhere and for
-    // joints with scale or shear (the stretched loop); its vertices are read as LBS's are.
+    // DQS has the same assembly kernels as LBS (the M4F in both lanes, the M0 in fixed
+    // point), the generic loop for joints with scale or shear (the stretched loop); its
+    // vertices are read as LBS's are.
     let skinning = match host.skinning() {
-        Skinning::Lbs => fast,
         Skinning::Dqs if host.stretched() => "generic",
-        Skinning::Dqs if want_target == "thumbv7em-none-eabihf" => fast,
-        Skinning::Dqs => "generic",
+        Skinning::Lbs | Skinning::Dqs => fast,
     };
     for (k, (p, part)) in parts.iter().zip(host.parts()).enumerate() {
         assert_eq!(field::<usize>(p, "part"), k, "{ctx}");

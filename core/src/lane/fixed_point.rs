@@ -210,13 +210,21 @@ impl Lane for Q14 {
         })
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
-        let norm2 = |v: &[Q14; 4]| -> i64 { v.iter().map(|&c| i64::from(bits(c)).pow(2)).sum() };
+        // Squares (each at most 2³⁰) and their sums in 32 bits: no 64-bit arithmetic, which a
+        // Cortex-M0 spends a routine on (this runs once per palette entry per call).
+        let squares = |v: &[Q14; 4]| v.map(|c| (bits(c) * bits(c)) as u32);
         // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
-        // moves it by at most 4·2⁻¹⁴.
-        let unit = (norm2(&d.real) - (1 << 28)).abs() <= 1 << 18;
+        // moves it by at most 4·2⁻¹⁴. The sum wraps only at exactly 2³² (every component
+        // −2), to 0: refused, as 2³² is.
+        let [a, b, c, e] = squares(&d.real);
+        let norm2 = a.wrapping_add(b).wrapping_add(c).wrapping_add(e);
+        let unit = norm2.abs_diff(1 << 28) <= 1 << 18;
         // |d|² < 3 (Q28): a translation shorter than 2√3, which every translation with
-        // coordinates in (−2, 2) is; it keeps `Lane::rigid`'s products in 32 bits.
-        unit && norm2(&d.dual) < 3 << 28
+        // coordinates in (−2, 2) is; it keeps `Lane::rigid`'s products in 32 bits. Three
+        // squares sum below 2³², and the fourth is compared with what they leave.
+        let [a, b, c, e] = squares(&d.dual);
+        let three = a + b + c;
+        unit && three < 3 << 28 && e < (3 << 28) - three
     }
     #[inline(always)]
     fn weigh_flipped(acc: i32, w: Weight15, e: Q14, flip: bool) -> i32 {
@@ -436,6 +444,24 @@ mod tests {
         let m = Affine::<Fx>::translation([1.99, -1.99, 1.99].map(Fx::from_num));
         let d = <Q14 as Lane>::narrow_dual(&Dual::from_rigid(&m).unwrap()).unwrap();
         assert!(<Q14 as Lane>::fits_dual(&d));
+        // Squares that sum to 2³² exactly (every component −2), where 32-bit sums wrap.
+        let most = [Q14::MIN; 4];
+        assert!(!<Q14 as Lane>::fits_dual(&Dual {
+            real: most,
+            dual: d.dual
+        }));
+        assert!(!<Q14 as Lane>::fits_dual(&Dual { real, dual: most }));
+        // |d|² just under 3, and exactly 3 (the fourth square takes the sum to the limit).
+        let under = Dual {
+            real,
+            dual: [q(1.0), q(1.0), q(0.0), q(0.999)],
+        };
+        assert!(<Q14 as Lane>::fits_dual(&under));
+        let over = Dual {
+            real,
+            dual: [q(1.0), q(1.0), q(0.0), q(1.0)],
+        };
+        assert!(!<Q14 as Lane>::fits_dual(&over));
     }
 
     #[test]

@@ -133,7 +133,7 @@ mod float;
 #[cfg(skin_asm_fixed)]
 pub(crate) use crate::num::SEED;
 pub use fixed_rigid::FixedRigid;
-#[cfg(skin_asm_v7em)]
+#[cfg(skin_asm_fixed_dqs)]
 pub(crate) use fixed_rigid::{RECIP, RECIP_INTERVALS};
 
 /// Fixed-point lane value: `I2F14`.

@@ -159,7 +159,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             skinning: match self.asset.skinning() {
                 Skinning::Lbs => Loop::lbs::<L>(4, part.bones().len()),
                 Skinning::Dqs if self.asset.stretched() => Loop::Generic,
-                Skinning::Dqs => Loop::dqs::<L>(4),
+                Skinning::Dqs => Loop::dqs::<L>(4, part.bones().len()),
             },
             in_place: stored.in_place().is_some(),
         })

@@ -11,7 +11,8 @@
 //! | any | elsewhere | generic | generic |
 //!
 //! Dual quaternion skinning (`skin::dqs`): assembly for four influences in the fixed lane on
-//! ARMv7E-M with DSP (`skin_asm_v7em`) and in `f32` on a Cortex-M with FPU and the
+//! ARMv7E-M with DSP (`skin_asm_v7em`) and ARMv6-M (`skin_asm_v6m_dqs`, palettes of at most
+//! 64) and in `f32` on a Cortex-M with FPU and the
 //! hard-float ABI (`skin_asm_v7em_f32`); eight vertices at a time in AVX2 for `f32` on x86
 //! where the processor has it (`super::x86`); the generic loop elsewhere.
 //!
@@ -71,8 +72,9 @@ impl Loop {
     }
 
     /// The loop that skins vertices of `influences` (1 to 4) bones each with dual
-    /// quaternions in lane `L` (`dqs`): assembly for four influences in the fixed lane on
-    /// cores with the DSP extension and in `f32` on cores with an FPU (hard-float ABI), SIMD
+    /// quaternions in lane `L` from a palette of `bones` (`dqs`): assembly for four
+    /// influences in the fixed lane on cores with the DSP extension and on ARMv6-M (palettes
+    /// of at most 64 there) and in `f32` on cores with an FPU (hard-float ABI), SIMD
     /// for `f32` on x86 (eight at a time in AVX2 where the processor has it, else the
     /// generic loop), the
     /// generic loop elsewhere.
@@ -80,16 +82,16 @@ impl Loop {
     /// ```
     /// use skin_core::lane::Q14;
     /// use skin_core::skin::Loop;
-    /// assert_eq!(Loop::dqs::<Q14>(2), Loop::Generic);
+    /// assert_eq!(Loop::dqs::<Q14>(2, 8), Loop::Generic);
     /// if cfg!(target_arch = "x86_64") {
-    ///     assert_eq!(Loop::dqs::<f32>(4), Loop::Simd);
+    ///     assert_eq!(Loop::dqs::<f32>(4, 8), Loop::Simd);
     /// }
     /// ```
-    pub fn dqs<L: Lane>(influences: usize) -> Loop {
+    pub fn dqs<L: Lane>(influences: usize, bones: usize) -> Loop {
         let assembly = match L::which::<PhantomData<()>>(PhantomData) {
             Which::F32(_) if cfg!(skin_x86) => return Loop::Simd,
             Which::F32(_) => cfg!(skin_asm_v7em_f32),
-            Which::Q14(_) => cfg!(skin_asm_v7em),
+            Which::Q14(_) => q14_dqs_assembly(bones),
         };
         if assembly && influences == 4 {
             Loop::Assembly
@@ -152,6 +154,16 @@ pub(crate) fn stitch<L: Lane>(
         Which::F32((rigid, out, normals)) => f32_stitch(rigid, out, normals),
         Which::Q14((rigid, out, normals)) => generic::stitch(rigid, out, normals),
     }
+}
+
+/// Whether the fixed lane's DQS kernels (where the target has them) take `bones`.
+fn q14_dqs_assembly(bones: usize) -> bool {
+    #[cfg(skin_asm_fixed_dqs)]
+    if asm::fixed_dqs_takes(bones) {
+        return true;
+    }
+    let _ = bones;
+    false
 }
 
 /// The fixed lane's choice: the assembly kernels for four influences where the target has
@@ -256,15 +268,16 @@ fn f32_dqs<const K: usize>(
     dq::dqs(batch, out, normals)
 }
 
-/// The fixed lane's DQS: the assembly kernels for four influences where the core has the
-/// DSP extension (they take any palette), else the generic loop.
+/// The fixed lane's DQS: the assembly kernels for four influences on ARMv7E-M with DSP or
+/// ARMv6-M (the entry takes the generic loop itself for a palette the kernels do not take,
+/// as for LBS), else the generic loop.
 #[inline(always)]
 fn q14_dqs<const K: usize>(
     batch: Batch<'_, Q14, K, Dual<Q14>>,
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
-    #[cfg(skin_asm_v7em)]
+    #[cfg(skin_asm_fixed_dqs)]
     if let Some(four) = batch.four() {
         return asm::fixed_dqs4(four, out, normals);
     }

@@ -1,34 +1,71 @@
 //! The entries of the DQS-4 kernels: the fixed lane's (`dqs_thumbv7em.rs`, cores with the
-//! DSP extension), given a `DualJob`, and the `f32` lane's (`dqs_thumbv7em_f32.rs`, cores
-//! with a single-precision FPU and the hard-float ABI), given a `Job`, each made from a
-//! validated view as the LBS entries make theirs.
+//! DSP extension; `dqs_thumbv6m.rs`, ARMv6-M), given a `DualJob`, and the `f32` lane's
+//! (`dqs_thumbv7em_f32.rs`, cores with a single-precision FPU and the hard-float ABI),
+//! given a `Job`, each made from a validated view as the LBS entries make theirs.
 
+#[cfg(skin_asm_v6m_dqs)]
+use super::dqs_thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em)]
-use super::dqs_thumbv7em::{self as fixed_kernel, DualJob};
+use super::dqs_thumbv7em as fixed_kernel;
 use super::job;
-#[cfg(skin_asm_v7em)]
-use super::SEED_TABLE;
+#[cfg(skin_asm_fixed_dqs)]
+use super::{Job, SEED_TABLE};
 use crate::dual::Dual;
-#[cfg(skin_asm_v7em)]
+#[cfg(skin_asm_fixed_dqs)]
 use crate::lane::{Out16, Q14, RECIP, RECIP_INTERVALS};
 use crate::skin::batch::{Batch, Normals};
 
+/// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
+/// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
+/// byte 36).
+#[cfg(skin_asm_fixed_dqs)]
+#[repr(C)]
+pub(super) struct DualJob {
+    /// The arrays and the seed table, as for LBS.
+    pub(super) job: Job,
+    /// The reciprocal table (`RECIP`).
+    pub(super) recip: *const u16,
+}
+
+#[cfg(skin_asm_fixed_dqs)]
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
+    assert!(offset_of!(DualJob, recip) == 36);
+};
+
 /// The reciprocal seeds the fixed kernels read (a static: one address).
-#[cfg(skin_asm_v7em)]
+#[cfg(skin_asm_fixed_dqs)]
 static RECIP_TABLE: [u16; RECIP_INTERVALS] = RECIP;
 
-/// The fixed lane's DQS loop for four influences, in assembly (ARMv7E-M with DSP): the
-/// generic loop's bits (`crate::skin::dqs`).
+/// Whether the fixed DQS kernels take a palette of `bones` dual quaternions: at least one,
+/// and on ARMv6-M at most 64 (the kernels' table).
+#[cfg(skin_asm_fixed_dqs)]
+#[inline(always)]
+pub(in crate::skin) fn fixed_dqs_takes(bones: usize) -> bool {
+    #[cfg(skin_asm_v6m_dqs)]
+    if !fixed_kernel::fits(bones) {
+        return false;
+    }
+    bones > 0
+}
+
+/// The fixed lane's DQS loop for four influences, in assembly (ARMv7E-M with DSP, or
+/// ARMv6-M), for palettes it takes ([`fixed_dqs_takes`]; others take the generic loop):
+/// the generic loop's bits (`crate::skin::dqs`).
 ///
 /// The [`Batch`] guarantees what the kernels cannot check cheaply: every bone index of
 /// every influence (all four slots, weight 0 or not) is below `palette.len()`.
-#[cfg(skin_asm_v7em)]
+#[cfg(skin_asm_fixed_dqs)]
 #[inline]
 pub(in crate::skin) fn fixed_dqs4(
     batch: Batch<'_, Q14, 4, Dual<Q14>>,
     out: &mut [[Out16; 3]],
     normals: Normals<'_, Q14>,
 ) {
+    if !fixed_dqs_takes(batch.parts().0.len()) {
+        return crate::skin::dqs::dqs(batch, out, normals);
+    }
     let mut job = DualJob {
         job: job(&batch, out, SEED_TABLE.as_ptr()),
         recip: RECIP_TABLE.as_ptr(),
@@ -37,8 +74,9 @@ pub(in crate::skin) fn fixed_dqs4(
         None => {
             // SAFETY: `job` describes live slices: `count` elements of the influences,
             // positions and `out` (no more than their lengths), the palette, which holds
-            // every bone index of those influences (the `Batch` invariant), the 96-entry
-            // `SEED_TABLE` and the 256-entry `RECIP_TABLE`; `out` is borrowed mutably, so it
+            // every bone index of those influences (the `Batch` invariant) and that the
+            // kernel takes (`fixed_dqs_takes`), the 96-entry `SEED_TABLE` and the 256-entry
+            // `RECIP_TABLE`; `out` is borrowed mutably, so it
             // aliases nothing the kernel reads. `out` is 4-byte aligned (`[Out16; 3]`), the
             // rest at least 2-byte aligned as the kernels need. The kernel's own contract
             // (registers, stack, unaligned loads) is stated on its declaration.

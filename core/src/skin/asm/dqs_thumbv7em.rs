@@ -35,26 +35,7 @@
 //! [`Lane::rigid`]: crate::lane::Lane::rigid
 //! [`Lane::unit`]: crate::lane::Lane::unit
 
-use super::Job;
-use crate::dual::Dual;
-use crate::lane::Q14;
-
-/// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
-/// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
-/// byte 36).
-#[repr(C)]
-pub(super) struct DualJob {
-    /// The arrays and the seed table, as for LBS.
-    pub(super) job: Job,
-    /// The reciprocal table (`RECIP`).
-    pub(super) recip: *const u16,
-}
-
-const _: () = {
-    use core::mem::{offset_of, size_of};
-    assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
-    assert!(offset_of!(DualJob, recip) == 36);
-};
+use super::dqs::DualJob;
 
 // DualJob: the `Job` (+0 palette, +4 influences, +8 positions, +12 normals, +16 out,
 // +20 out_normals, +24 count, +28 palette_len, +32 seed), then +36 the reciprocal table.

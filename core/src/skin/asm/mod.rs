@@ -1,6 +1,7 @@
 //! Hand-scheduled assembly for the four-influence LBS loops on Cortex-M, for the DQS
 //! loops on the Cortex-M4F class (`dqs.rs`, `dqs_thumbv7em.rs`, `dqs_thumbv7em_f32.rs`:
-//! instructions per vertex with normals, fixed 457.8 → 239.5, `f32` 286.6 → 238.5), and the
+//! instructions per vertex with normals, fixed 457.8 → 239.5, `f32` 286.6 → 238.5) and the
+//! fixed lane's on ARMv6-M (`dqs_thumbv6m.rs`: 913.6 → 527.9), and the
 //! fixed lane's morph loop on the Cortex-M4 (`thumbv7em_morph.rs`): one of skin-core's two
 //! `unsafe` modules (the other is the x86 AVX2 loop, `skin/x86/avx2.rs`).
 //!
@@ -73,16 +74,18 @@ use thumbv6m as fixed_kernel;
 #[cfg(skin_asm_v7em_f32)]
 mod thumbv7em_f32;
 
-#[cfg(any(skin_asm_v7em, skin_asm_v7em_f32))]
+#[cfg(any(skin_asm_fixed_dqs, skin_asm_v7em_f32))]
 mod dqs;
+#[cfg(skin_asm_v6m_dqs)]
+mod dqs_thumbv6m;
 #[cfg(skin_asm_v7em)]
 mod dqs_thumbv7em;
 #[cfg(skin_asm_v7em_f32)]
 mod dqs_thumbv7em_f32;
-#[cfg(skin_asm_v7em)]
-pub(super) use dqs::fixed_dqs4;
 #[cfg(skin_asm_v7em_f32)]
 pub(super) use dqs::float_dqs4;
+#[cfg(skin_asm_fixed_dqs)]
+pub(super) use dqs::{fixed_dqs4, fixed_dqs_takes};
 #[cfg(skin_asm_v7em)]
 mod thumbv7em_morph;
 #[cfg(skin_asm_v7em)]
