@@ -67,7 +67,13 @@ enum Model {
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
     /// and its breathing lattice (free-form deformation after skinning).
     DeformedElbow,
+    /// A character of [`MANY_PARTS`] skins of 32 joints over 69 (one part each), more
+    /// vertices than the Pico's RAM holds skinned whole-model.
+    ManyParts,
 }
+
+/// Skins (and parts) of [`Model::ManyParts`]: 200 × 31 triangles of 3 vertices each.
+const MANY_PARTS: usize = 200;
 
 /// What a run left behind.
 struct Run {
@@ -107,6 +113,12 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     let path = match model {
         Model::Character => None,
         Model::Sample(name) | Model::SampleClip(name, _) => Some(sample(test, name)?),
+        Model::ManyParts => {
+            let path = dir.path().join("many-parts.glb");
+            let g = skin_tests::gltf_gen::many_skins(MANY_PARTS, 32, 69);
+            std::fs::write(&path, g.glb()).expect("write the generated model");
+            Some(path)
+        }
         Model::FourSkins69Joints => {
             let path = dir.path().join("four-skins.glb");
             let mut g = skin_tests::gltf_gen::many_skins(4, 43, 69);
@@ -538,6 +550,48 @@ fn firmware_frames_mps2_an386_m4f_f32() {
             Model::Sample("CesiumMan.glb"),
         ],
     );
+}
+
+/// Memory bounded by a chunk of a part, not the whole model: a character of 200 skins
+/// (200 parts of 32 bones, 18,600 vertices) whose skinned positions and normals alone,
+/// held for the whole model beside its projected vertices, would be more than the Pico's
+/// 264 KiB of RAM, plays as Cortex-M0 code held to the Pico's limits (the mps2-an385-m0
+/// build): each part is skinned a chunk at a time and projected at once, so only the
+/// projected vertices (8 bytes each) and spans are whole-model; frames bit for bit the
+/// host's, RAM within the Pico's.
+#[test]
+fn firmware_frames_beyond_whole_model_ram() {
+    let test = "firmware_frames_beyond_whole_model_ram";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let board = "mps2-an385-m0";
+    let run = run(test, board, "fixed", &[], Model::ManyParts).expect("a generated model");
+    let asset = Asset::<Q14>::read(&run.asset).expect("the asset reads");
+    let vertices = asset.positions().len();
+    assert_eq!(asset.parts().count(), MANY_PARTS);
+    assert_eq!(vertices, MANY_PARTS * 31 * 3);
+    // Skinned whole-model: every vertex's position and normal as the fixed lane's skinning
+    // writes them, and its projected vertex.
+    let skinned = std::mem::size_of::<[<Q14 as skin_core::lane::Lane>::Out; 3]>()
+        + std::mem::size_of::<[Q14; 3]>()
+        + std::mem::size_of::<ScreenVertex>();
+    const PICO_RAM: usize = 264 * 1024;
+    assert!(vertices * skinned > PICO_RAM, "{}", vertices * skinned);
+    check::<Q14>(board, Model::ManyParts, &run);
+    for line in run
+        .log
+        .lines()
+        .filter(|l| l.contains("FRAME ") || l.contains("MEMORY "))
+    {
+        eprintln!("{line}");
+    }
+    let memory = lines(&run.log, "MEMORY");
+    let used: usize = field(&memory[0], "ram_used");
+    assert!(used < PICO_RAM, "{used} bytes of RAM, beyond the Pico's");
+    let vertex_bytes: usize = field(&memory[0], "vertex_bytes");
+    assert_eq!(vertex_bytes, 8 * vertices);
 }
 
 /// Morph targets before skinning on the boards: the generated skinned worm (non-zero
