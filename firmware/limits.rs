@@ -18,18 +18,27 @@ pub struct Limits {
     pub bones: usize,
     /// Entries of one part's palette (parts are skinned one palette at a time).
     pub palette: usize,
-    /// Bytes of RAM for the projected vertices, the spans and the band together, in the
-    /// fixed lane and in `f32` (whose skinning buffers are larger): what the rest of the
-    /// frame loop (scene, pose, matrices palette, skinning chunk, stack of the calls) leaves.
-    pub room: [usize; 2],
+    /// Bytes of RAM the frame loop is held to (static data and stack).
+    pub ram: usize,
+    /// Bytes of it the rest of the frame loop (scene, pose, a matrices palette, the
+    /// skinning chunk, the calls' stack) takes, in the fixed lane and in `f32` (whose
+    /// skinning buffers are larger): what is left is the room for the projected vertices,
+    /// the spans and the band ([`Self::room`]).
+    pub rest: [usize; 2],
 }
 
 impl Limits {
-    /// The bytes for projected vertices, spans and band in the fixed lane or `f32`, less a
-    /// palette's `extra` bytes beyond the matrices palette [`Self::room`] was measured with
+    /// The bytes of the rest of the frame loop in the fixed lane or `f32`, with a palette
+    /// `extra` bytes larger than the matrices palette [`Self::rest`] was measured with
     /// ([`palette_extra`]).
+    pub fn rest(&self, fixed: bool, extra: usize) -> usize {
+        self.rest[usize::from(!fixed)] + extra
+    }
+
+    /// The bytes left for projected vertices, spans and band in the fixed lane or `f32`,
+    /// beside a palette `extra` bytes larger than a matrices palette.
     pub fn room(&self, fixed: bool, extra: usize) -> usize {
-        self.room[usize::from(!fixed)].saturating_sub(extra)
+        self.ram.saturating_sub(self.rest(fixed, extra))
     }
 }
 
@@ -74,26 +83,30 @@ pub fn palette_extra<L>(bones: usize, stretched: bool) -> usize {
 }
 
 /// The micro:bit's 16 KiB of RAM hold the procedural character (13 bones, 276 vertices, 520
-/// triangles) with about a kilobyte to spare. Its room is its 16 KiB less the rest of the
-/// frame loop (the character's takes 8,868 bytes of stack in the fixed lane and 9,792 in
-/// `f32`: `scripts/firmware.sh run microbit LANE`, its MEMORY line less the band, vertex
-/// and span bytes) and about 300 bytes to spare: the character gets 4-row bands in the
-/// fixed lane, 3 in `f32`.
+/// triangles) with about a kilobyte to spare. The rest of its frame loop: the character's
+/// takes 8,868 bytes of stack in the fixed lane and 9,792 in `f32` (`scripts/firmware.sh
+/// run microbit LANE`, its MEMORY line less the band, vertex and span bytes), and about 300
+/// bytes to spare; that leaves 7,200 and 6,280 bytes of room: the character gets 4-row
+/// bands in the fixed lane, 3 in `f32`.
 pub const MICROBIT_LIMITS: Limits = Limits {
     bones: 16,
     palette: 16,
-    room: [7200, 6280],
+    ram: 16 * 1024,
+    rest: [9184, 10104],
 };
 
 /// The Pico's 264 KiB (the MPS2 boards are held to them, so that Cortex-M0 code on the
 /// mps2-an385 measures what the Pico needs): 128 bones in the skeleton, posed whole (a
 /// character of four 43-joint skins has 70; about 90 bytes of RAM a bone); 48 palette
 /// entries a part, the `vs_1_1` budget's most (32 bones as 3×4 matrices, 48 as dual
-/// quaternions). Its room is its 256 KiB less 32 KiB for the rest of the frame loop
-/// (CesiumMan's takes 14 KiB; 128 bones' pose and palette about 11 KiB more): about
-/// 19,000 vertices of a closed mesh (two triangles a vertex) with a one-row band.
+/// quaternions). Its frame loop is held to the 256 KiB of its memory map, 40 KiB of them
+/// for the rest of the frame loop: a 70-bone character of 200 parts takes 32,880 bytes of it (M0 code on the
+/// mps2-an385, its MEMORY line less the band, vertex and span bytes), 58 bones more about
+/// 5 KiB, and about 2 KiB to spare. That is about 18,000 vertices of a closed mesh (two
+/// triangles a vertex) with a one-row band.
 pub const PICO_LIMITS: Limits = Limits {
     bones: 128,
     palette: 48,
-    room: [224 * 1024; 2],
+    ram: 256 * 1024,
+    rest: [40 * 1024; 2],
 };

@@ -270,8 +270,8 @@ pub fn fit_skinning(rig: &Rig, board: &'static Board, lane: LaneKind, skinning: 
     let left = room.saturating_sub(ROW_BYTES);
     let vertices = left.saturating_sub(screen_bytes(0, c.triangles)) / VERTEX_BYTES;
     let triangles = 2 * (left.saturating_sub(screen_bytes(c.vertices, 0)) / SPAN_BYTES);
-    let rest = board.ram - board.limits.room(fixed, 0);
-    let ram = rest + c.extra + screen_bytes(c.vertices, c.triangles) + ROW_BYTES;
+    let rest = board.limits.rest(fixed, c.extra);
+    let ram = rest + screen_bytes(c.vertices, c.triangles) + ROW_BYTES;
     let limit = |what, needs, holds| Limit { what, needs, holds };
     fit.limits = vec![
         limit("bones a part", c.part_bones, board.limits.palette),
@@ -280,7 +280,7 @@ pub fn fit_skinning(rig: &Rig, board: &'static Board, lane: LaneKind, skinning: 
         limit("vertices", c.vertices, vertices),
         limit("triangles", c.triangles, triangles),
         limit("flash bytes", board.code + baked.bytes.len(), board.flash),
-        limit("RAM bytes", ram, board.ram),
+        limit("RAM bytes", ram, board.limits.ram),
     ];
     fit
 }

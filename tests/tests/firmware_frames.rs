@@ -16,7 +16,10 @@
 //! generated morphed worm on the micro:bit, AnimatedMorphCube on the M4F, and
 //! MorphStressTest's TheWave (eight targets active at once) on the M4F in both lanes and as
 //! Cortex-M0 code; DQS of scaled joints: the worm squashed and stretched per axis, baked
-//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code. Cortex-M0 code for
+//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code; RiggedFigure with its
+//! armature rescaled ×100 and ×0.01, and a generated character of 200 parts and 18,600
+//! vertices (beyond what the Pico's RAM holds skinned whole-model), as Cortex-M0 code.
+//! Cortex-M0 code for
 //! models beyond the micro:bit's 16 KiB of RAM runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
 //! unchanged).
 //!
@@ -67,6 +70,10 @@ enum Model {
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
     /// and its breathing lattice (free-form deformation after skinning).
     DeformedElbow,
+    /// A sample model with its armatures rescaled by the factor (`skin_tests::rescale`:
+    /// ×100 as Blender exports centimetres, ×0.01 as Mixamo does, with compensating
+    /// translations, keys and inverse binds), baked in the fixed lane as the script bakes.
+    Rescaled(&'static str, f32),
     /// A character of [`MANY_PARTS`] skins of 32 joints over 69 (one part each), more
     /// vertices than the Pico's RAM holds skinned whole-model.
     ManyParts,
@@ -112,7 +119,9 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     args.extend(options);
     let path = match model {
         Model::Character => None,
-        Model::Sample(name) | Model::SampleClip(name, _) => Some(sample(test, name)?),
+        Model::Sample(name) | Model::SampleClip(name, _) | Model::Rescaled(name, _) => {
+            Some(sample(test, name)?)
+        }
         Model::ManyParts => {
             let path = dir.path().join("many-parts.glb");
             let g = skin_tests::gltf_gen::many_skins(MANY_PARTS, 32, 69);
@@ -162,6 +171,19 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
                 asset_path,
             ];
             skin_tests::skin_cli(&bake).expect("the clip is baked");
+            args.extend(["--asset", asset_path]);
+        }
+        (Model::Rescaled(_, f), Some(path)) => {
+            let rig = skin_host::import::from_path(path).expect("the sample imports");
+            let options = skin_host::bake::Options {
+                budget: Some(Budget::VS_1_1),
+                lane: skin_host::pose::LaneKind::Fixed,
+                clips: None,
+                skinning: Skinning::Lbs,
+            };
+            let rig = skin_tests::rescale::rescaled(&rig, f);
+            let baked = skin_host::bake::bake(&rig, &options).expect("the rescaled model bakes");
+            std::fs::write(asset_path, baked.bytes).expect("the asset is written");
             args.extend(["--asset", asset_path]);
         }
         (Model::DeformedElbow, Some(path)) => {
@@ -552,10 +574,26 @@ fn firmware_frames_mps2_an386_m4f_f32() {
     );
 }
 
+/// Authoring scale on the boards: RiggedFigure with its armature rescaled ×100 (Blender's
+/// centimetres) and ×0.01 (Mixamo's), baked in the fixed lane, plays as Cortex-M0 code
+/// with frames bit for bit the host's.
+#[test]
+fn firmware_frames_rescaled_armatures() {
+    frames(
+        "firmware_frames_rescaled_armatures",
+        "mps2-an385-m0",
+        "fixed",
+        &[
+            Model::Rescaled("RiggedFigure.glb", 100.0),
+            Model::Rescaled("RiggedFigure.glb", 0.01),
+        ],
+    );
+}
+
 /// Memory bounded by a chunk of a part, not the whole model: a character of 200 skins
 /// (200 parts of 32 bones, 18,600 vertices) whose skinned positions and normals alone,
-/// held for the whole model beside its projected vertices, would be more than the Pico's
-/// 264 KiB of RAM, plays as Cortex-M0 code held to the Pico's limits (the mps2-an385-m0
+/// held for the whole model beside its projected vertices, would be more than the 256 KiB
+/// of the Pico's memory map, plays as Cortex-M0 code held to the Pico's limits (the mps2-an385-m0
 /// build): each part is skinned a chunk at a time and projected at once, so only the
 /// projected vertices (8 bytes each) and spans are whole-model; frames bit for bit the
 /// host's, RAM within the Pico's.
@@ -577,13 +615,13 @@ fn firmware_frames_beyond_whole_model_ram() {
     let skinned = std::mem::size_of::<[<Q14 as skin_core::lane::Lane>::Out; 3]>()
         + std::mem::size_of::<[Q14; 3]>()
         + std::mem::size_of::<ScreenVertex>();
-    const PICO_RAM: usize = 264 * 1024;
+    const PICO_RAM: usize = 256 * 1024;
     assert!(vertices * skinned > PICO_RAM, "{}", vertices * skinned);
     check::<Q14>(board, Model::ManyParts, &run);
     for line in run
         .log
         .lines()
-        .filter(|l| l.contains("FRAME ") || l.contains("MEMORY "))
+        .filter(|l| l.contains("ASSET ") || l.contains("FRAME ") || l.contains("MEMORY "))
     {
         eprintln!("{line}");
     }
