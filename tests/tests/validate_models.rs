@@ -762,6 +762,14 @@ fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
     let options = Options::default();
     let why = validate::fixed_unavailable(&rig, &options).expect("fixed cannot hold it");
     assert!(why.contains("row summing to 8.4853"), "{why}");
+    // It names the joint and its node, the limit, and what the user can do.
+    for part in [
+        "skin 0 joint 0 (node 0",
+        "summing below 8",
+        "use --arith f32",
+    ] {
+        assert!(why.contains(part), "{part:?} not in: {why}");
+    }
     let Some(gpu) = gpu("a_model_beyond_the_fixed_lane_reports_every_other_row") else {
         return;
     };
