@@ -16,8 +16,8 @@
 //! generated morphed worm on the micro:bit, AnimatedMorphCube on the M4F, and
 //! MorphStressTest's TheWave (eight targets active at once) on the M4F in both lanes and as
 //! Cortex-M0 code; DQS of scaled joints: the worm squashed and stretched per axis, baked
-//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code; RiggedFigure with its
-//! armature rescaled ×100, and a generated character of 200 parts and 18,600
+//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code; CesiumMan and
+//! RiggedFigure (its armature rescaled ×100) merged into one scene, and a generated character of 200 parts and 18,600
 //! vertices (beyond what the Pico's RAM holds skinned whole-model), as Cortex-M0 code.
 //! Cortex-M0 code for
 //! models beyond the micro:bit's 16 KiB of RAM runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
@@ -70,10 +70,11 @@ enum Model {
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
     /// and its breathing lattice (free-form deformation after skinning).
     DeformedElbow,
-    /// A sample model with its armatures rescaled by the factor (`skin_tests::rescale`:
-    /// ×100 as Blender exports centimetres, ×0.01 as Mixamo does, with compensating
-    /// translations, keys and inverse binds), baked in the fixed lane as the script bakes.
-    Rescaled(&'static str, f32),
+    /// Two samples merged into one scene of several skins (`skin_tests::rescale::merged`):
+    /// CesiumMan, and RiggedFigure beside it with its armature rescaled ×100 as Blender
+    /// exports centimetres (compensating translations, keys and inverse binds), their first
+    /// clips played together, baked in the fixed lane as the script bakes.
+    Merged,
     /// A character of [`MANY_PARTS`] skins of 32 joints over 69 (one part each), more
     /// vertices than the Pico's RAM holds skinned whole-model.
     ManyParts,
@@ -119,8 +120,26 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     args.extend(options);
     let path = match model {
         Model::Character => None,
-        Model::Sample(name) | Model::SampleClip(name, _) | Model::Rescaled(name, _) => {
-            Some(sample(test, name)?)
+        Model::Sample(name) | Model::SampleClip(name, _) => Some(sample(test, name)?),
+        Model::Merged => {
+            let (a, b) = (
+                sample(test, "CesiumMan.glb")?,
+                sample(test, "RiggedFigure.glb")?,
+            );
+            let import = |p: &PathBuf| skin_host::import::from_path(p).expect("the sample imports");
+            let b = skin_tests::rescale::rescaled(&import(&b), 100.0);
+            let b = skin_tests::rescale::shifted(&b, [1.0, 0.0, 0.0]);
+            let rig = skin_tests::rescale::merged(&import(&a), &b);
+            let options = skin_host::bake::Options {
+                budget: Some(Budget::VS_1_1),
+                lane: skin_host::pose::LaneKind::Fixed,
+                clips: None,
+                skinning: Skinning::Lbs,
+            };
+            let baked = skin_host::bake::bake(&rig, &options).expect("the merged model bakes");
+            let asset = dir.path().join("merged.bin");
+            std::fs::write(&asset, baked.bytes).expect("the asset is written");
+            Some(asset)
         }
         Model::ManyParts => {
             let path = dir.path().join("many-parts.glb");
@@ -173,18 +192,8 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             skin_tests::skin_cli(&bake).expect("the clip is baked");
             args.extend(["--asset", asset_path]);
         }
-        (Model::Rescaled(_, f), Some(path)) => {
-            let rig = skin_host::import::from_path(path).expect("the sample imports");
-            let options = skin_host::bake::Options {
-                budget: Some(Budget::VS_1_1),
-                lane: skin_host::pose::LaneKind::Fixed,
-                clips: None,
-                skinning: Skinning::Lbs,
-            };
-            let rig = skin_tests::rescale::rescaled(&rig, f);
-            let baked = skin_host::bake::bake(&rig, &options).expect("the rescaled model bakes");
-            std::fs::write(asset_path, baked.bytes).expect("the asset is written");
-            args.extend(["--asset", asset_path]);
+        (Model::Merged, Some(path)) => {
+            args.extend(["--asset", path.to_str().expect("UTF-8 asset path")]);
         }
         (Model::DeformedElbow, Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
@@ -574,17 +583,17 @@ fn firmware_frames_mps2_an386_m4f_f32() {
     );
 }
 
-/// Authoring scale on the boards: RiggedFigure with its armature rescaled ×100 (Blender's
-/// centimetres, the export whose fixed-point pose once overflowed), baked in the fixed lane,
-/// plays as Cortex-M0 code with frames bit for bit the host's. (×0.01 is held to the same
-/// bound on the host, `host_rescaled.rs`; one firmware build is kept for the suite's time.)
+/// Real characters as they are exported (issue 15's generated variants on the boards): two
+/// samples merged into one scene of several skins, one of them with its armature at
+/// Blender's ×100 (the export whose fixed-point pose once overflowed), baked in the fixed
+/// lane, plays as Cortex-M0 code with frames bit for bit the host's.
 #[test]
-fn firmware_frames_rescaled_armature() {
+fn firmware_frames_merged_rescaled_character() {
     frames(
-        "firmware_frames_rescaled_armature",
+        "firmware_frames_merged_rescaled_character",
         "mps2-an385-m0",
         "fixed",
-        &[Model::Rescaled("RiggedFigure.glb", 100.0)],
+        &[Model::Merged],
     );
 }
 
