@@ -219,7 +219,10 @@ impl Fit {
 
 /// Whether `rig` baked in `lane` with the boards' palette (`skin bake --budget vs_1_1`,
 /// as `scripts/firmware.sh` bakes) plays on `board`, limit by limit, skinned by LBS (the
-/// boards' default build).
+/// boards' default build). Vertices and triangles are each held to what the board's room
+/// leaves beside the other and a one-row band; the RAM row is the rest of the frame loop
+/// (`Limits::rest`) with those buffers and that band (the build then makes its bands as
+/// tall as the room allows, up to the board's rows).
 pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
     fit_skinning(rig, board, lane, Skinning::Lbs)
 }
