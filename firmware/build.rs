@@ -6,16 +6,22 @@
 //!   (feature `bench`) needs no asset.
 //! - The frame loop's buffers are sized to that model (`$OUT_DIR/model.rs`: its bones,
 //!   vertices, triangles and largest part palette), and a model beyond what the board's RAM
-//!   holds stops the build with a message naming the board, the need and the limit. An
-//!   asset of the other lane (or unreadable) gets the board's largest buffers instead: the
-//!   firmware then refuses it at run time, with the reader's error.
+//!   holds stops the build with a message naming the board, the need and the limit: more
+//!   bones or palette entries than the board's limits (`limits.rs`), or more projected
+//!   vertices and spans than the room its RAM leaves for them beside a band (vertices and
+//!   triangles are bounded in bytes, not counted: skinning takes a chunk of a part at a
+//!   time, so only what band rendering needs of every vertex is whole-model). An asset of
+//!   the other lane (or unreadable) gets one-entry buffers instead: the firmware then
+//!   refuses it at run time, with the reader's error.
 //! - Rows per band are the board's (the Pico's and the MPS2 boards' as tall as their
-//!   budget leaves room for next to the model's buffers, up to 24), or `SKIN_BAND_ROWS`
-//!   (1..=240) when set; a band that, with the model's projected vertices and spans, needs
-//!   more than the board's RAM holds stops the build the same way.
+//!   budget leaves room for next to the model's buffers, up to 24, and at least 12 where
+//!   the room allows), or `SKIN_BAND_ROWS` (1..=240) when set; a band that, with the
+//!   model's projected vertices and spans, needs more than the board's RAM holds stops the
+//!   build the same way.
 //! - An asset baked for DQS of joints with scale or shear (`Asset::stretched`) sets the
 //!   `stretched` cfg: the frame loop skins with a `StretchPalette` (each palette bone's
-//!   symmetric stretch, six entries, besides its dual quaternion) instead of a `DualPalette`.
+//!   3×3 stretch besides its dual quaternion) instead of a `DualPalette`; the bytes that
+//!   palette takes beyond a matrices palette come off the room.
 //! - `SKIN_TARGET` (the target triple) is passed on for the log.
 //! - With feature `walk`, `SKIN_WALK` names the walking figure's joints as bones of the
 //!   asset, `PELVIS,LEFT_ANKLE,RIGHT_ANKLE,HEAD` (`$OUT_DIR/walk.rs`); the firmware checks
@@ -60,18 +66,12 @@ fn main() {
     fs::write(out.join("asset.bin"), &bytes).expect("write asset.bin");
     let fixed = env::var_os("CARGO_FEATURE_FIXED").is_some();
     let walk = env::var_os("CARGO_FEATURE_WALK").is_some();
-    let room = board.room(fixed, walk);
     let model = if fixed {
         Model::of::<skin_core::lane::Q14>(&bytes)
     } else {
         Model::of::<f32>(&bytes)
     };
-    let stretched = if fixed {
-        stretched::<skin_core::lane::Q14>(&bytes)
-    } else {
-        stretched::<f32>(&bytes)
-    };
-    if stretched {
+    if model.is_some_and(|m| m.stretched) {
         println!("cargo::rustc-cfg=stretched");
     }
     let model = match model {
@@ -79,8 +79,9 @@ fn main() {
             board.check(&m, &asset);
             m
         }
-        None => board.most,
+        None => Model::UNREAD,
     };
+    let room = board.room(fixed, walk, model.extra);
     println!("cargo:rerun-if-env-changed=SKIN_BAND_ROWS");
     let rows = match env::var("SKIN_BAND_ROWS") {
         Ok(v) if !v.is_empty() => match v.parse::<usize>() {
@@ -94,13 +95,6 @@ fn main() {
     board.check_band(&model, rows, room, &asset);
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
     walk_joints(&out);
-}
-
-/// Whether the asset `bytes` in lane `L` is baked for DQS of joints with scale or shear
-/// ([`skin_core::asset::Asset::stretched`]): the frame loop then skins with a
-/// `StretchPalette`, six more entries a palette bone; `false` when it does not read.
-fn stretched<L: skin_core::asset::AssetLane>(bytes: &[u8]) -> bool {
-    skin_core::asset::Asset::<L>::read(bytes).is_ok_and(|a| a.stretched())
 }
 
 /// `$OUT_DIR/walk.rs` from `SKIN_WALK` (feature `walk` only).
@@ -128,32 +122,51 @@ fn walk_joints(out: &std::path::Path) {
 // `skin budget --board` (host/src/board.rs) includes too.
 include!("limits.rs");
 
-/// What a model needs of the frame loop's buffers, in the units of a board's limits
-/// (`palette`: entries of its largest part palette).
-type Model = Limits;
+/// What a model needs of the frame loop's buffers.
+#[derive(Clone, Copy)]
+struct Model {
+    bones: usize,
+    vertices: usize,
+    triangles: usize,
+    /// Entries of its largest part palette.
+    palette: usize,
+    /// Baked for DQS of joints with scale or shear ([`skin_core::asset::Asset::stretched`]):
+    /// the frame loop then skins with a `StretchPalette`.
+    stretched: bool,
+    /// Bytes its palette takes beyond a matrices palette of as many entries
+    /// ([`palette_extra`]).
+    extra: usize,
+}
 
 impl Model {
+    /// What an asset that does not read in the build's lane gets: the firmware refuses it
+    /// at run time, with the reader's error, before any buffer is used.
+    const UNREAD: Self = Self {
+        bones: 1,
+        vertices: 1,
+        triangles: 1,
+        palette: 1,
+        stretched: false,
+        extra: 0,
+    };
+
     /// The needs of the asset `bytes` in lane `L`; `None` when it does not read as one.
     fn of<L: skin_core::asset::AssetLane>(bytes: &[u8]) -> Option<Self> {
         let asset = skin_core::asset::Asset::<L>::read(bytes).ok()?;
+        let palette = asset.parts().map(|p| p.bones().len()).max().unwrap_or(0);
         Some(Self {
             bones: asset.bones(),
             vertices: asset.positions().len(),
             triangles: asset.indices().len() / 3,
-            palette: asset.parts().map(|p| p.bones().len()).max().unwrap_or(0),
+            palette,
+            stretched: asset.stretched(),
+            extra: palette_extra::<L>(palette, asset.stretched()),
         })
     }
 
-    /// Spans for binned triangles: half the triangles (a closed mesh turns about half of
-    /// them away from the viewer; a frame that shows more draws the rest unbinned, slower
-    /// but the same picture).
-    fn spans(&self) -> usize {
-        self.triangles.div_ceil(2)
-    }
-
-    /// RAM for its projected vertices (8 bytes each) and spans (4 bytes each).
+    /// RAM for its projected vertices and spans ([`screen_bytes`]).
     fn bytes(&self) -> usize {
-        8 * self.vertices + 4 * self.spans()
+        screen_bytes(self.vertices, self.triangles)
     }
 
     /// The capacities, and `rows` per band, as Rust constants for src/frame.rs.
@@ -167,7 +180,7 @@ impl Model {
              /// Rows per band (the board's for this model, or `SKIN_BAND_ROWS`).\npub const ROWS: usize = {rows};\n",
             self.bones.max(1),
             self.vertices.max(1),
-            self.spans(),
+            spans(self.triangles).max(1),
             self.palette.max(1),
         )
     }
@@ -183,51 +196,52 @@ struct Board {
     /// The most rows per band.
     rows: usize,
     /// Bytes for the projected vertices, the spans and the band together, when the band
-    /// is to be as tall as that allows (up to `rows`); `None`: always `rows`.
+    /// is to be as tall as that allows (up to `rows`; a model whose vertices and spans
+    /// leave less than [`BUDGET_ROWS`] rows of it gets that many, as its room allows);
+    /// `None`: as tall as the room allows.
     budget: Option<usize>,
-    /// The largest model it plays: bones, vertices, triangles, palette entries.
-    most: Model,
-    /// Bytes its RAM holds for the projected vertices, the spans and the band together,
-    /// whatever the rows per band: what the rest of the frame loop leaves, in the fixed
-    /// lane and in `f32` (whose skinning buffers are larger).
-    room: [usize; 2],
+    /// The most of a model it plays: bones, palette entries, and the room its RAM leaves
+    /// for projected vertices, spans and band.
+    most: Limits,
     /// Bytes of stack the walk demo's animation (IK, aim, gait) takes beyond a clip's
-    /// frame, taken from `room` when it plays.
+    /// frame, taken from the room when it plays.
     walk: usize,
 }
+
+/// Rows per band a model beyond a board's band budget still gets, where its room allows:
+/// CesiumMan's on the Pico.
+const BUDGET_ROWS: usize = 12;
 
 impl Board {
     /// Rows per band for `model`: as many as `budget` (or, without one, the `room` the
     /// rest of the frame loop leaves) has space for, at least one and at most `rows`.
     fn rows(&self, model: &Model, room: usize) -> usize {
-        let bytes = self.budget.unwrap_or(room);
+        let bytes = match self.budget {
+            Some(b) => b.max(model.bytes() + BUDGET_ROWS * ROW_BYTES).min(room),
+            None => room,
+        };
         (bytes.saturating_sub(model.bytes()) / ROW_BYTES).clamp(1, self.rows)
     }
 
     /// The bytes its RAM holds for the projected vertices, the spans and the band in the
-    /// fixed lane or `f32`, with the walk demo's animation (`walk`) or without.
-    fn room(&self, fixed: bool, walk: bool) -> usize {
-        let room = self.room[usize::from(!fixed)];
+    /// fixed lane or `f32`, with the walk demo's animation (`walk`) or without, next to a
+    /// palette `extra` bytes larger than a matrices palette.
+    fn room(&self, fixed: bool, walk: bool, extra: usize) -> usize {
+        let room = self.most.room(fixed, extra);
         match walk {
             true => room.saturating_sub(self.walk),
             false => room,
         }
     }
 
-    /// Stops the build when `model` (from the asset file `asset`) needs more than the
-    /// board holds.
+    /// Stops the build when `model` (from the asset file `asset`) has more bones or
+    /// palette entries than the board holds (its vertices and triangles are checked in
+    /// bytes against the room, [`Self::check_band`]).
     fn check(&self, model: &Model, asset: &std::path::Path) {
         let most = &self.most;
         let over = [
             ("bones", model.bones, most.bones),
-            ("vertices", model.vertices, most.vertices),
-            ("triangles", model.triangles, most.triangles),
             ("palette entries in a part", model.palette, most.palette),
-            (
-                "bytes of projected vertices (8 each) and spans for half its triangles (4 each)",
-                model.bytes(),
-                most.bytes(),
-            ),
         ];
         if let Some((what, need, limit)) = over.into_iter().find(|(_, need, limit)| need > limit) {
             fail(&format!(
@@ -240,17 +254,17 @@ impl Board {
     }
 
     /// Stops the build when `model`'s projected vertices and spans with a band of `rows`
-    /// rows need more than the board's RAM holds: rows chosen with `SKIN_BAND_ROWS` may
-    /// be taller than the board's own choice, and a stack past the RAM's end faults at
-    /// run time (on the micro:bit, 8-row bands of the character need 1.6 KiB more than
-    /// its 16 KiB).
+    /// rows need more than the board's RAM holds: a model of too many vertices or
+    /// triangles, or rows chosen with `SKIN_BAND_ROWS` taller than the board's own choice
+    /// (a stack past the RAM's end faults at run time: on the micro:bit, 8-row bands of the
+    /// character need 1.6 KiB more than its 16 KiB).
     fn check_band(&self, model: &Model, rows: usize, room: usize, asset: &std::path::Path) {
         let need = model.bytes() + rows * ROW_BYTES;
         if need > room {
             fail(&format!(
                 "{} does not fit the {} ({} of RAM) in {rows}-row bands: it needs {need} bytes \
-                 of projected vertices (8 each), spans for half its triangles (4 each) and \
-                 the band ({ROW_BYTES} a row), the board holds {}",
+                 of projected vertices ({VERTEX_BYTES} each), spans for half its triangles \
+                 ({SPAN_BYTES} each) and the band ({ROW_BYTES} a row), the board holds {}",
                 asset.display(),
                 self.name,
                 self.ram,
@@ -273,7 +287,6 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
-        room: [PICO_ROOM; 2],
         walk: 0,
     },
     Board {
@@ -284,7 +297,6 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
-        room: [PICO_ROOM; 2],
         walk: 0,
     },
     Board {
@@ -295,7 +307,6 @@ const BOARDS: [Board; 4] = [
         rows: 4,
         budget: None,
         most: MICROBIT_LIMITS,
-        room: MICROBIT_ROOM,
         walk: MICROBIT_WALK,
     },
     Board {
@@ -306,7 +317,6 @@ const BOARDS: [Board; 4] = [
         rows: PICO_ROWS,
         budget: PICO_BUDGET,
         most: PICO_LIMITS,
-        room: [PICO_ROOM; 2],
         walk: 0,
     },
 ];
@@ -319,27 +329,11 @@ const PICO_ROWS: usize = 24;
 /// with the pose and skinning buffers; smaller models get 24-row bands (fewer band set-ups).
 const PICO_BUDGET: Option<usize> = Some(46 * 1024);
 
-/// The Pico's RAM for projected vertices, spans and band (any rows): its 256 KiB less
-/// 32 KiB for the rest of the frame loop (CesiumMan's takes 14 KiB; 128 bones' pose and
-/// palette about 11 KiB more).
-const PICO_ROOM: usize = 224 * 1024;
-
-/// The micro:bit's RAM for projected vertices, spans and band, fixed lane and `f32`: its
-/// 16 KiB less the rest of the frame loop (the character's takes 8,868 bytes of stack in the
-/// fixed lane and 9,792 in `f32`: `scripts/firmware.sh run microbit LANE`, its MEMORY line
-/// less the band, vertex and span bytes) and about 300 bytes to spare. The character gets
-/// 4-row bands in the fixed lane, 3 in `f32`.
-const MICROBIT_ROOM: [usize; 2] = [7200, 6280];
-
 /// The walk demo's animation on the micro:bit: 968 bytes of stack more than the clip's
 /// frame (fixed lane: `scripts/firmware.sh run microbit fixed --walk 0,10,13,3 --rows 2`,
 /// its MEMORY line, against the character's), and some to spare: 3-row bands in the fixed
 /// lane, 2 in `f32`.
 const MICROBIT_WALK: usize = 1000;
-
-/// Bytes a band row takes: 240 pixels (src/frame.rs's `WIDTH`) of RGB565 colour and
-/// 16-bit depth.
-const ROW_BYTES: usize = 240 * 4;
 
 /// Stops the build with one clear message.
 fn fail(why: &str) -> ! {

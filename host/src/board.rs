@@ -5,10 +5,12 @@
 //!
 //! The firmware skins part by part, each part's palette within the `vs_1_1` budget (32
 //! bones as 3×4 matrices), so a model of any number of joints is split as the GPU path
-//! splits draw calls; what must fit whole is the skeleton (every bone's pose and world
-//! matrix, and every joint entry's inverse bind), the screen vertices of all parts, the
-//! flash (the firmware's code plus the asset) and the RAM (the frame loop's buffers, at most
-//! what the board's largest model needs).
+//! splits draw calls, and each part a chunk of vertices at a time; what must fit whole is
+//! the skeleton (every bone's pose and world matrix, and every joint entry's inverse bind),
+//! every vertex projected to the screen (8 bytes) and spans for binning half the triangles
+//! (4 bytes each), which band rendering needs of every part at every band, the flash (the
+//! firmware's code plus the asset) and the RAM (the rest of the frame loop, the model's
+//! screen buffers and a band).
 //!
 //! ```
 //! use skin_host::board::{fit, Board};
@@ -27,7 +29,7 @@ use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 
 use crate::bake::{bake, Baked, Options};
-use crate::pose::LaneKind;
+use crate::pose::{LaneKind, Skinning};
 use crate::rig::Rig;
 
 /// One board's firmware build.
@@ -42,9 +44,9 @@ pub struct Board {
     /// What the frame loop holds (`firmware/limits.rs`, the table `firmware/build.rs`
     /// sizes its buffers by): bones of the skeleton and joint entries; bones a part's
     /// palette holds (the `vs_1_1` budget's 48 on the larger boards, 16 on the micro:bit,
-    /// whose RAM holds no more); screen vertices and triangles of all parts together (spans
-    /// for binning half of the triangles, the rest of a frame's drawn unbinned: the same
-    /// picture, more instructions).
+    /// whose RAM holds no more); the bytes its RAM leaves for the screen vertices of all
+    /// parts together, spans for binning half of the triangles (the rest of a frame's drawn
+    /// unbinned: the same picture, more instructions) and a band.
     pub limits: Limits,
     /// Flash for code and asset, bytes (`firmware/memory/`).
     pub flash: usize,
@@ -54,13 +56,6 @@ pub struct Board {
     /// the largest measured over its lanes and models; docs/BENCHMARKS.md, "Firmware
     /// memory").
     pub code: usize,
-    /// RAM the frame loop uses (stack high-water mark plus `bss`, the largest over its
-    /// lanes and models) measured with the board's largest buffers, before build.rs sized
-    /// them to the model: an upper bound for every model within the board's limits. Measured with 128 bones on the mps2-an385-m0 (181,672, the 70-bone
-    /// character) and on the micro:bit (14,592, its 16 bones unchanged); for the other
-    /// builds, their figure measured with 64 bones plus the 14,880 bytes the M0 build grew
-    /// by (docs/BENCHMARKS.md).
-    pub ram_used: usize,
 }
 
 /// The boards' limits: the one table `firmware/build.rs` sizes and checks the frame loop by.
@@ -68,7 +63,9 @@ pub mod limits {
     include!("../../firmware/limits.rs");
 }
 pub use limits::Limits;
-use limits::{MICROBIT_LIMITS, PICO_LIMITS};
+use limits::{
+    palette_extra, screen_bytes, MICROBIT_LIMITS, PICO_LIMITS, ROW_BYTES, SPAN_BYTES, VERTEX_BYTES,
+};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
@@ -84,7 +81,6 @@ impl Board {
             flash: 256 * KIB,
             ram: 16 * KIB,
             code: 118_008,
-            ram_used: 14_592,
         },
         Board {
             name: "mps2-an385",
@@ -94,7 +90,6 @@ impl Board {
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 114_296,
-            ram_used: 180_920,
         },
         Board {
             name: "mps2-an385-m0",
@@ -104,7 +99,6 @@ impl Board {
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 120_104,
-            ram_used: 181_672,
         },
         Board {
             name: "mps2-an386",
@@ -114,7 +108,6 @@ impl Board {
             flash: 4 * MIB,
             ram: 4 * MIB,
             code: 113_244,
-            ram_used: 188_032,
         },
         Board {
             name: "pico",
@@ -124,7 +117,6 @@ impl Board {
             flash: 2 * MIB - 256,
             ram: 256 * KIB,
             code: 135_756,
-            ram_used: 182_680,
         },
     ];
 
@@ -226,8 +218,20 @@ impl Fit {
 }
 
 /// Whether `rig` baked in `lane` with the boards' palette (`skin bake --budget vs_1_1`,
-/// as `scripts/firmware.sh` bakes) plays on `board`, limit by limit.
+/// as `scripts/firmware.sh` bakes) plays on `board`, limit by limit, skinned by LBS (the
+/// boards' default build). Vertices and triangles are each held to what the board's room
+/// leaves beside the other and a one-row band; the RAM row is the rest of the frame loop
+/// (`Limits::rest`) with those buffers and that band (the build then makes its bands as
+/// tall as the room allows, up to the board's rows).
 pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
+    fit_skinning(rig, board, lane, Skinning::Lbs)
+}
+
+/// [`fit`] for the build that skins by `skinning` (`scripts/firmware.sh --skinning dqs`):
+/// an asset baked for DQS of joints with scale or shear takes a palette of a dual
+/// quaternion and a 3×3 stretch a bone, whose bytes beyond a matrices palette count against
+/// the RAM.
+pub fn fit_skinning(rig: &Rig, board: &'static Board, lane: LaneKind, skinning: Skinning) -> Fit {
     let mut fit = Fit {
         board,
         lane,
@@ -242,8 +246,7 @@ pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
         budget: Some(Budget::VS_1_1),
         lane,
         clips: None,
-        // The boards' default build skins by LBS (its palette the larger of the two).
-        skinning: crate::pose::Skinning::Lbs,
+        skinning,
     };
     let baked = match bake(rig, &options) {
         Ok(b) => b,
@@ -256,33 +259,53 @@ pub fn fit(rig: &Rig, board: &'static Board, lane: LaneKind) -> Fit {
         LaneKind::F32 => counts::<f32>(&baked),
         LaneKind::Fixed => counts::<Q14>(&baked),
     };
-    let (part_bones, vertices, triangles) = match counts {
+    let c = match counts {
         Ok(c) => c,
         Err(e) => {
             fit.refused = Some(e);
             return fit;
         }
     };
+    let fixed = lane == LaneKind::Fixed;
+    // What the screen buffers may take: the room less the palette's extra bytes and a
+    // one-row band, the shortest the build makes.
+    let room = board.limits.room(fixed, c.extra);
+    let left = room.saturating_sub(ROW_BYTES);
+    let vertices = left.saturating_sub(screen_bytes(0, c.triangles)) / VERTEX_BYTES;
+    let triangles = 2 * (left.saturating_sub(screen_bytes(c.vertices, 0)) / SPAN_BYTES);
+    let rest = board.limits.rest(fixed, c.extra);
+    let ram = rest + screen_bytes(c.vertices, c.triangles) + ROW_BYTES;
     let limit = |what, needs, holds| Limit { what, needs, holds };
     fit.limits = vec![
-        limit("bones a part", part_bones, board.limits.palette),
+        limit("bones a part", c.part_bones, board.limits.palette),
         limit("bones (skeleton)", baked.bones.len(), board.limits.bones),
         limit("joint entries", baked.joints, board.limits.bones),
-        limit("vertices", vertices, board.limits.vertices),
-        limit("triangles", triangles, board.limits.triangles),
+        limit("vertices", c.vertices, vertices),
+        limit("triangles", c.triangles, triangles),
         limit("flash bytes", board.code + baked.bytes.len(), board.flash),
-        limit("RAM bytes", board.ram_used, board.ram),
+        limit("RAM bytes", ram, board.limits.ram),
     ];
     fit
 }
 
-/// The most bones a part uses, the vertices and the triangles of the baked asset.
-fn counts<L: AssetLane>(baked: &Baked) -> Result<(usize, usize, usize), String> {
+/// What the board's build needs of a baked asset.
+struct Counts {
+    /// The most bones a part uses.
+    part_bones: usize,
+    vertices: usize,
+    triangles: usize,
+    /// Bytes its largest part's palette takes beyond a matrices palette ([`palette_extra`]).
+    extra: usize,
+}
+
+/// The counts of the baked asset.
+fn counts<L: AssetLane>(baked: &Baked) -> Result<Counts, String> {
     let asset = Asset::<L>::read(&baked.bytes).map_err(|e| e.to_string())?;
     let part_bones = asset.parts().map(|p| p.bones().len()).max().unwrap_or(0);
-    Ok((
+    Ok(Counts {
         part_bones,
-        asset.positions().len(),
-        asset.indices().len() / 3,
-    ))
+        vertices: asset.positions().len(),
+        triangles: asset.indices().len() / 3,
+        extra: palette_extra::<L>(part_bones, asset.stretched()),
+    })
 }

@@ -1,7 +1,8 @@
 //! Real-world authoring scales and placements made from any rig: its armatures rescaled
 //! ×100 (Blender's centimetre export) or ×0.01 (Mixamo's) with compensating translations,
 //! keys and inverse binds — the same skinned result in other units — or the whole model
-//! modelled and posed away from the origin ([`shifted`]).
+//! modelled and posed away from the origin ([`shifted`]); or two rigs merged into one scene
+//! of several skins ([`merged`]).
 
 use skin_host::rig::fold::fold_scale;
 use skin_host::rig::{Interpolation, Path, Rig};
@@ -119,5 +120,42 @@ pub fn shifted(rig: &Rig, d: [f32; 3]) -> Rig {
             }
         }
     }
+    r
+}
+
+/// One scene of two rigs, as an exporter writes a character and a second one beside it (or
+/// two characters merged into one file): `b`'s nodes, skins and meshes after `a`'s, each
+/// index moved past `a`'s, and clip `k` of the result playing clip `k` of both (the one
+/// that has it, past the other's count), named after `a`'s.
+pub fn merged(a: &Rig, b: &Rig) -> Rig {
+    let (nodes, meshes, skins) = (a.nodes.len(), a.meshes.len(), a.skins.len());
+    let mut r = a.clone();
+    r.nodes.extend(b.nodes.iter().map(|n| {
+        let mut n = n.clone();
+        n.parent = n.parent.map(|p| p + nodes);
+        n.mesh = n.mesh.map(|m| m + meshes);
+        n.skin = n.skin.map(|s| s + skins);
+        n
+    }));
+    r.order.extend(b.order.iter().map(|n| n + nodes));
+    r.skins.extend(b.skins.iter().map(|s| {
+        let mut s = s.clone();
+        s.joints.iter_mut().for_each(|j| *j += nodes);
+        s
+    }));
+    r.meshes.extend(b.meshes.iter().cloned());
+    for (k, clip) in b.clips.iter().enumerate() {
+        let mut clip = clip.clone();
+        clip.channels.iter_mut().for_each(|c| c.node += nodes);
+        clip.weights.iter_mut().for_each(|c| c.node += nodes);
+        match r.clips.get_mut(k) {
+            Some(into) => {
+                into.channels.extend(clip.channels);
+                into.weights.extend(clip.weights);
+            }
+            None => r.clips.push(clip),
+        }
+    }
+    r.warnings.extend(b.warnings.iter().cloned());
     r
 }

@@ -1,13 +1,16 @@
 //! `skin budget --board`: the board table agrees with the firmware's own limits and
 //! memory maps (read from `firmware/`), a generated character of many small skins fits the
-//! 128-bone boards while a 130-joint one fails by exactly its excess bones, and the command
-//! exits 1 naming the failing limit.
+//! 128-bone boards while a 130-joint one fails by exactly its excess bones, vertices and
+//! triangles are held to the bytes the board's RAM leaves for the screen buffers (not to a
+//! count), a stretched DQS palette's bytes count, and the command exits 1 naming the
+//! failing limit.
 
 use std::process::Command;
 
 use skin_host::board::{fit, Board};
 use skin_host::pose::LaneKind;
-use skin_tests::gltf_gen::many_skins;
+use skin_host::pose::Skinning;
+use skin_tests::gltf_gen::{many_skins, squash_stretch_worm};
 
 /// `FLASH`'s and `RAM`'s lengths in a linker memory map, in bytes.
 fn memory(text: &str) -> (usize, usize) {
@@ -61,7 +64,11 @@ fn the_board_table_is_the_firmwares() {
             _ => "mps2.x",
         };
         assert_eq!((b.flash, b.ram), read(map), "{} memory", b.name);
-        assert!(b.code + b.ram_used > 0 && b.ram_used <= b.ram, "{}", b.name);
+        // The frame loop is held to the board's RAM (the MPS2 boards to the Pico's), and
+        // the room for the screen buffers is what the rest of it leaves.
+        let room = b.limits.room(true, 0).min(b.limits.room(false, 0));
+        assert!(b.code > 0 && b.limits.ram <= b.ram, "{}", b.name);
+        assert!(room > 0 && room < b.limits.ram, "{}", b.name);
     }
 }
 
@@ -133,4 +140,98 @@ fn the_command_exits_1_naming_the_failing_limit() {
     let out = run("nosuchboard");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("known: microbit"));
+}
+
+/// The limit named `what` of `fit`: (needs, holds).
+fn limit(fit: &skin_host::board::Fit, what: &str) -> (usize, usize) {
+    let l = fit.limits.iter().find(|l| l.what == what).unwrap();
+    (l.needs, l.holds)
+}
+
+/// Vertices and triangles are bounded by the bytes the board's RAM leaves for the frame's
+/// whole-model buffers (8 bytes a projected vertex, 4 a span for half the triangles) beside
+/// a one-row band (960 bytes), not by a count: a character of 200 small skins (18,600
+/// vertices, 6,200 triangles) fits the boards held to the Pico's 264 KiB, and its RAM is
+/// the rest of the frame loop plus those buffers; on the micro:bit the vertices, the
+/// triangles and the RAM each fail by how much they are over, and a part of 18 bones is
+/// refused by name where the palette holds 16.
+#[test]
+fn vertices_and_triangles_are_held_to_the_ram() {
+    let rig = skin_host::import::from_slice(&many_skins(200, 32, 69).glb(), None).unwrap();
+    let board = Board::named("mps2-an385-m0").unwrap();
+    let ok = fit(&rig, board, LaneKind::Fixed);
+    assert!(ok.fits(), "{}", ok.table());
+    let (v, t) = (limit(&ok, "vertices").0, limit(&ok, "triangles").0);
+    assert_eq!((v, t), (18_600, 6_200));
+    let screen = 8 * v + 4 * t.div_ceil(2);
+    let room = board.limits.room(true, 0);
+    let (ram, holds) = limit(&ok, "RAM bytes");
+    // Held to the Pico's 256 KiB, less its room: the rest of the frame loop.
+    assert_eq!(holds, 256 * 1024);
+    assert_eq!(ram, holds - room + screen + 960);
+    // The most vertices next to these triangles, and triangles next to these vertices.
+    assert_eq!(
+        limit(&ok, "vertices").1,
+        (room - 960 - 4 * t.div_ceil(2)) / 8
+    );
+    assert_eq!(limit(&ok, "triangles").1, 2 * ((room - 960 - 8 * v) / 4));
+
+    let micro = Board::named("microbit").unwrap();
+    let over = fit(&rig, micro, LaneKind::Fixed);
+    let failures = over.failures();
+    for what in ["bones a part", "vertices", "triangles", "RAM bytes"] {
+        assert!(
+            failures
+                .iter()
+                .any(|f| f.starts_with(&format!("{what}: needs "))),
+            "{what} not in {failures:?}"
+        );
+    }
+    let parts = fit(
+        &skin_host::import::from_slice(&many_skins(4, 18, 15).glb(), None).unwrap(),
+        micro,
+        LaneKind::Fixed,
+    );
+    assert_eq!(
+        parts.failures(),
+        vec!["bones a part: needs 18, holds 16 (2 over)".to_string()]
+    );
+}
+
+/// A stretched DQS palette (a dual quaternion and a 3×3 stretch a bone: 17 values against
+/// a matrices palette's 12, 2 bytes each in the fixed lane) counts against the RAM: the
+/// squashed and stretched worm baked for DQS needs 10 bytes a palette bone more than its
+/// screen buffers and the rest of the frame loop; baked for LBS, nothing more.
+#[test]
+fn a_stretched_dqs_palette_counts_against_the_ram() {
+    let worm = squash_stretch_worm(false);
+    let rig = skin_host::import::from_slice(&worm.glb(), None).unwrap();
+    let micro = Board::named("microbit").unwrap();
+    let rest = micro.limits.ram - micro.limits.room(true, 0);
+    for (skinning, a_bone) in [(Skinning::Dqs, 10), (Skinning::Lbs, 0)] {
+        let f = skin_host::board::fit_skinning(&rig, micro, LaneKind::Fixed, skinning);
+        assert!(f.fits(), "{}", f.table());
+        let (v, t) = (limit(&f, "vertices").0, limit(&f, "triangles").0);
+        let bones = limit(&f, "bones a part").0;
+        let screen = 8 * v + 4 * t.div_ceil(2) + 960;
+        let ram = limit(&f, "RAM bytes").0;
+        assert_eq!(ram, rest + screen + a_bone * bones, "{skinning:?}");
+        // The command reports the same row for the method it is given.
+        if skinning == Skinning::Dqs {
+            let dir = tempfile::tempdir().unwrap();
+            let model = dir.path().join("worm.glb");
+            std::fs::write(&model, worm.glb()).unwrap();
+            let out = Command::new(skin_tests::skin_exe())
+                .arg("budget")
+                .arg(&model)
+                .args(["--board", "microbit", "--skinning", "dqs"])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{stdout}");
+            let row = stdout.lines().find(|l| l.contains("RAM bytes")).unwrap();
+            let needs: usize = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+            assert_eq!(needs, ram, "{stdout}");
+        }
+    }
 }

@@ -16,7 +16,10 @@
 //! generated morphed worm on the micro:bit, AnimatedMorphCube on the M4F, and
 //! MorphStressTest's TheWave (eight targets active at once) on the M4F in both lanes and as
 //! Cortex-M0 code; DQS of scaled joints: the worm squashed and stretched per axis, baked
-//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code. Cortex-M0 code for
+//! `--skinning dqs`, on the M4F in both lanes and as Cortex-M0 code; CesiumMan and
+//! RiggedFigure (its armature rescaled ×100) merged into one scene, and a generated character of 200 parts and 18,600
+//! vertices (beyond what the Pico's RAM holds skinned whole-model), as Cortex-M0 code.
+//! Cortex-M0 code for
 //! models beyond the micro:bit's 16 KiB of RAM runs on the mps2-an385 (`mps2-an385-m0`: thumbv6m code on the M3, which executes it
 //! unchanged).
 //!
@@ -67,7 +70,18 @@ enum Model {
     /// The elbow (tests/src/elbow.rs) baked with its correctives (pose-space deformation)
     /// and its breathing lattice (free-form deformation after skinning).
     DeformedElbow,
+    /// Two samples merged into one scene of several skins (`skin_tests::rescale::merged`):
+    /// CesiumMan, and RiggedFigure beside it with its armature rescaled ×100 as Blender
+    /// exports centimetres (compensating translations, keys and inverse binds), their first
+    /// clips played together, baked in the fixed lane as the script bakes.
+    Merged,
+    /// A character of [`MANY_PARTS`] skins of 32 joints over 69 (one part each), more
+    /// vertices than the Pico's RAM holds skinned whole-model.
+    ManyParts,
 }
+
+/// Skins (and parts) of [`Model::ManyParts`]: 200 × 31 triangles of 3 vertices each.
+const MANY_PARTS: usize = 200;
 
 /// What a run left behind.
 struct Run {
@@ -107,6 +121,32 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
     let path = match model {
         Model::Character => None,
         Model::Sample(name) | Model::SampleClip(name, _) => Some(sample(test, name)?),
+        Model::Merged => {
+            let (a, b) = (
+                sample(test, "CesiumMan.glb")?,
+                sample(test, "RiggedFigure.glb")?,
+            );
+            let import = |p: &PathBuf| skin_host::import::from_path(p).expect("the sample imports");
+            let b = skin_tests::rescale::rescaled(&import(&b), 100.0);
+            let b = skin_tests::rescale::shifted(&b, [1.0, 0.0, 0.0]);
+            let rig = skin_tests::rescale::merged(&import(&a), &b);
+            let options = skin_host::bake::Options {
+                budget: Some(Budget::VS_1_1),
+                lane: skin_host::pose::LaneKind::Fixed,
+                clips: None,
+                skinning: Skinning::Lbs,
+            };
+            let baked = skin_host::bake::bake(&rig, &options).expect("the merged model bakes");
+            let asset = dir.path().join("merged.bin");
+            std::fs::write(&asset, baked.bytes).expect("the asset is written");
+            Some(asset)
+        }
+        Model::ManyParts => {
+            let path = dir.path().join("many-parts.glb");
+            let g = skin_tests::gltf_gen::many_skins(MANY_PARTS, 32, 69);
+            std::fs::write(&path, g.glb()).expect("write the generated model");
+            Some(path)
+        }
         Model::FourSkins69Joints => {
             let path = dir.path().join("four-skins.glb");
             let mut g = skin_tests::gltf_gen::many_skins(4, 43, 69);
@@ -151,6 +191,9 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
             ];
             skin_tests::skin_cli(&bake).expect("the clip is baked");
             args.extend(["--asset", asset_path]);
+        }
+        (Model::Merged, Some(path)) => {
+            args.extend(["--asset", path.to_str().expect("UTF-8 asset path")]);
         }
         (Model::DeformedElbow, Some(path)) => {
             let model = path.to_str().expect("UTF-8 model path");
@@ -537,6 +580,62 @@ fn firmware_frames_mps2_an386_m4f_f32() {
             Model::Sample("CesiumMan.glb"),
         ],
     );
+}
+
+/// Real characters as they are exported (issue 15's generated variants on the boards): two
+/// samples merged into one scene of several skins, one of them with its armature at
+/// Blender's ×100 (the export whose fixed-point pose once overflowed), baked in the fixed
+/// lane, plays as Cortex-M0 code with frames bit for bit the host's.
+#[test]
+fn firmware_frames_merged_rescaled_character() {
+    frames(
+        "firmware_frames_merged_rescaled_character",
+        "mps2-an385-m0",
+        "fixed",
+        &[Model::Merged],
+    );
+}
+
+/// Memory bounded by a chunk of a part, not the whole model: a character of 200 skins
+/// (200 parts of 32 bones, 18,600 vertices) whose skinned positions and normals alone,
+/// held for the whole model beside its projected vertices, would be more than the 256 KiB
+/// of the Pico's memory map, plays as Cortex-M0 code held to the Pico's limits (the mps2-an385-m0
+/// build): each part is skinned a chunk at a time and projected at once, so only the
+/// projected vertices (8 bytes each) and spans are whole-model; frames bit for bit the
+/// host's, RAM within the Pico's.
+#[test]
+fn firmware_frames_beyond_whole_model_ram() {
+    let test = "firmware_frames_beyond_whole_model_ram";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let board = "mps2-an385-m0";
+    let run = run(test, board, "fixed", &[], Model::ManyParts).expect("a generated model");
+    let asset = Asset::<Q14>::read(&run.asset).expect("the asset reads");
+    let vertices = asset.positions().len();
+    assert_eq!(asset.parts().count(), MANY_PARTS);
+    assert_eq!(vertices, MANY_PARTS * 31 * 3);
+    // Skinned whole-model: every vertex's position and normal as the fixed lane's skinning
+    // writes them, and its projected vertex.
+    let skinned = std::mem::size_of::<[<Q14 as skin_core::lane::Lane>::Out; 3]>()
+        + std::mem::size_of::<[Q14; 3]>()
+        + std::mem::size_of::<ScreenVertex>();
+    const PICO_RAM: usize = 256 * 1024;
+    assert!(vertices * skinned > PICO_RAM, "{}", vertices * skinned);
+    check::<Q14>(board, Model::ManyParts, &run);
+    for line in run
+        .log
+        .lines()
+        .filter(|l| l.contains("ASSET ") || l.contains("FRAME ") || l.contains("MEMORY "))
+    {
+        eprintln!("{line}");
+    }
+    let memory = lines(&run.log, "MEMORY");
+    let used: usize = field(&memory[0], "ram_used");
+    assert!(used < PICO_RAM, "{used} bytes of RAM, beyond the Pico's");
+    let vertex_bytes: usize = field(&memory[0], "vertex_bytes");
+    assert_eq!(vertex_bytes, 8 * vertices);
 }
 
 /// Morph targets before skinning on the boards: the generated skinned worm (non-zero

@@ -373,6 +373,37 @@ fn validate_passes_on_several_skins_and_a_rigid_prop() {
     }
 }
 
+/// Two samples merged into one scene of several skins (`skin_tests::rescale::merged`):
+/// CesiumMan, and RiggedFigure beside it with its armature at Blender's ×100, their first
+/// clips played together. Every path (core `f32` and fixed, GPU compute and vertex shader,
+/// by both skinning methods) within its threshold of the command's oracle, and the GPU's
+/// pictures the CPU's.
+#[test]
+fn validate_passes_on_two_merged_samples() {
+    let test = "validate_passes_on_two_merged_samples";
+    let Some(dir) = skin_tests::models_dir() else {
+        skin_tests::skip(test, "../shared/models is not present (set SKIN_MODELS)");
+        return;
+    };
+    let Some(gpu) = gpu(test) else {
+        return;
+    };
+    let import = |name: &str| skin_host::import::from_path(&dir.join(name)).unwrap();
+    let b = skin_tests::rescale::rescaled(&import("RiggedFigure.glb"), 100.0);
+    let b = skin_tests::rescale::shifted(&b, [1.0, 0.0, 0.0]);
+    let a = import("CesiumMan.glb");
+    let rig = skin_tests::rescale::merged(&a, &b);
+    assert_eq!(rig.skins.len(), a.skins.len() + b.skins.len());
+    let options = Options {
+        frames: 4,
+        ..Options::default()
+    };
+    let report = validate::validate(&rig, &gpu, &options, |_, _| {}).unwrap();
+    assert!(report.frames.len() >= 4, "{}", report.frames.len());
+    assert!(report.rows.iter().all(|r| r.unavailable.is_none()));
+    assert!(report.failures().is_empty(), "{:?}", report.failures());
+}
+
 #[test]
 fn validate_passes_on_every_sample_model() {
     let models = skin_tests::sample_models("validate_passes_on_every_sample_model");
@@ -762,6 +793,14 @@ fn a_model_beyond_the_fixed_lane_reports_every_other_row() {
     let options = Options::default();
     let why = validate::fixed_unavailable(&rig, &options).expect("fixed cannot hold it");
     assert!(why.contains("row summing to 8.4853"), "{why}");
+    // It names the joint and its node, the limit, and what the user can do.
+    for part in [
+        "skin 0 joint 0 (node 0",
+        "summing below 8",
+        "use --arith f32",
+    ] {
+        assert!(why.contains(part), "{part:?} not in: {why}");
+    }
     let Some(gpu) = gpu("a_model_beyond_the_fixed_lane_reports_every_other_row") else {
         return;
     };

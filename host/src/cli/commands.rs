@@ -63,6 +63,10 @@ pub struct BudgetCommand {
     /// The lane baked for --board.
     #[arg(long = "arith", value_name = "LANE", value_enum, default_value_t = LaneArg::Fixed, requires = "board")]
     lane: LaneArg,
+    /// The skinning method of the build for --board (`scripts/firmware.sh --skinning`):
+    /// its palette's RAM counts (a stretched DQS palette is larger than a matrices one).
+    #[arg(long, value_name = "METHOD", value_enum, default_value_t = SkinningArg::Lbs, requires = "board")]
+    skinning: SkinningArg,
 }
 
 impl BudgetCommand {
@@ -76,7 +80,8 @@ impl BudgetCommand {
                     Board::names()
                 ))
             })?;
-            let fit = crate::board::fit(&rig, board, LaneKind::from(self.lane));
+            let lane = LaneKind::from(self.lane);
+            let fit = crate::board::fit_skinning(&rig, board, lane, self.skinning.into());
             write!(out, "{}", fit.table())?;
             if !fit.fits() {
                 return Err(CliError::DoesNotFit {
