@@ -172,21 +172,67 @@ bake() {
   mv "$asset.$$" "$asset"
 }
 
-# cargo build with features; sets elf. Builds share firmware/target: one at a time.
+# What a firmware build reads besides its options and asset: the firmware's and the core's
+# files, the lock files and the compiler (a hash).
+inputs() {
+  (
+    cd "$root"
+    /usr/bin/rustc -vV
+    find core firmware Cargo.lock -path firmware/target -prune -o -type f -print0 \
+      | LC_ALL=C sort -z | xargs -0 sha1sum
+  ) | sha1sum | cut -d' ' -f1
+}
+
+# cargo build with features (and SKIN_ASSET, SKIN_BAND_ROWS, SKIN_WALK); sets elf.
+# A built ELF is kept in firmware/target/elf-cache/INPUTS/ under the hash of everything the
+# build reads, so the same build (the Pico's by scripts/test.sh and by its test, a rerun of
+# the tests) is copied, not compiled again; other INPUTS folders (sources since changed) go
+# once unused for an hour. Two builds run at once, each in its own target folder
+# (firmware/target, firmware/target/slot1): a build is mostly one compiler thread (fat LTO
+# into one codegen unit), so a second build keeps a second core busy; a third waits.
 cargo_build() {
-  local board="$1" features="$2" name="$3" t
+  local board="$1" features="$2" name="$3" t sources key cache
   t="$(triple "$board")"
-  mkdir -p "$target_dir/elf"
+  sources="$(inputs)"
+  if [ ! -d "$target_dir/elf-cache/$sources" ]; then
+    find "$target_dir/elf-cache" -mindepth 1 -maxdepth 1 -type d -mmin +60 \
+      -exec rm -rf {} + 2>/dev/null || true
+  fi
+  mkdir -p "$target_dir/elf" "$target_dir/elf-cache/$sources" "$target_dir/slot1"
   elf="$target_dir/elf/$board-$name.elf"
+  key="$(
+    {
+      echo "$t $features rows=${SKIN_BAND_ROWS:-} walk=${SKIN_WALK:-}"
+      if [ -n "${SKIN_ASSET:-}" ]; then sha1sum <"$SKIN_ASSET"; fi
+    } | sha1sum | cut -d' ' -f1
+  )"
+  cache="$target_dir/elf-cache/$sources/$key.elf"
+  touch "$target_dir/elf-cache/$sources"
+  if [ -f "$cache" ]; then
+    cp "$cache" "$elf"
+    return
+  fi
   (
     cd "$fw"
-    flock 9
+    exec 8>"$target_dir/.build-lock" 9>"$target_dir/slot1/.build-lock"
+    local dir="$target_dir"
+    if flock -n 8; then
+      exec 9>&-
+    elif flock -n 9; then
+      exec 8>&-
+      dir="$target_dir/slot1"
+    else
+      exec 9>&-
+      flock 8
+    fi
     # A clean environment: the firmware's .cargo/config.toml sets linker and rustflags.
     unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS
-    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target_dir" \
+    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir" \
       cargo build --quiet --release --target "$t" --features "$features"
-    cp "$target_dir/$t/release/skin-firmware" "$elf"
-  ) 9>"$target_dir/.build-lock"
+    cp "$dir/$t/release/skin-firmware" "$cache.$$"
+  )
+  mv "$cache.$$" "$cache"
+  cp "$cache" "$elf"
 }
 
 # Bakes and builds the frame loop; sets elf, asset, name.
