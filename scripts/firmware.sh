@@ -183,11 +183,13 @@ inputs() {
   ) | sha1sum | cut -d' ' -f1
 }
 
-# cargo build with features (and SKIN_ASSET, SKIN_BAND_ROWS, SKIN_WALK); sets elf.
+# cargo build with features (and SKIN_ASSET, SKIN_BAND_ROWS, SKIN_WALK); sets elf (the
+# ELF under the board's and model's name, which a later build of that name replaces) and
+# image (this build's ELF, which nothing replaces: the cached one, QEMU's).
 # A built ELF is kept in firmware/target/elf-cache/INPUTS/ under the hash of everything the
 # build reads, so the same build (the Pico's by scripts/test.sh and by its test, a rerun of
-# the tests) is copied, not compiled again; other INPUTS folders (sources since changed) go
-# once unused for an hour. Two builds run at once, each in its own target folder
+# the tests) is copied, not compiled again (one built while a source changed is not kept);
+# other INPUTS folders (sources since changed) go once unused for an hour. Two builds run at once, each in its own target folder
 # (firmware/target, firmware/target/slot1): a build is mostly one compiler thread (fat LTO
 # into one codegen unit), so a second build keeps a second core busy; a third waits.
 cargo_build() {
@@ -209,7 +211,9 @@ cargo_build() {
   cache="$target_dir/elf-cache/$sources/$key.elf"
   touch "$target_dir/elf-cache/$sources"
   if [ -f "$cache" ]; then
-    cp "$cache" "$elf"
+    cp "$cache" "$elf.$$"
+    mv "$elf.$$" "$elf"
+    image="$cache"
     return
   fi
   (
@@ -229,10 +233,16 @@ cargo_build() {
     unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS
     RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir" \
       cargo build --quiet --release --target "$t" --features "$features"
-    cp "$dir/$t/release/skin-firmware" "$cache.$$"
+    cp "$dir/$t/release/skin-firmware" "$elf.$$"
   )
-  mv "$cache.$$" "$cache"
-  cp "$cache" "$elf"
+  image="$elf"
+  # Kept only if no source changed while it was built.
+  if [ "$(inputs)" = "$sources" ]; then
+    cp "$elf.$$" "$cache.$$"
+    mv "$cache.$$" "$cache"
+    image="$cache"
+  fi
+  mv "$elf.$$" "$elf"
 }
 
 # Bakes and builds the frame loop; sets elf, asset, name.
@@ -252,9 +262,9 @@ qemu() {
   raw="$(mktemp)"
   # shellcheck disable=SC2046
   (cd "$dir" && timeout 600 qemu-system-arm $(qemu_machine "$board") -nographic \
-    -icount shift=0 -semihosting-config enable=on,target=native -kernel "$elf") >"$raw" \
+    -icount shift=0 -semihosting-config enable=on,target=native -kernel "$image") >"$raw" \
     || status=$?
-  if ! defmt-print -e "$elf" <"$raw" && [ "$status" -eq 0 ]; then
+  if ! defmt-print -e "$image" <"$raw" && [ "$status" -eq 0 ]; then
     status=1
   fi
   rm -f "$raw"
@@ -279,7 +289,7 @@ run() {
 
 # The built ELF's sections: text=… data=… bss=… (bytes).
 elf_size() {
-  size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }'
+  size "$image" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }'
 }
 
 size_of() {
@@ -292,7 +302,7 @@ size_of() {
 uf2() {
   build pico "$@"
   local file="${elf%.elf}.uf2"
-  python3 "$root/scripts/uf2.py" "$elf" "$file"
+  python3 "$root/scripts/uf2.py" "$image" "$file"
   echo "$file"
 }
 
