@@ -172,21 +172,77 @@ bake() {
   mv "$asset.$$" "$asset"
 }
 
-# cargo build with features; sets elf. Builds share firmware/target: one at a time.
+# What a firmware build reads besides its options and asset: the firmware's and the core's
+# files, the lock files and the compiler (a hash).
+inputs() {
+  (
+    cd "$root"
+    /usr/bin/rustc -vV
+    find core firmware Cargo.lock -path firmware/target -prune -o -type f -print0 \
+      | LC_ALL=C sort -z | xargs -0 sha1sum
+  ) | sha1sum | cut -d' ' -f1
+}
+
+# cargo build with features (and SKIN_ASSET, SKIN_BAND_ROWS, SKIN_WALK); sets elf (the
+# ELF under the board's and model's name, which a later build of that name replaces) and
+# image (this build's ELF, which nothing replaces: the cached one, QEMU's).
+# A built ELF is kept in firmware/target/elf-cache/INPUTS/ under the hash of everything the
+# build reads, so the same build (the Pico's by scripts/test.sh and by its test, a rerun of
+# the tests) is copied, not compiled again (one built while a source changed is not kept);
+# other INPUTS folders (sources since changed) go once unused for an hour. Two builds run at once, each in its own target folder
+# (firmware/target, firmware/target/slot1): a build is mostly one compiler thread (fat LTO
+# into one codegen unit), so a second build keeps a second core busy; a third waits.
 cargo_build() {
-  local board="$1" features="$2" name="$3" t
+  local board="$1" features="$2" name="$3" t sources key cache
   t="$(triple "$board")"
-  mkdir -p "$target_dir/elf"
+  sources="$(inputs)"
+  if [ ! -d "$target_dir/elf-cache/$sources" ]; then
+    find "$target_dir/elf-cache" -mindepth 1 -maxdepth 1 -type d -mmin +60 \
+      -exec rm -rf {} + 2>/dev/null || true
+  fi
+  mkdir -p "$target_dir/elf" "$target_dir/elf-cache/$sources" "$target_dir/slot1"
   elf="$target_dir/elf/$board-$name.elf"
+  key="$(
+    {
+      echo "$t $features rows=${SKIN_BAND_ROWS:-} walk=${SKIN_WALK:-}"
+      if [ -n "${SKIN_ASSET:-}" ]; then sha1sum <"$SKIN_ASSET"; fi
+    } | sha1sum | cut -d' ' -f1
+  )"
+  cache="$target_dir/elf-cache/$sources/$key.elf"
+  touch "$target_dir/elf-cache/$sources"
+  if [ -f "$cache" ]; then
+    cp "$cache" "$elf.$$"
+    mv "$elf.$$" "$elf"
+    image="$cache"
+    return
+  fi
   (
     cd "$fw"
-    flock 9
+    exec 8>"$target_dir/.build-lock" 9>"$target_dir/slot1/.build-lock"
+    local dir="$target_dir"
+    if flock -n 8; then
+      exec 9>&-
+    elif flock -n 9; then
+      exec 8>&-
+      dir="$target_dir/slot1"
+    else
+      exec 9>&-
+      flock 8
+    fi
     # A clean environment: the firmware's .cargo/config.toml sets linker and rustflags.
     unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_TARGET CARGO_BUILD_RUSTFLAGS
-    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$target_dir" \
+    RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$dir" \
       cargo build --quiet --release --target "$t" --features "$features"
-    cp "$target_dir/$t/release/skin-firmware" "$elf"
-  ) 9>"$target_dir/.build-lock"
+    cp "$dir/$t/release/skin-firmware" "$elf.$$"
+  )
+  image="$elf"
+  # Kept only if no source changed while it was built.
+  if [ "$(inputs)" = "$sources" ]; then
+    cp "$elf.$$" "$cache.$$"
+    mv "$cache.$$" "$cache"
+    image="$cache"
+  fi
+  mv "$elf.$$" "$elf"
 }
 
 # Bakes and builds the frame loop; sets elf, asset, name.
@@ -206,9 +262,9 @@ qemu() {
   raw="$(mktemp)"
   # shellcheck disable=SC2046
   (cd "$dir" && timeout 600 qemu-system-arm $(qemu_machine "$board") -nographic \
-    -icount shift=0 -semihosting-config enable=on,target=native -kernel "$elf") >"$raw" \
+    -icount shift=0 -semihosting-config enable=on,target=native -kernel "$image") >"$raw" \
     || status=$?
-  if ! defmt-print -e "$elf" <"$raw" && [ "$status" -eq 0 ]; then
+  if ! defmt-print -e "$image" <"$raw" && [ "$status" -eq 0 ]; then
     status=1
   fi
   rm -f "$raw"
@@ -233,7 +289,7 @@ run() {
 
 # The built ELF's sections: text=… data=… bss=… (bytes).
 elf_size() {
-  size "$elf" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }'
+  size "$image" | awk 'NR == 2 { print "text=" $1 " data=" $2 " bss=" $3 }'
 }
 
 size_of() {
@@ -246,7 +302,7 @@ size_of() {
 uf2() {
   build pico "$@"
   local file="${elf%.elf}.uf2"
-  python3 "$root/scripts/uf2.py" "$elf" "$file"
+  python3 "$root/scripts/uf2.py" "$image" "$file"
   echo "$file"
 }
 

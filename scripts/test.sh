@@ -12,7 +12,9 @@ cargo fmt --all --check
 (cd firmware && cargo fmt --check) # the firmware is its own workspace
 
 echo "== cargo clippy"
-cargo clippy --workspace --all-targets --quiet -- -D warnings
+# In the release profile, as the tests below build: the proc macros and build scripts that
+# clippy compiles and runs are then the tests' too, not a second debug build of them.
+cargo clippy --workspace --all-targets --release --quiet -- -D warnings
 
 echo "== skin-core builds for Cortex-M (build-std with Debian's rustc)"
 # (Cortex-M0, M3, M4F, and the M33 with FPU; the cores with an FPU also with `vmla`.)

@@ -290,7 +290,8 @@ fn tangents<L: AssetLane + Project>(
 ) -> Result<(u32, u64, u32), RasterError> {
     let mut sum = FNV_OFFSET;
     let done = clock.time(|| {
-        scene.tangents::<_, CHUNK>(&p.world, &mut p.palette, |_, chunk| {
+        // The skin step left its last part's palette for these world matrices.
+        scene.tangents::<_, CHUNK>(&p.world, &mut p.palette, true, |_, chunk| {
             let mut b = [0u8; 4];
             for c in chunk.iter().flatten() {
                 c.put(&mut b[..L::VALUE_BYTES]);

@@ -238,3 +238,26 @@ pub fn gltf() -> Gen {
     );
     g
 }
+
+/// `skin render MODEL --anim bend --time T --backend cpu --arith LANE --size 160x120 EXTRA
+/// -o OUT`: the CPU's picture of the elbow's clip at `t` seconds, as the PNG's bytes.
+pub fn cpu_picture(model: &str, lane: &str, t: &str, extra: &[&str], out: &str) -> Vec<u8> {
+    let mut args = vec!["render", model, "--anim", "bend", "--time", t];
+    args.extend_from_slice(&["--backend", "cpu", "--arith", lane, "-o", out]);
+    args.extend_from_slice(&["--size", "160x120"]);
+    args.extend_from_slice(extra);
+    crate::skin_cli(&args).unwrap_or_else(|e| panic!("skin {}: {e}", args.join(" ")));
+    std::fs::read(out).unwrap_or_else(|e| panic!("{out}: {e}"))
+}
+
+/// `skin render MODEL --anim bend --backend cpu --fps 5 --size 80x60 EXTRA -o OUT` (OUT a
+/// `.gif`): the elbow's whole clip played on the CPU with the deformers of `extra`; asserts
+/// that the animation was written.
+pub fn cpu_animation(model: &str, extra: &[&str], out: &str) {
+    let mut args = vec!["render", model, "--anim", "bend", "--backend", "cpu"];
+    args.extend_from_slice(&["--fps", "5", "--size", "80x60", "-o", out]);
+    args.extend_from_slice(extra);
+    crate::skin_cli(&args).unwrap_or_else(|e| panic!("skin {}: {e}", args.join(" ")));
+    let written = std::fs::metadata(out).map_or(0, |m| m.len());
+    assert!(written > 0, "{out}: no animation written");
+}

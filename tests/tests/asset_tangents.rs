@@ -12,7 +12,7 @@ use skin_core::budget::Budget;
 use skin_core::lane::Q14;
 use skin_core::palette::{DualPalette, Palette};
 use skin_core::raster::Project;
-use skin_core::scene::{PartPalette, Scene};
+use skin_core::scene::{PartPalette, Scene, Scratch};
 use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 use skin_host::bake::{self, Baked, Options};
@@ -51,7 +51,7 @@ fn played<L: AssetLane + Project, P: PartPalette<L> + Default>(
         .collect();
     let mut out = Vec::new();
     scene
-        .tangents::<P, 16>(&world, &mut P::default(), |first, ts| {
+        .tangents::<P, 16>(&world, &mut P::default(), false, |first, ts| {
             for (i, t) in ts.iter().enumerate() {
                 let (node, v) = sources[first + i];
                 out.push(((node, v as usize), t.map(|c| L::to_f32(c).to_bits())));
@@ -59,6 +59,29 @@ fn played<L: AssetLane + Project, P: PartPalette<L> + Default>(
         })
         .unwrap();
     assert_eq!(out.len(), sources.len(), "every stored vertex played");
+    // As the frame loop plays them: after the skin step, whose palette (the last part's) the
+    // tangent step keeps: the same chunks, bit for bit.
+    let chunks = |palette: &mut P, kept: bool| {
+        let mut chunks = Vec::new();
+        scene
+            .tangents::<P, 16>(&world, palette, kept, |first, ts| {
+                let bits = |t: &[L; 4]| t.map(|c| L::to_f32(c).to_bits());
+                chunks.push((first, ts.iter().map(bits).collect::<Vec<_>>()))
+            })
+            .unwrap();
+        chunks
+    };
+    let fresh = chunks(&mut P::default(), false);
+    let mut palette = P::default();
+    let mut scratch = Box::new(Scratch::<L, 16>::default());
+    scene
+        .skinned(&world, &mut palette, &mut scratch, |_, _, _| {})
+        .unwrap();
+    assert_eq!(
+        chunks(&mut palette, true),
+        fresh,
+        "the skin step's palette kept"
+    );
     out
 }
 

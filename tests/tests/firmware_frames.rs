@@ -1139,7 +1139,7 @@ fn check_tangents<L: AssetLane + Project>(board: &str, run: &Run) -> f64 {
             .expect("pose");
         let mut sum = 0x811c_9dc5u32;
         scene
-            .tangents::<_, 64>(&world, palette, |_, chunk| {
+            .tangents::<_, 64>(&world, palette, false, |_, chunk| {
                 for c in chunk.iter().flatten() {
                     let mut b = [0u8; 4];
                     c.put(&mut b[..L::VALUE_BYTES]);

@@ -114,13 +114,13 @@ fn cpu_pictures_are_the_baked_files_frames() {
     for lane in ["f32", "fixed"] {
         let played = Cpu::from_asset(f.bake(lane)).unwrap();
         let draw = |t: &str, extra: &[&str]| {
-            let out = f.path(&format!("{lane}-{t}.png"));
-            let mut args = vec!["render", &f.model, "--anim", "bend", "--time", t];
-            args.extend_from_slice(&["--backend", "cpu", "--arith", lane, "-o", &out]);
-            args.extend_from_slice(&["--size", "160x120"]);
-            args.extend_from_slice(extra);
-            skin_cli(&args).unwrap();
-            std::fs::read(&out).unwrap()
+            elbow::cpu_picture(
+                &f.model,
+                lane,
+                t,
+                extra,
+                &f.path(&format!("{lane}-{t}.png")),
+            )
         };
         for t in ["0.6", "0.75"] {
             let rendered = draw(t, &["--lattice", &f.lattice]);
@@ -134,25 +134,7 @@ fn cpu_pictures_are_the_baked_files_frames() {
             assert_eq!(draw("0", &["--lattice", &f.lattice]), draw("0", &[]));
         }
     }
-    let gif = f.path("breath.gif");
-    let args = [
-        "render",
-        &f.model,
-        "--anim",
-        "bend",
-        "--backend",
-        "cpu",
-        "--fps",
-        "5",
-        "--size",
-        "80x60",
-        "--lattice",
-        &f.lattice,
-        "-o",
-        &gif,
-    ];
-    skin_cli(&args).unwrap();
-    assert!(std::fs::metadata(&gif).unwrap().len() > 0);
+    elbow::cpu_animation(&f.model, &["--lattice", &f.lattice], &f.path("breath.gif"));
 }
 
 /// Where the header stores the CRC-32 (docs/FORMAT.md).

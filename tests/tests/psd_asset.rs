@@ -258,42 +258,17 @@ fn cpu_pictures_are_the_baked_files_frames() {
         let bytes = f.bake(lane, &["--correctives", &f.correctives]);
         let played = Cpu::from_asset(bytes).unwrap();
         for t in ["0.6", "1.2"] {
-            let out = f.path(&format!("{lane}-{t}.png"));
-            let mut args = vec!["render", &f.model, "--anim", "bend", "--time", t];
-            args.extend_from_slice(&["--backend", "cpu", "--arith", lane, "-o", &out]);
-            args.extend_from_slice(&["--size", "160x120", "--correctives", &f.correctives]);
-            skin_cli(&args).unwrap();
-            let rendered = std::fs::read(&out).unwrap();
+            let extra = ["--correctives", f.correctives.as_str()];
+            let rendered = elbow::cpu_picture(&f.model, lane, t, &extra, &f.path("psd.png"));
             let frame = played.render(t.parse().unwrap(), (160, 120)).unwrap();
             assert_eq!(rendered, frame.png_bytes().unwrap(), "{lane} at {t} s");
-            let plain = f.path("plain.png");
-            let mut args = vec!["render", &f.model, "--anim", "bend", "--time", t];
-            args.extend_from_slice(&["--backend", "cpu", "--arith", lane, "-o", &plain]);
-            args.extend_from_slice(&["--size", "160x120"]);
-            skin_cli(&args).unwrap();
-            assert_ne!(rendered, std::fs::read(&plain).unwrap(), "{lane} at {t} s");
+            let plain = elbow::cpu_picture(&f.model, lane, t, &[], &f.path("plain.png"));
+            assert_ne!(rendered, plain, "{lane} at {t} s");
         }
     }
     // The correctives now play through an animation on the CPU.
-    let gif = f.path("bend.gif");
-    let args = [
-        "render",
-        &f.model,
-        "--anim",
-        "bend",
-        "--backend",
-        "cpu",
-        "--fps",
-        "5",
-        "--size",
-        "80x60",
-        "--correctives",
-        &f.correctives,
-        "-o",
-        &gif,
-    ];
-    skin_cli(&args).unwrap();
-    assert!(std::fs::metadata(&gif).unwrap().len() > 0);
+    let extra = ["--correctives", f.correctives.as_str()];
+    elbow::cpu_animation(&f.model, &extra, &f.path("bend.gif"));
 }
 
 /// The correctives section's last 96 bytes in the elbow's asset: head (4), one record

@@ -34,9 +34,7 @@
 //! );
 //! ```
 
-use core::marker::PhantomData;
-
-use super::{Asset, AssetError, AssetLane};
+use super::{Asset, AssetError, AssetLane, Vectors};
 
 /// How far a stored direction's length may be from 1: the baker stores unit directions
 /// (the importer normalises any more than 10⁻³ off) rounded to the lane (`I2F14`: at most
@@ -81,49 +79,7 @@ impl core::fmt::Display for TangentProblem {
 }
 
 /// Vertex tangents in lane `L`: `[x, y, z, w]` each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tangents<'a, L> {
-    bytes: &'a [u8],
-    lane: PhantomData<L>,
-}
-
-impl<'a, L: AssetLane> Tangents<'a, L> {
-    const LEN: usize = 4 * L::VALUE_BYTES;
-
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Self {
-            bytes,
-            lane: PhantomData,
-        }
-    }
-    /// How many tangents.
-    pub fn len(&self) -> usize {
-        self.bytes.len() / Self::LEN
-    }
-    /// `true` when empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Tangent `i`, if it exists.
-    pub fn get(&self, i: usize) -> Option<[L; 4]> {
-        let b = self.bytes.get(Self::LEN * i..Self::LEN * (i + 1))?;
-        Some(decode(b))
-    }
-    /// All tangents.
-    pub fn iter(&self) -> impl Iterator<Item = [L; 4]> + 'a {
-        self.bytes.chunks_exact(Self::LEN).map(decode)
-    }
-    /// Tangents `start..start + len` (e.g. one part's).
-    pub fn slice(&self, start: usize, len: usize) -> Option<Self> {
-        let end = start.checked_add(len)?.checked_mul(Self::LEN)?;
-        Some(Self::new(self.bytes.get(start * Self::LEN..end)?))
-    }
-}
-
-fn decode<L: AssetLane>(b: &[u8]) -> [L; 4] {
-    let n = L::VALUE_BYTES;
-    core::array::from_fn(|i| L::get(&b[n * i..n * (i + 1)]))
-}
+pub type Tangents<'a, L> = Vectors<'a, L, 4>;
 
 /// [`AssetError::Tangent`] for the first tangent of `tangents` with a problem.
 pub(crate) fn check<L: AssetLane>(

@@ -7,14 +7,18 @@ use crate::vertex::Influence;
 
 pub use crate::indices::U16s;
 
-/// Vertex positions or normals in lane `L`.
+/// Vertex vectors in lane `L`, `N` lane values each: positions or normals (`N` = 3), or
+/// tangents (`N` = 4, [`super::Tangents`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Vectors<'a, L> {
+pub struct Vectors<'a, L, const N: usize = 3> {
     bytes: &'a [u8],
     lane: PhantomData<L>,
 }
 
-impl<'a, L: AssetLane> Vectors<'a, L> {
+impl<'a, L: AssetLane, const N: usize> Vectors<'a, L, N> {
+    /// Bytes per vector.
+    const LEN: usize = N * L::VALUE_BYTES;
+
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Self {
             bytes,
@@ -23,28 +27,29 @@ impl<'a, L: AssetLane> Vectors<'a, L> {
     }
     /// How many vectors.
     pub fn len(&self) -> usize {
-        self.bytes.len() / (3 * L::VALUE_BYTES)
+        self.bytes.len() / Self::LEN
     }
     /// `true` when empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Vector `i`, if it exists.
-    pub fn get(&self, i: usize) -> Option<[L; 3]> {
-        let n = 3 * L::VALUE_BYTES;
-        let b = self.bytes.get(n * i..n * i + n)?;
+    pub fn get(&self, i: usize) -> Option<[L; N]> {
+        let b = self.bytes.get(Self::LEN * i..Self::LEN * (i + 1))?;
         Some(decode(b))
     }
     /// All vectors.
-    pub fn iter(&self) -> impl Iterator<Item = [L; 3]> + 'a {
-        self.bytes.chunks_exact(3 * L::VALUE_BYTES).map(decode)
+    pub fn iter(&self) -> impl Iterator<Item = [L; N]> + 'a {
+        self.bytes.chunks_exact(Self::LEN).map(decode)
     }
-    /// Vectors `range` (e.g. one part's).
+    /// Vectors `start..start + len` (e.g. one part's).
     pub fn slice(&self, start: usize, len: usize) -> Option<Self> {
-        let n = 3 * L::VALUE_BYTES;
-        let end = start.checked_add(len)?.checked_mul(n)?;
-        Some(Self::new(self.bytes.get(start * n..end)?))
+        let end = start.checked_add(len)?.checked_mul(Self::LEN)?;
+        Some(Self::new(self.bytes.get(start * Self::LEN..end)?))
     }
+}
+
+impl<'a, L: AssetLane> Vectors<'a, L> {
     /// The vectors in place, without copying, where the lane reads them so
     /// ([`AssetLane::vectors_in_place`]).
     pub fn in_place(&self) -> Option<&'a [[L; 3]]> {
@@ -57,13 +62,9 @@ impl<'a, L: AssetLane> Vectors<'a, L> {
     }
 }
 
-fn decode<L: AssetLane>(b: &[u8]) -> [L; 3] {
+fn decode<L: AssetLane, const N: usize>(b: &[u8]) -> [L; N] {
     let n = L::VALUE_BYTES;
-    [
-        L::get(&b[..n]),
-        L::get(&b[n..2 * n]),
-        L::get(&b[2 * n..3 * n]),
-    ]
+    core::array::from_fn(|i| L::get(&b[n * i..n * (i + 1)]))
 }
 
 /// Vertex influences in lane `L` (4 bone bytes + 3 stored weights each).

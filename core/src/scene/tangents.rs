@@ -16,7 +16,10 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// Skins the asset's tangents for the world matrices `world`, `C` vertices at a time
     /// (the buffers are on the stack: about `C × 20` lane values), and hands each chunk to
     /// `each` with the asset index of its first vertex: `[x, y, z, w]`, the direction a unit
-    /// vector, `w` the stored ±1. An asset without tangents calls `each` never.
+    /// vector, `w` the stored ±1. The last part comes first, then the others in order:
+    /// `kept` says that `palette` still holds that part's matrices for `world`, as the skin
+    /// step ([`Self::project`]) leaves it, so that they are not built again (with `false`
+    /// the palette is filled for every part). An asset without tangents calls `each` never.
     /// [`RasterError::Skinning`] for a palette of another method than the asset's; the
     /// palette's errors as [`Self::project`] has them.
     ///
@@ -44,7 +47,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
     /// let turn = Affine { rows: [[0.0, -1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]] };
     /// let mut got = Vec::new();
     /// scene
-    ///     .tangents::<_, 2>(&[turn], &mut Palette::<f32, 4>::new(), |first, t| {
+    ///     .tangents::<_, 2>(&[turn], &mut Palette::<f32, 4>::new(), false, |first, t| {
     ///         got.extend(t.iter().enumerate().map(|(i, t)| (first + i, *t)))
     ///     })
     ///     .unwrap();
@@ -55,6 +58,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         &self,
         world: &[Affine<L::Real>],
         palette: &mut Pal,
+        kept: bool,
         mut each: impl FnMut(usize, &[[L; 4]]),
     ) -> Result<(), RasterError> {
         check_method::<L, Pal>(self.asset.skinning())?;
@@ -67,8 +71,13 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         let mut skinned = [[L::Out::default(); 3]; C];
         let mut turned = [[L::default(); 3]; C];
         let mut out = [[L::default(); 4]; C];
-        for part in self.asset.parts() {
-            palette.fill(&part, &self.bind, world)?;
+        let last = self.asset.parts().count().saturating_sub(1);
+        let parts = || self.asset.parts();
+        let order = parts().skip(last).chain(parts().take(last));
+        for (k, part) in order.enumerate() {
+            if k > 0 || !kept {
+                palette.fill(&part, &self.bind, world)?;
+            }
             let range = part.vertex_range();
             let stored = part.tangents().filter(|t| t.len() == range.len());
             let missing = RasterError::Capacity {
