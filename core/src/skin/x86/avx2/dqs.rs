@@ -21,7 +21,7 @@
 use safe_arch::m128;
 
 use super::f8::{Avx2, F8};
-use super::{groups, transpose, weights};
+use super::{points, points_and_normals, transpose, weights, Tail};
 use crate::dual::Dual;
 use crate::skin::batch::{Batch, Normals};
 use crate::vertex::Influence;
@@ -130,11 +130,11 @@ fn pair<const N: usize>(
 /// bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
 /// `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
 #[inline(always)]
-fn rigid8<const N: usize, const K: usize>(
+fn blend8<const N: usize, const K: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-) -> [[F8; 4]; 3] {
+) -> Blend {
     let w = weights(avx2, inf);
     let lead = part(avx2, table, inf, 0, 0);
     let mut real = lead;
@@ -155,8 +155,12 @@ fn rigid8<const N: usize, const K: usize>(
     if K > 3 {
         add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (3, w[3]));
     }
-    rigid(avx2, real, dual)
+    (real, dual)
 }
+
+/// A group's eight blended dual quaternions, transposed: the real parts' components, then
+/// the dual parts'.
+type Blend = ([F8; 4], [F8; 4]);
 
 /// Adds bone slot `k` with weights `w` into the blend, each weight negated where the slot's
 /// rotation lies in the other hemisphere from `lead`'s.
@@ -207,14 +211,55 @@ fn dqs_with<const N: usize, const K: usize>(
     avx2: Avx2,
     batch: Batch<'_, f32, K, Dual<f32>>,
     out: &mut [[f32; 3]],
-    normals_io: Normals<'_, f32>,
+    mut normals_io: Normals<'_, f32>,
 ) {
     let (palette, positions, influences) = batch.parts();
     let table = Table::<N>::new(palette);
-    let vertices = (positions, influences);
-    groups(avx2, vertices, out, normals_io, |inf| {
-        rigid8::<N, K>(avx2, &table, inf)
-    });
+    let len = positions.len();
+    if len == 0 {
+        return;
+    }
+    let whole = len & !7;
+    let mut tail = Tail::default();
+    tail.positions[..len - whole].copy_from_slice(&positions[whole..]);
+    tail.influences[..len - whole].copy_from_slice(&influences[whole..]);
+    if let Some((n, _)) = normals_io {
+        tail.normals[..len - whole].copy_from_slice(&n[whole..]);
+    }
+    let last = (len - 1) & !7;
+    let tail_inf = tail.influences;
+    let group = |at: usize| {
+        if at < whole {
+            &influences[at..at + 8]
+        } else {
+            &tail_inf[..]
+        }
+    };
+    let mut next = blend8::<N, K>(avx2, &table, group(0));
+    for at in (0..len).step_by(8) {
+        let (real, dual) = next;
+        let t = rigid(avx2, real, dual);
+        next = blend8::<N, K>(avx2, &table, group((at + 8).min(last)));
+        let (p, o) = if at < whole {
+            (&positions[at..at + 8], &mut out[at..at + 8])
+        } else {
+            (&tail.positions[..], &mut tail.out[..])
+        };
+        if let Some((n, on)) = &mut normals_io {
+            let (n, on) = if at < whole {
+                (&n[at..at + 8], &mut on[at..at + 8])
+            } else {
+                (&tail.normals[..], &mut tail.out_normals[..])
+            };
+            points_and_normals(avx2, &t, (p, o), (n, on));
+        } else {
+            points(avx2, &t, p, o);
+        }
+    }
+    out[whole..].copy_from_slice(&tail.out[..len - whole]);
+    if let Some((_, on)) = normals_io {
+        on[whole..].copy_from_slice(&tail.out_normals[..len - whole]);
+    }
 }
 
 #[cfg(test)]
