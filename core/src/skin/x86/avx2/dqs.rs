@@ -124,61 +124,102 @@ fn pair<const N: usize>(
     )
 }
 
-/// The rigid transforms of a group's eight blended dual quaternions, transposed (entry
-/// `(r, c)` of the eight in `t[r][c]`), as `f32::rigid`. The blend runs on the components
-/// of the eight at once: `((w₀d₀ + w₁d₁) + w₂d₂) + w₃d₃`, each weight `wₖ` negated where
-/// bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
+/// The rotations of a group's blend: the real parts of `K` bones' dual quaternions of eight
+/// vertices, blended on their components, `((w₀q₀ + w₁q₁) + w₂q₂) + w₃q₃`, each weight `wₖ`
+/// negated where bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
 /// `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
 #[inline(always)]
-fn blend8<const N: usize, const K: usize>(
+fn rotations<const N: usize, const K: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-) -> Blend {
-    let w = weights(avx2, inf);
+) -> Rotations {
+    let mut w = weights(avx2, inf);
     let lead = part(avx2, table, inf, 0, 0);
     let mut real = lead;
     for r in &mut real {
         *r = *r * w[0];
     }
+    // Unrolled (a loop over the slots kept the blend in memory).
+    if K > 1 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[1]), &lead, 1);
+    }
+    if K > 2 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[2]), &lead, 2);
+    }
+    if K > 3 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[3]), &lead, 3);
+    }
+    let [x, y, z, w0] = real;
+    let scale = avx2.splat(2.0) / (x * x + y * y + z * z + w0 * w0);
+    Rotations {
+        real,
+        scale,
+        weights: w,
+    }
+}
+
+/// A group's blended real parts (as [`rotations`]), `2/|q|²` of each, and the weights,
+/// each negated where its bone was flipped.
+struct Rotations {
+    real: [F8; 4],
+    scale: F8,
+    weights: [F8; 4],
+}
+
+/// Adds bone slot `k`'s rotations into the blend `real`, negating its weights `w` where the
+/// rotation lies in the other hemisphere from `lead`'s.
+#[inline(always)]
+fn add_rotation<const N: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    (real, w): (&mut [F8; 4], &mut F8),
+    lead: &[F8; 4],
+    k: usize,
+) {
+    let c = part(avx2, table, inf, k, 0);
+    let dot = ((lead[0] * c[0] + lead[1] * c[1]) + lead[2] * c[2]) + lead[3] * c[3];
+    *w = w.negate_where(dot.lt_mask(avx2.splat(0.0)));
+    for (r, c) in real.iter_mut().zip(c) {
+        *r = *r + c * *w;
+    }
+}
+
+/// The dual parts of a group's blend, with the weights (flipped) of [`Rotations`].
+#[inline(always)]
+fn duals<const N: usize, const K: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    w: &[F8; 4],
+) -> [F8; 4] {
     let mut dual = part(avx2, table, inf, 0, 1);
     for d in &mut dual {
         *d = *d * w[0];
     }
-    // Unrolled (a loop over the slots kept the blend in memory).
+    // (Unrolled, as in `rotations`.)
     if K > 1 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (1, w[1]));
+        add_dual(avx2, table, inf, &mut dual, (1, w[1]));
     }
     if K > 2 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (2, w[2]));
+        add_dual(avx2, table, inf, &mut dual, (2, w[2]));
     }
     if K > 3 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (3, w[3]));
+        add_dual(avx2, table, inf, &mut dual, (3, w[3]));
     }
-    (real, dual)
+    dual
 }
 
-/// A group's eight blended dual quaternions, transposed: the real parts' components, then
-/// the dual parts'.
-type Blend = ([F8; 4], [F8; 4]);
-
-/// Adds bone slot `k` with weights `w` into the blend, each weight negated where the slot's
-/// rotation lies in the other hemisphere from `lead`'s.
+/// Adds bone slot `k`'s dual parts with weights `w` into `dual`.
 #[inline(always)]
-fn add_slot<const N: usize>(
+fn add_dual<const N: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-    (real, dual): (&mut [F8; 4], &mut [F8; 4]),
-    lead: &[F8; 4],
+    dual: &mut [F8; 4],
     (k, w): (usize, F8),
 ) {
-    let c = part(avx2, table, inf, k, 0);
-    let dot = ((lead[0] * c[0] + lead[1] * c[1]) + lead[2] * c[2]) + lead[3] * c[3];
-    let w = w.negate_where(dot.lt_mask(avx2.splat(0.0)));
-    for (r, c) in real.iter_mut().zip(c) {
-        *r = *r + c * w;
-    }
     let c = part(avx2, table, inf, k, 1);
     for (d, c) in dual.iter_mut().zip(c) {
         *d = *d + c * w;
@@ -188,8 +229,7 @@ fn add_slot<const N: usize>(
 /// `f32::rigid` on eight blends at once: the rotation `R(q)/|q|²` and the translation
 /// `2·vec(d·q*)/|q|²`, each entry computed in the same order.
 #[inline(always)]
-fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4]) -> [[F8; 4]; 3] {
-    let s = avx2.splat(2.0) / (x * x + y * y + z * z + w * w);
+fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4], s: F8) -> [[F8; 4]; 3] {
     let one = avx2.splat(1.0);
     let (xx, yy, zz) = (x * x, y * y, z * z);
     let (xy, xz, yz) = (x * y, x * z, y * z);
@@ -235,11 +275,11 @@ fn dqs_with<const N: usize, const K: usize>(
             &tail_inf[..]
         }
     };
-    let mut next = blend8::<N, K>(avx2, &table, group(0));
+    let mut next = rotations::<N, K>(avx2, &table, group(0));
     for at in (0..len).step_by(8) {
-        let (real, dual) = next;
-        let t = rigid(avx2, real, dual);
-        next = blend8::<N, K>(avx2, &table, group((at + 8).min(last)));
+        let dual = duals::<N, K>(avx2, &table, group(at), &next.weights);
+        let t = rigid(avx2, next.real, dual, next.scale);
+        next = rotations::<N, K>(avx2, &table, group((at + 8).min(last)));
         let (p, o) = if at < whole {
             (&positions[at..at + 8], &mut out[at..at + 8])
         } else {
