@@ -2,18 +2,24 @@
 //! the LBS loop is (after run-time detection; the generic loop `crate::skin::dqs` where the
 //! processor has no AVX2).
 //!
-//! Per group of eight vertices:
-//! - the weights of the eight are transposed (as the LBS loop's);
-//! - bone slot by bone slot, the real parts of the eight dual quaternions are read from a
-//!   32-byte aligned copy of the palette (a dual quaternion per slot) and transposed, one
-//!   register per component (vertex `v` in lane `v`); for each slot `k ≥ 1` the eight dot
-//!   products of its rotation with the lead bone's are formed from those components, their
-//!   signs flipping the weights `wₖ` of the bones in the other hemisphere (`−(w·e)` is
-//!   `(−w)·e` in every rounding); the real parts, then the dual parts (read and transposed
-//!   the same way), are added into the blend, eight vertices at once;
-//! - the rigid transform of each blend ([`Lane::rigid`](crate::lane::Lane::rigid)), the
-//!   positions and the normals are computed on the eight at once, by the LBS loop's
-//!   transform.
+//! Per group of eight vertices, in two stages:
+//! - the rotations ([`rotations`]), one group ahead: the weights of the eight are transposed
+//!   (as the LBS loop's); bone slot by bone slot, the real parts of the eight dual
+//!   quaternions are read from a 32-byte aligned copy of the palette (a dual quaternion per
+//!   slot) and transposed, one register per component (vertex `v` in lane `v`); for each
+//!   slot `k ≥ 1` the eight dot products of its rotation with the lead bone's are formed
+//!   from those components, their signs flipping the weights `wₖ` of the bones in the other
+//!   hemisphere (`−(w·e)` is `(−w)·e` in every rounding); the real parts are added into the
+//!   blend, eight vertices at once, and `2/|q|²` of the blend is computed;
+//! - with the group itself: the dual parts ([`duals`]), read and transposed the same way,
+//!   blended with the flipped weights; the rigid transform of each blend
+//!   ([`Lane::rigid`](crate::lane::Lane::rigid)); and the positions and the normals, on the
+//!   eight at once, by the LBS loop's transform.
+//!
+//! The first stage is the loop's longest chain of latencies (table reads, transposition,
+//! dot products, the blend, the division); started a group early, it overlaps the second
+//! stage of the group before instead of stalling its own (positions 3.57 → 3.32 ns a
+//! vertex, `docs/BENCHMARKS.md`).
 //!
 //! The arithmetic per vertex is the generic loop's, in the same order and without fused
 //! multiply-adds, so the output bits are the same (tested below).
@@ -245,7 +251,12 @@ fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4], s: F8) ->
 }
 
 /// The loop over groups of eight: DQS of `batch` with the palette copied into a table of
-/// `N` dual quaternions.
+/// `N` dual quaternions, each group's [`rotations`] computed one group ahead (for the last
+/// group, the last group's again, dropped). Written out beside the LBS loop's `groups`
+/// rather than sharing it: with the rotations carried from group to group by a closure
+/// given to `groups`, DQS measured 12% slower; with the positions moved by a function
+/// shared by both loops, 3–4% slower; and with `groups` itself taking a stage ahead, LBS
+/// 15% slower (the same instructions).
 #[target_feature(enable = "avx2")]
 fn dqs_with<const N: usize, const K: usize>(
     avx2: Avx2,
@@ -260,12 +271,7 @@ fn dqs_with<const N: usize, const K: usize>(
         return;
     }
     let whole = len & !7;
-    let mut tail = Tail::default();
-    tail.positions[..len - whole].copy_from_slice(&positions[whole..]);
-    tail.influences[..len - whole].copy_from_slice(&influences[whole..]);
-    if let Some((n, _)) = normals_io {
-        tail.normals[..len - whole].copy_from_slice(&n[whole..]);
-    }
+    let mut tail = Tail::new((positions, influences), &normals_io, whole);
     let last = (len - 1) & !7;
     let tail_inf = tail.influences;
     let group = |at: usize| {
@@ -296,10 +302,7 @@ fn dqs_with<const N: usize, const K: usize>(
             points(avx2, &t, p, o);
         }
     }
-    out[whole..].copy_from_slice(&tail.out[..len - whole]);
-    if let Some((_, on)) = normals_io {
-        on[whole..].copy_from_slice(&tail.out_normals[..len - whole]);
-    }
+    tail.write(whole, out, normals_io);
 }
 
 #[cfg(test)]
