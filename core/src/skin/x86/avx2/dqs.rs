@@ -18,8 +18,8 @@
 //!
 //! The first stage is the loop's longest chain of latencies (table reads, transposition,
 //! dot products, the blend, the division); started a group early, it overlaps the second
-//! stage of the group before instead of stalling its own (positions 3.57 → 3.32 ns a
-//! vertex, `docs/BENCHMARKS.md`).
+//! stage of the group before instead of stalling its own (positions 3.69 → 3.29 ns a
+//! vertex at 370 vertices, with normals 4.80 → 4.17: `docs/BENCHMARKS.md`).
 //!
 //! The arithmetic per vertex is the generic loop's, in the same order and without fused
 //! multiply-adds, so the output bits are the same (tested below).
