@@ -324,10 +324,10 @@ fn lbs_with<const N: usize, const K: usize>(
     });
 }
 
-/// The loop over groups of eight vertices shared by the LBS and DQS loops: `transforms`
-/// gives a group's eight matrices, transposed (as [`blend8`]), which move its positions and
-/// normals. The last 1–7 vertices are copied into a padded group ([`Tail`]), whose extra
-/// results are dropped.
+/// The LBS loop over groups of eight vertices: `transforms` gives a group's eight matrices,
+/// transposed (as [`blend8`]), which move its positions and normals. The last 1–7 vertices
+/// are copied into a padded group ([`Tail`]), whose extra results are dropped. (The DQS
+/// loop, `dqs::dqs_with`, is this loop with part of each group computed one group ahead.)
 #[inline(always)]
 fn groups(
     avx2: Avx2,

@@ -256,7 +256,7 @@ fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4], s: F8) ->
 /// rather than sharing it: with the rotations carried from group to group by a closure
 /// given to `groups`, DQS measured 12% slower; with the positions moved by a function
 /// shared by both loops, 3–4% slower; and with `groups` itself taking a stage ahead, LBS
-/// 15% slower (the same instructions).
+/// 14–17% slower (the same instructions).
 #[target_feature(enable = "avx2")]
 fn dqs_with<const N: usize, const K: usize>(
     avx2: Avx2,
