@@ -278,6 +278,35 @@ struct Tail {
     out_normals: [[f32; 3]; 8],
 }
 
+impl Tail {
+    /// The vertices from `whole` (the mesh's length rounded down to a multiple of eight) on.
+    #[inline(always)]
+    fn new(
+        (positions, influences): (&[[f32; 3]], &[Influence<f32>]),
+        normals_io: &Normals<'_, f32>,
+        whole: usize,
+    ) -> Self {
+        let mut tail = Tail::default();
+        let len = positions.len();
+        tail.positions[..len - whole].copy_from_slice(&positions[whole..]);
+        tail.influences[..len - whole].copy_from_slice(&influences[whole..]);
+        if let Some((n, _)) = normals_io {
+            tail.normals[..len - whole].copy_from_slice(&n[whole..]);
+        }
+        tail
+    }
+
+    /// Writes the results of the vertices from `whole` on.
+    #[inline(always)]
+    fn write(&self, whole: usize, out: &mut [[f32; 3]], normals_io: Normals<'_, f32>) {
+        let len = out.len();
+        out[whole..].copy_from_slice(&self.out[..len - whole]);
+        if let Some((_, on)) = normals_io {
+            on[whole..].copy_from_slice(&self.out_normals[..len - whole]);
+        }
+    }
+}
+
 /// The loop over groups of eight: LBS of `batch` with the palette copied into a table of
 /// `N` matrices.
 #[target_feature(enable = "avx2")]
@@ -295,10 +324,10 @@ fn lbs_with<const N: usize, const K: usize>(
     });
 }
 
-/// The loop over groups of eight vertices shared by the LBS and DQS loops: `transforms`
-/// gives a group's eight matrices, transposed (as [`blend8`]), which move its positions and
-/// normals. The last 1–7 vertices are copied into a padded group ([`Tail`]), whose extra
-/// results are dropped.
+/// The LBS loop over groups of eight vertices: `transforms` gives a group's eight matrices,
+/// transposed (as [`blend8`]), which move its positions and normals. The last 1–7 vertices
+/// are copied into a padded group ([`Tail`]), whose extra results are dropped. (The DQS
+/// loop, `dqs::dqs_with`, is this loop with part of each group computed one group ahead.)
 #[inline(always)]
 fn groups(
     avx2: Avx2,
@@ -309,12 +338,7 @@ fn groups(
 ) {
     let len = positions.len();
     let whole = len & !7;
-    let mut tail = Tail::default();
-    tail.positions[..len - whole].copy_from_slice(&positions[whole..]);
-    tail.influences[..len - whole].copy_from_slice(&influences[whole..]);
-    if let Some((n, _)) = normals_io {
-        tail.normals[..len - whole].copy_from_slice(&n[whole..]);
-    }
+    let mut tail = Tail::new((positions, influences), &normals_io, whole);
     for at in (0..len).step_by(8) {
         let (p, inf, o) = if at < whole {
             let group = at..at + 8;
@@ -335,10 +359,7 @@ fn groups(
             points(avx2, &t, p, o);
         }
     }
-    out[whole..].copy_from_slice(&tail.out[..len - whole]);
-    if let Some((_, on)) = normals_io {
-        on[whole..].copy_from_slice(&tail.out_normals[..len - whole]);
-    }
+    tail.write(whole, out, normals_io);
 }
 
 #[cfg(test)]

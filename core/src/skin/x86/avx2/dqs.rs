@@ -2,18 +2,24 @@
 //! the LBS loop is (after run-time detection; the generic loop `crate::skin::dqs` where the
 //! processor has no AVX2).
 //!
-//! Per group of eight vertices:
-//! - the weights of the eight are transposed (as the LBS loop's);
-//! - bone slot by bone slot, the real parts of the eight dual quaternions are read from a
-//!   32-byte aligned copy of the palette (a dual quaternion per slot) and transposed, one
-//!   register per component (vertex `v` in lane `v`); for each slot `k ≥ 1` the eight dot
-//!   products of its rotation with the lead bone's are formed from those components, their
-//!   signs flipping the weights `wₖ` of the bones in the other hemisphere (`−(w·e)` is
-//!   `(−w)·e` in every rounding); the real parts, then the dual parts (read and transposed
-//!   the same way), are added into the blend, eight vertices at once;
-//! - the rigid transform of each blend ([`Lane::rigid`](crate::lane::Lane::rigid)), the
-//!   positions and the normals are computed on the eight at once, by the LBS loop's
-//!   transform.
+//! Per group of eight vertices, in two stages:
+//! - the rotations ([`rotations`]), one group ahead: the weights of the eight are transposed
+//!   (as the LBS loop's); bone slot by bone slot, the real parts of the eight dual
+//!   quaternions are read from a 32-byte aligned copy of the palette (a dual quaternion per
+//!   slot) and transposed, one register per component (vertex `v` in lane `v`); for each
+//!   slot `k ≥ 1` the eight dot products of its rotation with the lead bone's are formed
+//!   from those components, their signs flipping the weights `wₖ` of the bones in the other
+//!   hemisphere (`−(w·e)` is `(−w)·e` in every rounding); the real parts are added into the
+//!   blend, eight vertices at once, and `2/|q|²` of the blend is computed;
+//! - with the group itself: the dual parts ([`duals`]), read and transposed the same way,
+//!   blended with the flipped weights; the rigid transform of each blend
+//!   ([`Lane::rigid`](crate::lane::Lane::rigid)); and the positions and the normals, on the
+//!   eight at once, by the LBS loop's transform.
+//!
+//! The first stage is the loop's longest chain of latencies (table reads, transposition,
+//! dot products, the blend, the division); started a group early, it overlaps the second
+//! stage of the group before instead of stalling its own (positions 3.69 → 3.29 ns a
+//! vertex at 370 vertices, with normals 4.80 → 4.17: `docs/BENCHMARKS.md`).
 //!
 //! The arithmetic per vertex is the generic loop's, in the same order and without fused
 //! multiply-adds, so the output bits are the same (tested below).
@@ -21,7 +27,7 @@
 use safe_arch::m128;
 
 use super::f8::{Avx2, F8};
-use super::{groups, transpose, weights};
+use super::{points, points_and_normals, transpose, weights, Tail};
 use crate::dual::Dual;
 use crate::skin::batch::{Batch, Normals};
 use crate::vertex::Influence;
@@ -124,57 +130,102 @@ fn pair<const N: usize>(
     )
 }
 
-/// The rigid transforms of a group's eight blended dual quaternions, transposed (entry
-/// `(r, c)` of the eight in `t[r][c]`), as `f32::rigid`. The blend runs on the components
-/// of the eight at once: `((w₀d₀ + w₁d₁) + w₂d₂) + w₃d₃`, each weight `wₖ` negated where
-/// bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
+/// The rotations of a group's blend: the real parts of `K` bones' dual quaternions of eight
+/// vertices, blended on their components, `((w₀q₀ + w₁q₁) + w₂q₂) + w₃q₃`, each weight `wₖ`
+/// negated where bone `k`'s rotation lies in the other hemisphere from the lead bone's, as
 /// `Lane::antipodal`: `((a₀b₀ + a₁b₁) + a₂b₂) + a₃b₃ < 0`.
 #[inline(always)]
-fn rigid8<const N: usize, const K: usize>(
+fn rotations<const N: usize, const K: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-) -> [[F8; 4]; 3] {
-    let w = weights(avx2, inf);
+) -> Rotations {
+    let mut w = weights(avx2, inf);
     let lead = part(avx2, table, inf, 0, 0);
     let mut real = lead;
     for r in &mut real {
         *r = *r * w[0];
     }
+    // Unrolled (a loop over the slots kept the blend in memory).
+    if K > 1 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[1]), &lead, 1);
+    }
+    if K > 2 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[2]), &lead, 2);
+    }
+    if K > 3 {
+        add_rotation(avx2, table, inf, (&mut real, &mut w[3]), &lead, 3);
+    }
+    let [x, y, z, w0] = real;
+    let scale = avx2.splat(2.0) / (x * x + y * y + z * z + w0 * w0);
+    Rotations {
+        real,
+        scale,
+        weights: w,
+    }
+}
+
+/// A group's blended real parts (as [`rotations`]), `2/|q|²` of each, and the weights,
+/// each negated where its bone was flipped.
+struct Rotations {
+    real: [F8; 4],
+    scale: F8,
+    weights: [F8; 4],
+}
+
+/// Adds bone slot `k`'s rotations into the blend `real`, negating its weights `w` where the
+/// rotation lies in the other hemisphere from `lead`'s.
+#[inline(always)]
+fn add_rotation<const N: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    (real, w): (&mut [F8; 4], &mut F8),
+    lead: &[F8; 4],
+    k: usize,
+) {
+    let c = part(avx2, table, inf, k, 0);
+    let dot = ((lead[0] * c[0] + lead[1] * c[1]) + lead[2] * c[2]) + lead[3] * c[3];
+    *w = w.negate_where(dot.lt_mask(avx2.splat(0.0)));
+    for (r, c) in real.iter_mut().zip(c) {
+        *r = *r + c * *w;
+    }
+}
+
+/// The dual parts of a group's blend, with the weights (flipped) of [`Rotations`].
+#[inline(always)]
+fn duals<const N: usize, const K: usize>(
+    avx2: Avx2,
+    table: &Table<N>,
+    inf: &[Influence<f32>],
+    w: &[F8; 4],
+) -> [F8; 4] {
     let mut dual = part(avx2, table, inf, 0, 1);
     for d in &mut dual {
         *d = *d * w[0];
     }
-    // Unrolled (a loop over the slots kept the blend in memory).
+    // (Unrolled, as in `rotations`.)
     if K > 1 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (1, w[1]));
+        add_dual(avx2, table, inf, &mut dual, (1, w[1]));
     }
     if K > 2 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (2, w[2]));
+        add_dual(avx2, table, inf, &mut dual, (2, w[2]));
     }
     if K > 3 {
-        add_slot(avx2, table, inf, (&mut real, &mut dual), &lead, (3, w[3]));
+        add_dual(avx2, table, inf, &mut dual, (3, w[3]));
     }
-    rigid(avx2, real, dual)
+    dual
 }
 
-/// Adds bone slot `k` with weights `w` into the blend, each weight negated where the slot's
-/// rotation lies in the other hemisphere from `lead`'s.
+/// Adds bone slot `k`'s dual parts with weights `w` into `dual`.
 #[inline(always)]
-fn add_slot<const N: usize>(
+fn add_dual<const N: usize>(
     avx2: Avx2,
     table: &Table<N>,
     inf: &[Influence<f32>],
-    (real, dual): (&mut [F8; 4], &mut [F8; 4]),
-    lead: &[F8; 4],
+    dual: &mut [F8; 4],
     (k, w): (usize, F8),
 ) {
-    let c = part(avx2, table, inf, k, 0);
-    let dot = ((lead[0] * c[0] + lead[1] * c[1]) + lead[2] * c[2]) + lead[3] * c[3];
-    let w = w.negate_where(dot.lt_mask(avx2.splat(0.0)));
-    for (r, c) in real.iter_mut().zip(c) {
-        *r = *r + c * w;
-    }
     let c = part(avx2, table, inf, k, 1);
     for (d, c) in dual.iter_mut().zip(c) {
         *d = *d + c * w;
@@ -184,8 +235,7 @@ fn add_slot<const N: usize>(
 /// `f32::rigid` on eight blends at once: the rotation `R(q)/|q|²` and the translation
 /// `2·vec(d·q*)/|q|²`, each entry computed in the same order.
 #[inline(always)]
-fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4]) -> [[F8; 4]; 3] {
-    let s = avx2.splat(2.0) / (x * x + y * y + z * z + w * w);
+fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4], s: F8) -> [[F8; 4]; 3] {
     let one = avx2.splat(1.0);
     let (xx, yy, zz) = (x * x, y * y, z * z);
     let (xy, xz, yz) = (x * y, x * z, y * z);
@@ -201,20 +251,58 @@ fn rigid(avx2: Avx2, [x, y, z, w]: [F8; 4], [dx, dy, dz, dw]: [F8; 4]) -> [[F8; 
 }
 
 /// The loop over groups of eight: DQS of `batch` with the palette copied into a table of
-/// `N` dual quaternions.
+/// `N` dual quaternions, each group's [`rotations`] computed one group ahead (for the last
+/// group, the last group's again, dropped). Written out beside the LBS loop's `groups`
+/// rather than sharing it: with the rotations carried from group to group by a closure
+/// given to `groups`, DQS measured 12% slower; with the positions moved by a function
+/// shared by both loops, 3–4% slower; and with `groups` itself taking a stage ahead, LBS
+/// 14–17% slower (the same instructions).
 #[target_feature(enable = "avx2")]
 fn dqs_with<const N: usize, const K: usize>(
     avx2: Avx2,
     batch: Batch<'_, f32, K, Dual<f32>>,
     out: &mut [[f32; 3]],
-    normals_io: Normals<'_, f32>,
+    mut normals_io: Normals<'_, f32>,
 ) {
     let (palette, positions, influences) = batch.parts();
     let table = Table::<N>::new(palette);
-    let vertices = (positions, influences);
-    groups(avx2, vertices, out, normals_io, |inf| {
-        rigid8::<N, K>(avx2, &table, inf)
-    });
+    let len = positions.len();
+    if len == 0 {
+        return;
+    }
+    let whole = len & !7;
+    let mut tail = Tail::new((positions, influences), &normals_io, whole);
+    let last = (len - 1) & !7;
+    let tail_inf = tail.influences;
+    let group = |at: usize| {
+        if at < whole {
+            &influences[at..at + 8]
+        } else {
+            &tail_inf[..]
+        }
+    };
+    let mut next = rotations::<N, K>(avx2, &table, group(0));
+    for at in (0..len).step_by(8) {
+        let dual = duals::<N, K>(avx2, &table, group(at), &next.weights);
+        let t = rigid(avx2, next.real, dual, next.scale);
+        next = rotations::<N, K>(avx2, &table, group((at + 8).min(last)));
+        let (p, o) = if at < whole {
+            (&positions[at..at + 8], &mut out[at..at + 8])
+        } else {
+            (&tail.positions[..], &mut tail.out[..])
+        };
+        if let Some((n, on)) = &mut normals_io {
+            let (n, on) = if at < whole {
+                (&n[at..at + 8], &mut on[at..at + 8])
+            } else {
+                (&tail.normals[..], &mut tail.out_normals[..])
+            };
+            points_and_normals(avx2, &t, (p, o), (n, on));
+        } else {
+            points(avx2, &t, p, o);
+        }
+    }
+    tail.write(whole, out, normals_io);
 }
 
 #[cfg(test)]
