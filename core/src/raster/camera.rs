@@ -3,7 +3,9 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
-use super::steps::{Short, Steps};
+#[cfg(not(skin_asm_v6m))]
+use super::steps::Short;
+use super::steps::Steps;
 
 use super::{RasterError, ScreenVertex, GUARD, SUBPIXEL};
 
@@ -241,7 +243,7 @@ impl Project for Q14 {
             .zip(LIT)
             .map(|(a, b)| i32::from(a.to_bits()) * b)
             .sum();
-        let shade = (d.max(0) + (i32::from(AMBIENT) << 20) + (1 << 19)) >> 20;
+        let shade = (d.max(0) + LIGHT_ROUND) >> 20;
         shade.min(255) as u8
     }
 
@@ -257,7 +259,17 @@ impl Project for Q14 {
         while k < len {
             // The 32-bit loop runs up to a vertex it does not take, which goes the long way.
             if let Some(s) = cam.fixed.short() {
-                k += short(s, &p[k..len], &n[k..len], &mut out[k..len]);
+                #[cfg(not(skin_asm_v6m))]
+                let done = short(s, &p[k..len], &n[k..len], &mut out[k..len]);
+                #[cfg(skin_asm_v6m)]
+                let done = super::project_v6m::short(
+                    s,
+                    &p[k..len],
+                    &n[k..len],
+                    &mut out[k..len],
+                    [LIT[0], LIT[1], LIT[2], LIGHT_ROUND],
+                );
+                k += done;
             }
             if let (Some(o), Some(p), Some(n)) = (out.get_mut(k), p.get(k), n.get(k)) {
                 put(o, Self::project(cam, p, base + k)?, Self::shade(n));
@@ -272,6 +284,10 @@ impl Project for Q14 {
 /// `n · LIT / 2^20` intensity units.
 const LIT: [i32; 3] = [lit(LIGHT[0]), lit(LIGHT[1]), lit(LIGHT[2])];
 
+/// The ambient term and a half in the fixed lane's Lambert units (Q20): added to `n · LIT`
+/// before its shift.
+const LIGHT_ROUND: i32 = ((AMBIENT as i32) << 20) + (1 << 19);
+
 /// A Q14 light component times `(255 − AMBIENT) / 256`, rounded.
 const fn lit(v: i16) -> i32 {
     (v as i32 * (255 - AMBIENT as i32) + 128) >> 8
@@ -280,7 +296,8 @@ const fn lit(v: i16) -> i32 {
 /// The fixed lane's projection and shading of the vertices that take the 32-bit path
 /// ([`Short::project`], inside the guard band) and land inside the depth range, from the
 /// first up to one that does not: how many. Its own function, so that its loop keeps the camera's entries as the only
-/// values beside the vertex's.
+/// values beside the vertex's. ARMv6-M runs the same loop in assembly (`project_v6m.rs`).
+#[cfg(not(skin_asm_v6m))]
 #[inline(never)]
 fn short(s: &Short, p: &[[Out16; 3]], n: &[[Q14; 3]], out: &mut [ScreenVertex]) -> usize {
     let len = out.len().min(p.len()).min(n.len());
