@@ -8,7 +8,7 @@
 //! entries on the stack: 88.6 instructions a vertex on CesiumMan (`docs/BENCHMARKS.md`,
 //! "Projection in assembly"). Here the offsets' biases and the rows' roundings live in the
 //! six high registers (each an `ADD` from there), the step in a low register, the rest in a
-//! frame on the stack, and two vertices share the loop's counting.
+//! frame on the stack, and four vertices share the loop's counting.
 //!
 //! **What it computes.** Exactly the Rust loop's arithmetic (`camera::short`), operation for
 //! operation on `i32` with wrapping: a vertex's biased offsets `d = p + bias` and steps
@@ -193,90 +193,100 @@ skin_core_q14_project_v6m:
     mov r6, r10
     mov r7, r11
     push {{r4-r7}}
-    sub sp, #48
-    ldr r1, [r0, #16]
-    @ The frame: entries, depth shift, light.
-    ldr r2, [r1, #20]
-    str r2, [sp, #0]
-    ldr r2, [r1, #24]
-    str r2, [sp, #4]
-    ldr r2, [r1, #28]
-    str r2, [sp, #8]
-    ldr r2, [r1, #32]
-    str r2, [sp, #12]
-    ldr r2, [r1, #36]
-    str r2, [sp, #16]
-    ldr r2, [r1, #52]
-    str r2, [sp, #20]
-    ldr r2, [r0, #20]
-    str r2, [sp, #24]
-    ldr r2, [r0, #24]
-    str r2, [sp, #28]
-    ldr r2, [r0, #28]
-    str r2, [sp, #32]
-    ldr r2, [r0, #32]
-    str r2, [sp, #36]
-    @ The high registers: biases and roundings.
-    ldr r2, [r1, #0]
-    mov r8, r2
-    ldr r2, [r1, #4]
+    @ The frame, pushed from its top: the end of out and out, the light, the depth shift,
+    @ the entries.
+    ldr r2, [r0, #8]
+    ldr r3, [r0, #12]
+    lsls r1, r3, #3
+    adds r1, r2
+    push {{r1, r2}}
+    movs r7, r0
+    adds r7, #20
+    ldm r7!, {{r1, r2, r3, r4}}
+    push {{r1, r2, r3, r4}}
+    ldr r7, [r0, #16]
+    ldr r1, [r7, #52]
+    push {{r1}}
+    movs r6, r7
+    adds r6, #20
+    ldm r6!, {{r1, r2, r3, r4, r5}}
+    push {{r1, r2, r3, r4, r5}}
+    @ The high registers: the biases and the roundings; the step.
+    ldm r7!, {{r1, r2, r3}}
+    mov r8, r1
     mov r9, r2
-    ldr r2, [r1, #8]
-    mov r10, r2
-    ldr r2, [r1, #40]
-    mov r11, r2
-    ldr r2, [r1, #44]
+    mov r10, r3
+    ldr r5, [r7, #4]
+    adds r7, #28
+    ldm r7!, {{r1, r2, r3}}
+    mov r11, r1
     mov r12, r2
-    ldr r2, [r1, #48]
-    mov lr, r2
-    ldr r5, [r1, #16]
-    @ Cursors; the end of out.
+    mov lr, r3
+    @ The cursors.
     ldr r3, [r0, #12]
     ldr r7, [r0, #8]
-    str r7, [sp, #44]
-    lsls r2, r3, #3
-    adds r2, r7
-    str r2, [sp, #40]
     ldr r6, [r0, #4]
     ldr r0, [r0, #0]
     movs r4, #0
     cmp r3, #0
     bne 7f
-    b 9f
+    b .Lskin_project_v6m_exit
 7:
-    @ An odd count starts at the pair's second vertex, one vertex back.
-    lsrs r3, r3, #1
-    bcc 3f
+    @ Four vertices a round; a count of 4k + m (m > 0) starts the first round at its
+    @ vertex 4 - m, 4 - m vertices back.
+    lsls r2, r3, #30
+    beq .Lskin_project_v6m_v0
+    lsrs r2, r2, #30
+    cmp r2, #2
+    blo 8f
+    beq 7f
     subs r6, #6
     subs r7, #8
-    b 4f
-3:
-    SKIN_PROJECT_V6M 0, 0, 5f
-4:
-    SKIN_PROJECT_V6M 8, 6, 6f
-    adds r6, #12
-    adds r7, #16
+    b .Lskin_project_v6m_v1
+7:
+    subs r6, #12
+    subs r7, #16
+    b .Lskin_project_v6m_v2
+8:
+    subs r6, #18
+    subs r7, #24
+    b .Lskin_project_v6m_v3
+    @ Stopped at a round's vertex r1: near the vertices, for the branches' reach.
+.Lskin_project_v6m_s1:
+    movs r1, #1
+    b .Lskin_project_v6m_stopped
+.Lskin_project_v6m_s0:
+    movs r1, #0
+    b .Lskin_project_v6m_stopped
+.Lskin_project_v6m_v0:
+    SKIN_PROJECT_V6M 0, 0, .Lskin_project_v6m_s0
+.Lskin_project_v6m_v1:
+    SKIN_PROJECT_V6M 8, 6, .Lskin_project_v6m_s1
+.Lskin_project_v6m_v2:
+    SKIN_PROJECT_V6M 16, 12, .Lskin_project_v6m_s2
+.Lskin_project_v6m_v3:
+    SKIN_PROJECT_V6M 24, 18, .Lskin_project_v6m_s3
+    adds r6, #24
+    adds r7, #32
     ldr r4, [sp, #40]
     cmp r7, r4
-    bne 3b
-    @ All of them.
+    beq .Lskin_project_v6m_all
+    b .Lskin_project_v6m_v0
+.Lskin_project_v6m_s2:
+    movs r1, #2
+    b .Lskin_project_v6m_stopped
+.Lskin_project_v6m_s3:
+    movs r1, #3
+    b .Lskin_project_v6m_stopped
+.Lskin_project_v6m_all:
+    movs r1, #0
+.Lskin_project_v6m_stopped:
+    @ (r7 - out) / 8 + r1 vertices written.
     ldr r4, [sp, #44]
     subs r4, r7, r4
     asrs r4, r4, #3
-    b 9f
-5:
-    @ Stopped at the pair's first vertex.
-    ldr r4, [sp, #44]
-    subs r4, r7, r4
-    asrs r4, r4, #3
-    b 9f
-6:
-    @ Stopped at its second.
-    ldr r4, [sp, #44]
-    subs r4, r7, r4
-    asrs r4, r4, #3
-    adds r4, #1
-9:
+    adds r4, r1
+.Lskin_project_v6m_exit:
     movs r0, r4
     add sp, #48
     pop {{r4-r7}}
