@@ -127,6 +127,38 @@ impl Camera {
         self.m
     }
 
+    /// Projects and shades the skinned positions `p` (and normals `n`) of vertices
+    /// `base..` into `out` (as long as the shorter of `p` and `out`): what
+    /// [`Scene::project`](crate::scene::Scene::project) does with each skinned chunk, in the
+    /// lane's loop (the fixed lane's is ARMv6-M assembly on a Cortex-M0), to the bits of
+    /// [`ScreenVertex::project`] on each vertex. The first vertex outside the guard band or
+    /// the depth range stops it: [`RasterError::OutOfView`] names it.
+    ///
+    /// ```
+    /// use skin_core::lane::{Out16, Q14};
+    /// use skin_core::raster::{Bounds, Camera, RasterError, ScreenVertex};
+    /// let cam = Camera::frame(&Bounds { min: [-1.0; 3], max: [1.0; 3] }, 240, 240).unwrap();
+    /// let unit = |v: f32| Out16::from_num(v);
+    /// let p = [[unit(0.5), unit(-0.25), unit(0.0)], [unit(0.0); 3], [unit(90.0); 3]];
+    /// let n = [[Q14::from_num(0.0), Q14::from_num(0.0), Q14::from_num(1.0)]; 3];
+    /// let mut out = [ScreenVertex::default(); 3];
+    /// // The third vertex is 90 units away: far outside the guard band.
+    /// let got = cam.project_chunk::<Q14>(&p, Some(&n), &mut out, 10);
+    /// assert_eq!(got, Err(RasterError::OutOfView { vertex: 12 }));
+    /// for k in 0..2 {
+    ///     assert_eq!(Ok(out[k]), ScreenVertex::project::<Q14>(&cam, &p[k], Some(&n[k]), k));
+    /// }
+    /// ```
+    pub fn project_chunk<L: Project>(
+        &self,
+        p: &[[L::Out; 3]],
+        n: Option<&[[L; 3]]>,
+        out: &mut [ScreenVertex],
+        base: usize,
+    ) -> Result<(), RasterError> {
+        vertices::<L>(self, p, n, out, base)
+    }
+
     /// `p` (asset units) in screen space, in `f32`, unrounded.
     pub fn project_f32(&self, p: [f32; 3]) -> [f32; 3] {
         self.m
