@@ -5,7 +5,7 @@
 //! | flag | target | what it selects |
 //! |---|---|---|
 //! | `skin_v6m` | ARM without 32-bit atomic read-modify-write: ARMv6-M (Cortex-M0/M0+/M1), and the older ARMv4T/ARMv5TE | no `CLZ` and no 32 × 32 → 64 multiply: the shift-search and 32-bit-product paths (`num`, `lane`) |
-//! | `skin_asm_v6m` | as `skin_v6m` | the fixed lane's ARMv6-M assembly kernel (`skin/asm/thumbv6m.rs`) |
+//! | `skin_asm_v6m` | as `skin_v6m` | the fixed lane's ARMv6-M assembly kernel (`skin/asm/thumbv6m.rs`) and projection loop (`raster/project_v6m.rs`) |
 //! | `skin_asm_v7em` | ARM M-profile with the DSP extension (ARMv7E-M: Cortex-M4/M7; ARMv8-M Mainline with DSP) | the fixed lane's `SMLA<x><y>` assembly kernel (`skin/asm/thumbv7em.rs`) |
 //! | `skin_asm_fixed` | `skin_asm_v6m` or `skin_asm_v7em` | what the two fixed kernels share: their entry, reading an asset in place |
 //! | `skin_asm_v7em_f32` | ARM M-profile Thumb-2 with the hard-float ABI (a single-precision FPU) | the `f32` lane's assembly kernel (`skin/asm/thumbv7em_f32.rs`); `VSQRT.F32` for `f32`'s square roots (`num/vsqrt.rs`) |
