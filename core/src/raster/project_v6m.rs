@@ -20,9 +20,10 @@
 //! light and ambient the caller passes. A stopped vertex may be partly written; the caller
 //! writes it again on the long path. The frames that the firmware draws with this loop are
 //! compared with the host's (the Rust loop) bit for bit by the `firmware_frames` tests, and
-//! the firmware benchmark checks it on the device against the definition
-//! ([`super::steps`]'s 128-bit one) on positions near, at and beyond the span's edges and on
-//! normals of every sign and length (`CHECK project-loop` in `firmware/src/bench.rs`).
+//! the firmware benchmark checks it on the device against the per-vertex path (the 32-bit
+//! rows, else their 128-bit definition in [`super::steps`]) on chunks of every length up to
+//! 40, positions near, at and beyond the span's edges and normals of every sign and length
+//! (`firmware/src/project_check.rs`, its `CHECK project-loop` line).
 //!
 //! **Safety.** The one entry, [`short`], makes the [`Job`] from slices (the count is the
 //! shortest of them) and a [`Short`] reference: the assembly reads `count` positions (12
