@@ -79,6 +79,9 @@ where
     );
 
     let same = lane_loop_matches_generic_loop::<L>()? && dqs_loop_matches_generic_loop::<L>()?;
+    // The fixed lane's projection loop (ARMv6-M assembly in Cortex-M0 code).
+    #[cfg(feature = "fixed")]
+    let same = same && project_loop_matches_per_vertex_path();
     // Not in the micro:bit's `f32` build: its soft-float scene and the benchmark's asset
     // need more stack than its 16 KiB leave beside the kernels' (its Cortex-M0 code measures
     // it on the mps2-an385, `scripts/firmware.sh kernels mps2-an385-m0 f32`).
@@ -283,6 +286,28 @@ fn dqs_loop_matches_generic_loop<L: Lane>() -> Result<bool, Error> {
             );
             defmt::info!("CHECK dqs-loop failed");
             Ok(false)
+        }
+    }
+}
+
+/// The fixed lane's projection loop must give the per-vertex path's bits on
+/// [`project_check::check_project_loop`]'s chunks.
+#[cfg(feature = "fixed")]
+fn project_loop_matches_per_vertex_path() -> bool {
+    match crate::project_check::check_project_loop() {
+        Ok(cases) => {
+            defmt::info!("CHECK project-loop ok cases={=u32}", cases);
+            true
+        }
+        Err(m) => {
+            defmt::error!(
+                "CHECK FAILED: the projection loop differs from the per-vertex path: camera={=usize} round={=u32} vertices={=usize}",
+                m.camera,
+                m.round,
+                m.len
+            );
+            defmt::info!("CHECK project-loop failed");
+            false
         }
     }
 }

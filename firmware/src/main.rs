@@ -34,6 +34,8 @@ mod frame;
 mod morph_bench;
 #[cfg(feature = "pico")]
 mod pico;
+#[cfg(all(feature = "bench", feature = "fixed"))]
+mod project_check;
 #[cfg(all(feature = "bench", not(feature = "microbit")))]
 mod psd_bench;
 #[cfg(feature = "pico")]

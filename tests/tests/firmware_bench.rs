@@ -23,6 +23,9 @@ mod synthetic;
 #[path = "../../firmware/src/dqs_check.rs"]
 mod dqs_check;
 
+#[path = "../../firmware/src/project_check.rs"]
+mod project_check;
+
 use skin_tests::firmware::{fields, lines, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
@@ -112,6 +115,20 @@ fn check_run(
         expected_cases().to_string(),
         "{ctx}"
     );
+    // The fixed lane's projection loop (assembly in Cortex-M0 code) gave the per-vertex
+    // path's bits on every chunk.
+    if lane == "fixed" {
+        let project = log
+            .lines()
+            .find(|l| l.contains("CHECK project-loop"))
+            .unwrap_or_else(|| panic!("no project-loop check: {ctx}"));
+        assert!(project.contains("CHECK project-loop ok"), "{ctx}");
+        assert_eq!(
+            fields(project)["cases"],
+            project_check::PROJECT_CASES.to_string(),
+            "{ctx}"
+        );
+    }
     // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.
     let dqs = log
         .lines()
@@ -374,4 +391,12 @@ fn lane_loops_match_the_generic_loop_on_this_host() {
     let dqs = Ok(dqs_check::DQS_CASES);
     assert_eq!(dqs_check::check_dqs_loop::<Q14>().unwrap(), dqs);
     assert_eq!(dqs_check::check_dqs_loop::<f32>().unwrap(), dqs);
+    // And the projection check (the Rust loop on this host).
+    match project_check::check_project_loop() {
+        Ok(cases) => assert_eq!(cases, project_check::PROJECT_CASES),
+        Err(m) => panic!(
+            "projection loop: camera {}, round {}, {} vertices",
+            m.camera, m.round, m.len
+        ),
+    }
 }

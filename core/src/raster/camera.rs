@@ -3,7 +3,9 @@
 
 use crate::lane::{Lane, Out16, Q14};
 
-use super::steps::{Short, Steps};
+#[cfg(not(skin_asm_v6m))]
+use super::steps::Short;
+use super::steps::Steps;
 
 use super::{RasterError, ScreenVertex, GUARD, SUBPIXEL};
 
@@ -125,6 +127,38 @@ impl Camera {
         self.m
     }
 
+    /// Projects and shades the skinned positions `p` (and normals `n`) of vertices
+    /// `base..` into `out` (as long as the shorter of `p` and `out`): what
+    /// [`Scene::project`](crate::scene::Scene::project) does with each skinned chunk, in the
+    /// lane's loop (the fixed lane's is ARMv6-M assembly on a Cortex-M0), to the bits of
+    /// [`ScreenVertex::project`] on each vertex. The first vertex outside the guard band or
+    /// the depth range stops it: [`RasterError::OutOfView`] names it.
+    ///
+    /// ```
+    /// use skin_core::lane::{Out16, Q14};
+    /// use skin_core::raster::{Bounds, Camera, RasterError, ScreenVertex};
+    /// let cam = Camera::frame(&Bounds { min: [-1.0; 3], max: [1.0; 3] }, 240, 240).unwrap();
+    /// let unit = |v: f32| Out16::from_num(v);
+    /// let p = [[unit(0.5), unit(-0.25), unit(0.0)], [unit(0.0); 3], [unit(90.0); 3]];
+    /// let n = [[Q14::from_num(0.0), Q14::from_num(0.0), Q14::from_num(1.0)]; 3];
+    /// let mut out = [ScreenVertex::default(); 3];
+    /// // The third vertex is 90 units away: far outside the guard band.
+    /// let got = cam.project_chunk::<Q14>(&p, Some(&n), &mut out, 10);
+    /// assert_eq!(got, Err(RasterError::OutOfView { vertex: 12 }));
+    /// for k in 0..2 {
+    ///     assert_eq!(Ok(out[k]), ScreenVertex::project::<Q14>(&cam, &p[k], Some(&n[k]), k));
+    /// }
+    /// ```
+    pub fn project_chunk<L: Project>(
+        &self,
+        p: &[[L::Out; 3]],
+        n: Option<&[[L; 3]]>,
+        out: &mut [ScreenVertex],
+        base: usize,
+    ) -> Result<(), RasterError> {
+        vertices::<L>(self, p, n, out, base)
+    }
+
     /// `p` (asset units) in screen space, in `f32`, unrounded.
     pub fn project_f32(&self, p: [f32; 3]) -> [f32; 3] {
         self.m
@@ -241,7 +275,7 @@ impl Project for Q14 {
             .zip(LIT)
             .map(|(a, b)| i32::from(a.to_bits()) * b)
             .sum();
-        let shade = (d.max(0) + (i32::from(AMBIENT) << 20) + (1 << 19)) >> 20;
+        let shade = (d.max(0) + LIGHT_ROUND) >> 20;
         shade.min(255) as u8
     }
 
@@ -257,7 +291,17 @@ impl Project for Q14 {
         while k < len {
             // The 32-bit loop runs up to a vertex it does not take, which goes the long way.
             if let Some(s) = cam.fixed.short() {
-                k += short(s, &p[k..len], &n[k..len], &mut out[k..len]);
+                #[cfg(not(skin_asm_v6m))]
+                let done = short(s, &p[k..len], &n[k..len], &mut out[k..len]);
+                #[cfg(skin_asm_v6m)]
+                let done = super::project_v6m::short(
+                    s,
+                    &p[k..len],
+                    &n[k..len],
+                    &mut out[k..len],
+                    [LIT[0], LIT[1], LIT[2], LIGHT_ROUND],
+                );
+                k += done;
             }
             if let (Some(o), Some(p), Some(n)) = (out.get_mut(k), p.get(k), n.get(k)) {
                 put(o, Self::project(cam, p, base + k)?, Self::shade(n));
@@ -272,6 +316,10 @@ impl Project for Q14 {
 /// `n · LIT / 2^20` intensity units.
 const LIT: [i32; 3] = [lit(LIGHT[0]), lit(LIGHT[1]), lit(LIGHT[2])];
 
+/// The ambient term and a half in the fixed lane's Lambert units (Q20): added to `n · LIT`
+/// before its shift.
+const LIGHT_ROUND: i32 = ((AMBIENT as i32) << 20) + (1 << 19);
+
 /// A Q14 light component times `(255 − AMBIENT) / 256`, rounded.
 const fn lit(v: i16) -> i32 {
     (v as i32 * (255 - AMBIENT as i32) + 128) >> 8
@@ -280,7 +328,8 @@ const fn lit(v: i16) -> i32 {
 /// The fixed lane's projection and shading of the vertices that take the 32-bit path
 /// ([`Short::project`], inside the guard band) and land inside the depth range, from the
 /// first up to one that does not: how many. Its own function, so that its loop keeps the camera's entries as the only
-/// values beside the vertex's.
+/// values beside the vertex's. ARMv6-M runs the same loop in assembly (`project_v6m.rs`).
+#[cfg(not(skin_asm_v6m))]
 #[inline(never)]
 fn short(s: &Short, p: &[[Out16; 3]], n: &[[Q14; 3]], out: &mut [ScreenVertex]) -> usize {
     let len = out.len().min(p.len()).min(n.len());

@@ -42,6 +42,8 @@ pub mod bins;
 pub mod camera;
 mod depth;
 pub mod frame;
+#[cfg(skin_asm_v6m)]
+mod project_v6m;
 mod steps;
 
 pub use band::Band;
@@ -66,6 +68,7 @@ pub const GUARD: i32 = 1000 * SUBPIXEL;
 /// A projected, shaded vertex: screen position in subpixels (y down), depth (0 near), and
 /// Lambert intensity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct ScreenVertex {
     /// x in 1/[`SUBPIXEL`] pixels.
     pub x: i16,

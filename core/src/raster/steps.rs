@@ -151,6 +151,7 @@ fn pow2(k: i32) -> f32 {
 /// sums may wrap `i32` on the way, but their values are the definition's, within `±2^31`,
 /// so the wrapped results are exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
 pub(crate) struct Short {
     /// `SPAN·2^step − origin`, per coordinate.
     bias: [i32; 3],
@@ -165,6 +166,14 @@ pub(crate) struct Short {
     /// The depth row's shift (x and y shift by [`XY`]).
     zshift: u32,
 }
+
+// The offsets the ARMv6-M loop reads (`project_v6m.rs`).
+const _: () = {
+    use core::mem::offset_of;
+    assert!(offset_of!(Short, bias) == 0 && offset_of!(Short, step) == 16);
+    assert!(offset_of!(Short, e) == 20 && offset_of!(Short, round) == 40);
+    assert!(offset_of!(Short, zshift) == 52);
+};
 
 impl Short {
     fn new(s: &Steps, guard: [i32; 2]) -> Option<Self> {
