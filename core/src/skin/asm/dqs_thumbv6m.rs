@@ -21,13 +21,16 @@
 //! **Rigid transform** ([`Lane::rigid`]): every product the lane defines is one `MULS`
 //! (all are 32 × 32 → 32 there, wrapping); the translation numerators first (all eight
 //! `Q15` values are live), then the squares, the squared norm `n` and the diagonal
-//! numerators. The reciprocal is the lane's: the floor at 2²⁴, the doubling loop for the
-//! shift `s` (no `CLZ`; none or one step for a nearly unit blend), the 256-entry seed table
-//! and the Newton step, each `mul_hi` split into 16-bit halves as the lane splits it on
-//! ARMv6-M (`ASRS` and `UXTH`, two `MULS`, `LSRS`, `ADDS`). Each rotation entry is
-//! `mul_round(P << s, r, 16)` in the same halves, the off-diagonal numerators (`xy ± wz`,
-//! `xz ± wy`, `yz ± wx`) formed in pairs from one `LDM` of the real part; the translation
-//! `mul_round(u, r, 13 − s)` with the shift and its rounding bit in registers.
+//! numerators (the squares in place). The reciprocal is the lane's: the doubling count `s`
+//! that takes `n` to [2³⁰, 2³¹) from a 32-byte table by `n >> 26` (no `CLZ`; a blend's real
+//! part has norm at least ¼, so `n` is 2²⁶ or more but for rounding), and below that the
+//! lane's own floor at 2²⁴ and doubling loop; then the 256-entry seed table and the Newton step, each `mul_hi` split
+//! into 16-bit halves as the lane splits it on ARMv6-M (`ASRS` and `UXTH`, two `MULS`,
+//! `LSRS`, `ADDS`). Each rotation entry is `mul_round(P << s, r, 16)` in the same halves;
+//! the off-diagonal numerators (`xy ± wz`, `xz ± wy`, `yz ± wx`) are formed in pairs with
+//! the shift applied to one factor (`(x << (s + 1))·y` is `(x·y) << (s + 1)` modulo 2³², as
+//! the lane's wrapping products are); the translation is `mul_round(u, r, 13 − s)` with the
+//! shift and its rounding bit in registers.
 //!
 //! **Point and normal** ([`Lane::rigid_point`], [`Lane::rigid_normal`]): the rows read back
 //! by `LDM`, three `MULS` each; the normal renormalised by [`Lane::unit`]'s integer sequence,
