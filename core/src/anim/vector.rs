@@ -52,9 +52,18 @@ pub(super) fn long_enough<R: Real>(len2: R) -> bool {
 /// `q` scaled to unit length ([`Quat::normalize`] by [`Real::recip_sqrt`]): the identity
 /// when it is shorter than [`Real::EPSILON`].
 pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
-    let len2 = q.dot(q);
+    // Components within 2 (unit quaternions' sums and products, shortest arcs):
+    // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
+    let [x, y, z, w] = [q.x, q.y, q.z, q.w];
+    let len2 = x.times_small(x) + y.times_small(y) + z.times_small(z) + w.times_small(w);
     if long_enough(len2) {
-        q.scale(len2.recip_sqrt())
+        let r = len2.recip_sqrt();
+        Quat {
+            x: x.times_small(r),
+            y: y.times_small(r),
+            z: z.times_small(r),
+            w: w.times_small(r),
+        }
     } else {
         Quat::IDENTITY
     }
