@@ -370,14 +370,13 @@ impl Real for Fx {
         let one = 1 << Q15::FRAC_NBITS;
         Q15(((self.to_bits() + (1 << 8)) >> 9).clamp(-one, one))
     }
-    /// With `v = h·2¹⁶ + l` (`l` in [0, 2¹⁶)): `⌊v·u/2¹⁵⌋ = 2·h·u + ⌊l·u/2¹⁵⌋` exactly, both
-    /// products within 32 bits (`|h| ≤ 2¹⁴` for `|v| ≤ 64`, `|u| ≤ 2¹⁵`).
+    /// With `v = h·2¹⁵ + l` (`l` in [0, 2¹⁵)): `⌊v·u/2¹⁵⌋ = h·u + ⌊l·u/2¹⁵⌋` exactly, both
+    /// products within 2³⁰ (`|h| ≤ 2¹⁵` for `|v| ≤ 64`, `|u| ≤ 2¹⁵`).
     #[inline(always)]
     fn times_unit(self, u: Q15) -> Self {
         let v = self.to_bits();
-        let (h, l) = (v >> 16, v & 0xFFFF);
-        let high = h.wrapping_mul(u.0).wrapping_shl(1);
-        Fx::from_bits(high.wrapping_add(l.wrapping_mul(u.0) >> Q15::FRAC_NBITS))
+        let (h, l) = (v >> Q15::FRAC_NBITS, v & 0x7FFF);
+        Fx::from_bits(h.wrapping_mul(u.0).wrapping_add((l * u.0) >> Q15::FRAC_NBITS))
     }
     /// `Σ ⌊aᵢ·2¹⁴⌋·⌊bᵢ·2¹⁴⌋` in Q28 (each term within 2³⁰ for lengths up to 2: the sum of four
     /// by Cauchy–Schwarz too), then to `I8F24`.

@@ -232,29 +232,28 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
                     *w = layer.weight.times(inverse).to_unit();
                 }
             }
-            self.each(out, |joint, rest| {
-                self.base(joint, rest, share, |i, _| weights[i])
+            self.each(out, |joint, rest, o| {
+                self.base(joint, rest, share, |i, _| weights[i], o)
             })
         } else {
-            self.each(out, |joint, rest| {
+            self.each(out, |joint, rest, o| {
                 let share = self.share(joint);
                 let inverse = share.map_or(R::ZERO, |s| s.0);
-                self.base(joint, rest, share, |_, layer| {
-                    layer.weight(joint).times(inverse).to_unit()
-                })
+                let weight = |_, layer: &Layer<'a, R>| layer.weight(joint).times(inverse).to_unit();
+                self.base(joint, rest, share, weight, o)
             })
         }
     }
 
-    /// `out[j] = base(j, rest[j])`, then the additive layers at `j`, for every joint `j`.
+    /// `base(j, rest[j], out[j])`, then the additive layers at `j`, for every joint `j`.
     #[inline(always)]
     fn each(
         &self,
         out: &mut [Transform<R>],
-        base: impl Fn(usize, &Transform<R>) -> Transform<R>,
+        base: impl Fn(usize, &Transform<R>, &mut Transform<R>),
     ) -> Result<(), AnimError> {
         for (joint, (o, rest)) in out.iter_mut().zip(self.rest).enumerate() {
-            *o = base(joint, rest);
+            base(joint, rest, o);
             if !self.additive.is_empty() {
                 self.add(joint, o)?;
             }
@@ -291,10 +290,12 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
         rest: &Transform<R>,
         share: Option<(R, R)>,
         weight: impl Fn(usize, &Layer<'a, R>) -> R::Unit,
-    ) -> Transform<R> {
+        o: &mut Transform<R>,
+    ) {
         let Some((inverse, rest_weight)) = share else {
             // No layer covers the joint: its rest transform, exactly.
-            return *rest;
+            *o = *rest;
+            return;
         };
         // The rest pose only where the layers' weights fall short of the threshold: a zero
         // weight adds nothing, so its products are not formed. The sum starts from the first
@@ -306,12 +307,13 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             Sum::new(&layer.pose[joint], weight(i, layer))
         } else {
             // No layer and no rest weight: `share` gave `None` already.
-            return *rest;
+            *o = *rest;
+            return;
         };
         for (i, layer) in layers {
             sum.push(&layer.pose[joint], weight(i, layer));
         }
-        sum.finish()
+        sum.finish(o);
     }
 
     /// Every additive layer at `joint`, onto `o`.
@@ -393,12 +395,10 @@ impl<R: Real> Sum<R> {
     }
 
     #[inline(always)]
-    fn finish(self) -> Transform<R> {
-        Transform {
-            translation: self.translation,
-            rotation: normalized(self.rotation),
-            scale: self.scale,
-        }
+    fn finish(self, o: &mut Transform<R>) {
+        o.translation = self.translation;
+        o.rotation = normalized(self.rotation);
+        o.scale = self.scale;
     }
 }
 
