@@ -127,7 +127,8 @@ pub trait Real:
     }
     /// `self · o` for `|self| ≤ 2` and `|o| ≤` [`Real::LIMIT`] (a unit quantity's component
     /// times a value): the same value as [`Real::times`]. [`Fx`] forms it from four 16-bit
-    /// products whose sums stay within 32 bits (on a Cortex-M0 no 64-bit additions).
+    /// products whose sums stay within 32 bits (on a Cortex-M0 no 64-bit additions); it is
+    /// exact for any `|self| + |o| < 127`.
     #[inline(always)]
     fn times_small(self, o: Self) -> Self {
         self.times(o)
@@ -350,8 +351,9 @@ impl Real for Fx {
     }
     /// With `a = ah·2¹⁶ + al`, `b = bh·2¹⁶ + bl` (`al`, `bl` in [0, 2¹⁶)):
     /// `⌊a·b/2²⁴⌋ = ah·bh·2⁸ + ⌊(ah·bl + al·bh + ⌊al·bl/2¹⁶⌋)/2⁸⌋` exactly (the terms before
-    /// the last floor are integers); for `|ah| ≤ 2⁹` and `|bh| ≤ 2¹⁴` the inner sum is within
-    /// 2²⁵ + 2³⁰ + 2¹⁶ < 2³¹.
+    /// the last floor are integers); the inner sum is below `(|ah| + |bh| + 1)·2¹⁶`, within
+    /// 32 bits while `|ah| + |bh| < 2¹⁵` (`|self| + |o| < 127`), and wrapping the outer sum
+    /// wraps as the fixed crate's product does.
     #[inline(always)]
     fn times_small(self, o: Self) -> Self {
         let (a, b) = (self.to_bits(), o.to_bits());
