@@ -378,7 +378,10 @@ impl Real for Fx {
     fn times_unit(self, u: Q15) -> Self {
         let v = self.to_bits();
         let (h, l) = (v >> Q15::FRAC_NBITS, v & 0x7FFF);
-        Fx::from_bits(h.wrapping_mul(u.0).wrapping_add((l * u.0) >> Q15::FRAC_NBITS))
+        Fx::from_bits(
+            h.wrapping_mul(u.0)
+                .wrapping_add((l * u.0) >> Q15::FRAC_NBITS),
+        )
     }
     /// `Σ ⌊aᵢ·2¹⁴⌋·⌊bᵢ·2¹⁴⌋` in Q28 (each term within 2³⁰ for lengths up to 2: the sum of four
     /// by Cauchy–Schwarz too), then to `I8F24`.
