@@ -349,21 +349,18 @@ impl Real for Fx {
         // −128 has no positive twin in I8F24; saturate rather than overflow.
         self.saturating_abs()
     }
-    /// With `a = ah·2¹⁶ + al`, `b = bh·2¹⁶ + bl` (`al`, `bl` in [0, 2¹⁶)):
-    /// `⌊a·b/2²⁴⌋ = ah·bh·2⁸ + ⌊(ah·bl + al·bh + ⌊al·bl/2¹⁶⌋)/2⁸⌋` exactly (the terms before
-    /// the last floor are integers); the inner sum is below `(|ah| + |bh| + 1)·2¹⁶`, within
-    /// 32 bits while `|ah| + |bh| < 2¹⁵` (`|self| + |o| < 127`), and wrapping the outer sum
-    /// wraps as the fixed crate's product does.
+    /// On ARMv6-M [`halves_small`]; elsewhere [`Real::times`] (one 32 × 32 → 64-bit
+    /// multiply there).
     #[inline(always)]
     fn times_small(self, o: Self) -> Self {
-        let (a, b) = (self.to_bits(), o.to_bits());
-        let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
-        let low = ((al as u32).wrapping_mul(bl as u32) >> 16) as i32;
-        let mid = ah
-            .wrapping_mul(bl)
-            .wrapping_add(al.wrapping_mul(bh))
-            .wrapping_add(low);
-        Fx::from_bits(ah.wrapping_mul(bh).wrapping_shl(8).wrapping_add(mid >> 8))
+        #[cfg(skin_v6m)]
+        {
+            Fx::from_bits(halves_small(self.to_bits(), o.to_bits()))
+        }
+        #[cfg(not(skin_v6m))]
+        {
+            self.times(o)
+        }
     }
     type Unit = Q15;
     /// `I8F24` bits `b` to Q15: `(b + 2⁸) >> 9`, clamped to [−1, 1].
@@ -531,6 +528,23 @@ fn halves_high(a: u32, b: u32) -> u32 {
     let (x, y) = (ah * bl, al * bh);
     let carry = ((x & 0xFFFF) + (y & 0xFFFF) + ((al * bl) >> 16)) >> 16;
     ah * bh + (x >> 16) + (y >> 16) + carry
+}
+
+/// `⌊a·b/2²⁴⌋` of `I8F24` bits (the fixed crate's product, wrapping) for `|a| + |b| < 127`
+/// in value, from 16-bit halves with 32-bit sums: with `a = ah·2¹⁶ + al`, `b = bh·2¹⁶ + bl`
+/// (`al`, `bl` in [0, 2¹⁶)), `ah·bh·2⁸ + ⌊(ah·bl + al·bh + ⌊al·bl/2¹⁶⌋)/2⁸⌋` exactly (the terms
+/// before the last floor are integers); the inner sum is below `(|ah| + |bh| + 1)·2¹⁶`,
+/// within 32 bits while `|ah| + |bh| < 2¹⁵`.
+#[cfg(any(test, skin_v6m))]
+#[inline(always)]
+fn halves_small(a: i32, b: i32) -> i32 {
+    let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
+    let low = ((al as u32).wrapping_mul(bl as u32) >> 16) as i32;
+    let mid = ah
+        .wrapping_mul(bl)
+        .wrapping_add(al.wrapping_mul(bh))
+        .wrapping_add(low);
+    ah.wrapping_mul(bh).wrapping_shl(8).wrapping_add(mid >> 8)
 }
 
 /// `a · b` exactly. On ARMv6-M (no 32 × 32 → 64-bit multiply; an `i64` product is a
@@ -766,9 +780,10 @@ mod tests {
             a in -(2i32 << 24)..=(2 << 24),
             b in -(64i32 << 24)..=(64 << 24),
         ) {
-            let (a, b) = (Fx::from_bits(a), Fx::from_bits(b));
-            prop_assert_eq!(a.times_small(b), a * b);
-            prop_assert_eq!(b.times_small(a), a * b);
+            let exact = (Fx::from_bits(a) * Fx::from_bits(b)).to_bits();
+            prop_assert_eq!(halves_small(a, b), exact);
+            prop_assert_eq!(halves_small(b, a), exact);
+            prop_assert_eq!(Fx::from_bits(a).times_small(Fx::from_bits(b)).to_bits(), exact);
         }
 
         #[test]
