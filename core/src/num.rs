@@ -125,6 +125,31 @@ pub trait Real:
     fn recip(self) -> Self {
         Self::ONE / self
     }
+    /// `self · o` for `|self| ≤ 2` and `|o| ≤` [`Real::LIMIT`] (a unit quantity's component
+    /// times a value): the same value as [`Real::times`]. [`Fx`] forms it from four 16-bit
+    /// products whose sums stay within 32 bits (on a Cortex-M0 no 64-bit additions); it is
+    /// exact for any `|self| + |o| < 127`.
+    #[inline(always)]
+    fn times_small(self, o: Self) -> Self {
+        self.times(o)
+    }
+    /// The unit scalar: a weight or a unit quantity's component in [−1, 1], narrowed so that
+    /// a product with it is cheap on a core without a 64-bit multiply. `f32` itself; for
+    /// [`Fx`], [`Q15`] (one `I8F24` product with it is two 32-bit `MULS` on a Cortex-M0, where
+    /// an `I8F24` product takes four and 64-bit sums).
+    type Unit: Copy + Debug;
+    /// `self` (within [−1, 1]) as a [`Real::Unit`], rounded to nearest: exact in `f32`,
+    /// within 2⁻¹⁶ for [`Fx`].
+    fn to_unit(self) -> Self::Unit;
+    /// `self · u` for `|self| ≤` [`Real::LIMIT`]: in `f32` the same as [`Real::times`]; for
+    /// [`Fx`] the exact product rounded down (the same as [`Real::times`] by the unit's value).
+    fn times_unit(self, u: Self::Unit) -> Self;
+    /// The dot product of two 4-vectors each of length at most 2 where only its sign or a
+    /// coarse value is needed (hemisphere tests): in `f32` the dot product itself (the same
+    /// bits as [`crate::quat::Quat::dot`]); for [`Fx`] from the components rounded down to 14
+    /// fractional bits, one 32-bit product each: within `(‖a‖₁ + ‖b‖₁)·2⁻¹⁴ + 2⁻²⁶` of the
+    /// exact value.
+    fn unit_dot(a: [Self; 4], b: [Self; 4]) -> Self;
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -193,6 +218,19 @@ impl Real for f32 {
     fn abs(self) -> Self {
         // One `VABS` (a bit cleared), not a comparison and a negation.
         f32::abs(self)
+    }
+    type Unit = f32;
+    #[inline(always)]
+    fn to_unit(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn times_unit(self, u: f32) -> f32 {
+        self * u
+    }
+    #[inline(always)]
+    fn unit_dot(a: [f32; 4], b: [f32; 4]) -> f32 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
     }
     fn acos(self) -> Self {
         libm::acosf(self.clamp(-1.0, 1.0))
@@ -291,8 +329,8 @@ impl Real for Fx {
         let Some((y, s, m)) = inverse_root(self.to_bits()) else {
             return Fx::ZERO;
         };
-        let z = (wide_umul(m, y) >> 32) as u32; // √m' in Q29, below 2^29
-                                                // √x in I8F24 bits: z·2^(24 − 29 + (8 − s)/2) = z >> (1 + s/2).
+        let z = high_umul(m, y); // √m' in Q29, below 2^29
+                                 // √x in I8F24 bits: z·2^(24 − 29 + (8 − s)/2) = z >> (1 + s/2).
         let shift = 1 + s / 2;
         Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
     }
@@ -311,6 +349,48 @@ impl Real for Fx {
         // −128 has no positive twin in I8F24; saturate rather than overflow.
         self.saturating_abs()
     }
+    /// On ARMv6-M [`halves_small`]; elsewhere [`Real::times`] (one 32 × 32 → 64-bit
+    /// multiply there).
+    #[inline(always)]
+    fn times_small(self, o: Self) -> Self {
+        #[cfg(skin_v6m)]
+        {
+            Fx::from_bits(halves_small(self.to_bits(), o.to_bits()))
+        }
+        #[cfg(not(skin_v6m))]
+        {
+            self.times(o)
+        }
+    }
+    type Unit = Q15;
+    /// `I8F24` bits `b` to Q15: `(b + 2⁸) >> 9`, clamped to [−1, 1].
+    #[inline(always)]
+    fn to_unit(self) -> Q15 {
+        let one = 1 << Q15::FRAC_NBITS;
+        Q15(((self.to_bits() + (1 << 8)) >> 9).clamp(-one, one))
+    }
+    /// With `v = h·2¹⁵ + l` (`l` in [0, 2¹⁵)): `⌊v·u/2¹⁵⌋ = h·u + ⌊l·u/2¹⁵⌋` exactly, both
+    /// products within 2³⁰ (`|h| ≤ 2¹⁵` for `|v| ≤ 64`, `|u| ≤ 2¹⁵`).
+    #[inline(always)]
+    fn times_unit(self, u: Q15) -> Self {
+        let v = self.to_bits();
+        let (h, l) = (v >> Q15::FRAC_NBITS, v & 0x7FFF);
+        Fx::from_bits(
+            h.wrapping_mul(u.0)
+                .wrapping_add((l * u.0) >> Q15::FRAC_NBITS),
+        )
+    }
+    /// `Σ ⌊aᵢ·2¹⁴⌋·⌊bᵢ·2¹⁴⌋` in Q28 (each term within 2³⁰ for lengths up to 2: the sum of four
+    /// by Cauchy–Schwarz too), then to `I8F24`.
+    #[inline(always)]
+    fn unit_dot(a: [Self; 4], b: [Self; 4]) -> Self {
+        let q14 = |v: Fx| v.to_bits() >> 10;
+        let mut sum = 0i32;
+        for (x, y) in a.into_iter().zip(b) {
+            sum = sum.wrapping_add(q14(x).wrapping_mul(q14(y)));
+        }
+        Fx::from_bits(sum >> 4)
+    }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is
         // accurate to well below Fx's resolution at the angles that occur.
@@ -318,6 +398,28 @@ impl Real for Fx {
     }
     fn sin(self) -> Self {
         Fx::from_num(libm::sinf(self.to_f32()))
+    }
+}
+
+/// [`Fx`]'s unit scalar ([`Real::Unit`]): a value in [−1, 1] with 15 fractional bits (1 is
+/// 2¹⁵, so a weight of 1 is exact), held in an `i32` so that a product with `I8F24` is two
+/// 32-bit multiplies.
+///
+/// ```
+/// use skin_core::num::{Fx, Real};
+/// let w = Fx::from_f32(0.25).unwrap().to_unit();
+/// let v = Fx::from_f32(-3.5).unwrap();
+/// assert_eq!(v.times_unit(w), v.times(Fx::from_f32(0.25).unwrap()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Q15(i32);
+
+impl Q15 {
+    /// Fractional bits.
+    pub const FRAC_NBITS: u32 = 15;
+    /// The value in `f32` (exact).
+    pub fn to_f32(self) -> f32 {
+        self.0 as f32 / (1 << Self::FRAC_NBITS) as f32
     }
 }
 
@@ -381,7 +483,9 @@ pub(crate) fn normalise_even(x: u32) -> (u32, u32) {
 /// [¼, 1), `s` even ([`normalise_even`]), and `y ≈ 2²⁹/√m'` (Q29), so that
 /// `1/√x = y·2⁻²⁹·2^((s − 8)/2)`: the seed table (within 2⁻⁸), one Newton step
 /// `y ← y·(3 − m'y²)/2` in Q14 with 32-bit products (within 2⁻¹³, the Q14 rounding), one
-/// in Q29 with 32 × 32 → 64-bit products (within 2⁻²⁶). `None` for `x ≤ 0`.
+/// in Q29 (within 2⁻²⁶) whose products are exact: the Q14 estimate has 16 bits, so `y²` is
+/// one 32-bit product and `y·(3 − m'y²)` two ([`Real::times_unit`]'s split), and `m'y²` is
+/// [`high_umul`]. `None` for `x ≤ 0`.
 #[inline(always)]
 fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
     if bits <= 0 {
@@ -391,34 +495,56 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
     // m' = m / 2^32: its interval of width 1/128 is (m >> 25) − 32.
     let y = u32::from(SEED[(m >> 25) as usize - 32]); // Q14, ≤ 2^15
     let t = ((m >> 16) * ((y * y) >> 14)) >> 16; // m'·y², Q14
-    let y = ((y * ((3 << 14) - t)) >> 15) << 15; // Q29, ≤ 2^30
-    let yy = (wide_umul(y, y) >> 29) as u32; // Q29, ≤ 2^31
-    let t = (wide_umul(m, yy) >> 32) as u32; // m'·y², Q29
-    let y = (wide_umul(y, (3 << 29) - t) >> 30) as u32; // Q29
+    let y = (y * ((3 << 14) - t)) >> 15; // Q14, below 2^15.5
+    let yy = (y * y) << 1; // y² in Q29, below 2^32
+    let t = high_umul(m, yy); // m'·y², Q29
+                              // y·(3 − m'y²)/2 in Q29 from the Q14 y: ⌊y·x/2¹⁵⌋ with x = xh·2¹⁶ + xl.
+    let x = (3 << 29) - t;
+    let y = ((y * (x >> 16)) << 1) + ((y * (x & 0xFFFF)) >> 15); // Q29
     Some((y, s, m))
 }
 
-/// `a · b` exactly for unsigned operands; on ARMv6-M from four 16 × 16-bit products (no
-/// 32 × 32 → 64-bit multiply there).
+/// `⌊a·b/2³²⌋` exactly (the high word of the 64-bit product); on ARMv6-M (no 32 × 32 →
+/// 64-bit multiply there) from four 16 × 16-bit products with 32-bit sums only.
 #[inline(always)]
-fn wide_umul(a: u32, b: u32) -> u64 {
+fn high_umul(a: u32, b: u32) -> u32 {
     #[cfg(skin_v6m)]
     {
-        halves_umul(a, b)
+        halves_high(a, b)
     }
     #[cfg(not(skin_v6m))]
     {
-        u64::from(a) * u64::from(b)
+        ((u64::from(a) * u64::from(b)) >> 32) as u32
     }
 }
 
-/// [`wide_umul`] from 16-bit halves, each partial product within 32 bits.
+/// [`high_umul`] from 16-bit halves: `a·b = ah·bh·2³² + (ah·bl + al·bh)·2¹⁶ + al·bl`, the
+/// middle products' low halves and `al·bl`'s high half summed apart (their carry), so that
+/// no sum leaves 32 bits.
 #[cfg(any(test, skin_v6m))]
 #[inline(always)]
-fn halves_umul(a: u32, b: u32) -> u64 {
+fn halves_high(a: u32, b: u32) -> u32 {
     let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
-    let mid = u64::from(ah * bl) + u64::from(al * bh);
-    (u64::from(ah * bh) << 32) + (mid << 16) + u64::from(al * bl)
+    let (x, y) = (ah * bl, al * bh);
+    let carry = ((x & 0xFFFF) + (y & 0xFFFF) + ((al * bl) >> 16)) >> 16;
+    ah * bh + (x >> 16) + (y >> 16) + carry
+}
+
+/// `⌊a·b/2²⁴⌋` of `I8F24` bits (the fixed crate's product, wrapping) for `|a| + |b| < 127`
+/// in value, from 16-bit halves with 32-bit sums: with `a = ah·2¹⁶ + al`, `b = bh·2¹⁶ + bl`
+/// (`al`, `bl` in [0, 2¹⁶)), `ah·bh·2⁸ + ⌊(ah·bl + al·bh + ⌊al·bl/2¹⁶⌋)/2⁸⌋` exactly (the terms
+/// before the last floor are integers); the inner sum is below `(|ah| + |bh| + 1)·2¹⁶`,
+/// within 32 bits while `|ah| + |bh| < 2¹⁵`.
+#[cfg(any(test, skin_v6m))]
+#[inline(always)]
+fn halves_small(a: i32, b: i32) -> i32 {
+    let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
+    let low = ((al as u32).wrapping_mul(bl as u32) >> 16) as i32;
+    let mid = ah
+        .wrapping_mul(bl)
+        .wrapping_add(al.wrapping_mul(bh))
+        .wrapping_add(low);
+    ah.wrapping_mul(bh).wrapping_shl(8).wrapping_add(mid >> 8)
 }
 
 /// `a · b` exactly. On ARMv6-M (no 32 × 32 → 64-bit multiply; an `i64` product is a
@@ -650,9 +776,50 @@ mod tests {
 
     proptest! {
         #[test]
+        fn small_products_are_the_fixed_crates(
+            a in -(2i32 << 24)..=(2 << 24),
+            b in -(64i32 << 24)..=(64 << 24),
+        ) {
+            let exact = (Fx::from_bits(a) * Fx::from_bits(b)).to_bits();
+            prop_assert_eq!(halves_small(a, b), exact);
+            prop_assert_eq!(halves_small(b, a), exact);
+            prop_assert_eq!(Fx::from_bits(a).times_small(Fx::from_bits(b)).to_bits(), exact);
+        }
+
+        #[test]
+        fn unit_products_are_exact_products_of_the_rounded_unit(
+            v in -(64i32 << 24)..=(64 << 24),
+            w in -(1i32 << 24)..=(1 << 24),
+        ) {
+            let (v, w) = (Fx::from_bits(v), Fx::from_bits(w));
+            let u = w.to_unit();
+            // Rounded to nearest: within 2⁻¹⁶.
+            prop_assert!((f64::from(u.to_f32()) - f64::from(w.to_f32())).abs() <= 1.0 / 65536.0);
+            let exact = Fx::from_num(u.to_f32());
+            prop_assert_eq!(v.times_unit(u), v * exact);
+            prop_assert_eq!(1.5f32.times_unit(w.to_f32().to_unit()), 1.5 * w.to_f32());
+        }
+
+        #[test]
+        fn unit_dot_is_within_its_bound(
+            a in proptest::array::uniform4(-1.0f32..1.0),
+            b in proptest::array::uniform4(-1.0f32..1.0),
+        ) {
+            let fx = |v: [f32; 4]| v.map(|c| Fx::from_f32(c).unwrap());
+            let (fa, fb) = (fx(a), fx(b));
+            let exact: f64 = (0..4).map(|i| f64::from(fa[i].to_f32()) * f64::from(fb[i].to_f32())).sum();
+            let l1 = |v: [Fx; 4]| v.iter().map(|c| f64::from(c.to_f32()).abs()).sum::<f64>();
+            let bound = (l1(fa) + l1(fb)) / 16384.0 + 1.0 / (1u64 << 26) as f64;
+            let got = f64::from(Fx::unit_dot(fa, fb).to_f32());
+            prop_assert!((got - exact).abs() <= bound, "{got} vs {exact} (bound {bound})");
+            prop_assert_eq!(f32::unit_dot(a, b), a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+        }
+
+        #[test]
         fn unsigned_halves_multiply_exactly(a: u32, b: u32) {
-            prop_assert_eq!(halves_umul(a, b), u64::from(a) * u64::from(b));
-            prop_assert_eq!(wide_umul(a, b), u64::from(a) * u64::from(b));
+            let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
+            prop_assert_eq!(halves_high(a, b), high);
+            prop_assert_eq!(high_umul(a, b), high);
         }
     }
 

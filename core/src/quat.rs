@@ -157,7 +157,9 @@ impl<R: Real> Quat<R> {
         }
     }
 
-    /// The Hamilton product `self · o`: rotate by `o`, then by `self`.
+    /// The Hamilton product `self · o`: rotate by `o`, then by `self`. Each product is
+    /// [`Real::times_small`]: the same value as [`Real::times`] for components within 64
+    /// (a rotation's are within 1), from 32-bit sums.
     ///
     /// ```
     /// use skin_core::quat::Quat;
@@ -168,11 +170,12 @@ impl<R: Real> Quat<R> {
     /// ```
     pub fn hamilton(self, o: Self) -> Self {
         let (a, b) = (self, o);
+        let p = |u: R, v: R| u.times_small(v);
         Self {
-            x: a.w.times(b.x) + a.x.times(b.w) + a.y.times(b.z) - a.z.times(b.y),
-            y: a.w.times(b.y) - a.x.times(b.z) + a.y.times(b.w) + a.z.times(b.x),
-            z: a.w.times(b.z) + a.x.times(b.y) - a.y.times(b.x) + a.z.times(b.w),
-            w: a.w.times(b.w) - a.x.times(b.x) - a.y.times(b.y) - a.z.times(b.z),
+            x: p(a.w, b.x) + p(a.x, b.w) + p(a.y, b.z) - p(a.z, b.y),
+            y: p(a.w, b.y) - p(a.x, b.z) + p(a.y, b.w) + p(a.z, b.x),
+            z: p(a.w, b.z) + p(a.x, b.y) - p(a.y, b.x) + p(a.z, b.w),
+            w: p(a.w, b.w) - p(a.x, b.x) - p(a.y, b.y) - p(a.z, b.z),
         }
     }
 

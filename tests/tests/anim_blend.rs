@@ -8,20 +8,24 @@
 //! - weights: each `wᵢ·mᵢ` rounds once (≤ u), so the total is off by ≤ K·u; its reciprocal
 //!   (≤ 1/τ = 10) by ≤ 10²·K·u + u; each normalised weight `nᵢ = wᵢ·mᵢ·inv` by
 //!   ≤ wᵢ·(100·K·u + u) + 2u, whose sum over the layers is ≤ 10·K·u + 3K·u (Σ wᵢ ≤ 1/inv);
-//! - a weighted sum of values of magnitude ≤ E: ≤ E·13·K·u plus one rounding per product and
-//!   sum (2K·u): translations and scales within `(13·E + 2)·K·u`;
-//! - rotations: the same for unit components (`15·K·u`), divided by the sum's length, which
-//!   hemisphere alignment keeps ≥ the largest normalised weight ≥ 1/K, plus the
-//!   normalisation's own rounding (the reciprocal square root within u plus 2⁻²⁶ of
-//!   itself, at most √K here, and four products: below 4u):
-//!   `(15·K² + 4)·u`;
+//!   each is then narrowed to the unit scalar (`Real::Unit`, 15 fractional bits, rounded
+//!   to nearest: ≤ 2⁻¹⁶ = 256u more each, 256·K·u over the contributions), and each product
+//!   with it is exact, rounded down once;
+//! - a weighted sum of values of magnitude ≤ E: ≤ E·(13 + 256)·K·u plus one rounding per
+//!   product and sum (2K·u): translations and scales within `((13 + 256)·E + 2)·K·u`;
+//! - rotations: the same for unit components (`(15 + 256)·K·u`), divided by the sum's
+//!   length, which hemisphere alignment keeps ≥ the largest normalised weight ≥ 1/K, plus
+//!   the normalisation's own rounding (the reciprocal square root within u plus 2⁻²⁶ of
+//!   itself, at most √K here, and four products: below 4u): `((15 + 256)·K² + 4)·u`;
 //! - each additive layer: the delta (a quaternion product: 4 roundings per component), its
 //!   interpolation and normalisation (≤ 8u, the interpolated length is ≥ 1/√2), the product
 //!   onto the pose (4u): 16u on the rotation and the final normalisation 4u; translation and
 //!   scale `(t − ref)·v`: 1u each.
 //!
 //! The bound is checked where no hemisphere decision is within 10⁻³ of a tie (the sign of a
-//! dot product near 0 may differ between precisions, and with it the blend).
+//! dot product near 0 may differ between precisions, and with it the blend). Fixed point
+//! decides from a coarse dot product (`Real::unit_dot`: within 4·2⁻¹⁴ for the sum's and the
+//! layer's lengths ≤ 1) of a running sum within 256·K·u of the oracle's: both below 10⁻³.
 
 use proptest::prelude::*;
 use skin_core::anim::{AnimError, Blend, Crossfade, Input, Phase};
@@ -219,8 +223,8 @@ proptest! {
         let k = (layers.len() + 1) as f64;
         let a = additive.len() as f64;
         let extent = 8.0 + 2.0 * 4.0; // translations and scales, additive differences included
-        let ts_bound = ((13.0 * extent + 2.0) * k + a) * U;
-        let q_bound = (15.0 * k * k + 4.0 + 20.0 * a) * U;
+        let ts_bound = (((13.0 + 256.0) * extent + 2.0) * k + a) * U;
+        let q_bound = ((15.0 + 256.0) * k * k + 4.0 + 20.0 * a) * U;
         for (ts, q) in errors(&rest, &layers, &got, &want) {
             prop_assert!(ts <= ts_bound, "translation/scale off by {} steps (bound {})", ts / U, ts_bound / U);
             prop_assert!(q <= q_bound, "rotation off by {} steps (bound {})", q / U, q_bound / U);

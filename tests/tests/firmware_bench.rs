@@ -225,6 +225,7 @@ fn check_run(
         assert!(lines(&log, "PSD").is_empty(), "{ctx}");
     } else {
         check_animation(lane, &log, &ctx);
+        check_animation_targets(board, lane, &log, &ctx);
         check_psd(lane, &log, &ctx);
     }
     per_vertex
@@ -270,10 +271,11 @@ fn check_animation(lane: &str, log: &str, ctx: &str) {
         number(&blend, "per_joint_layer"),
         number(&blend, "one_layer"),
     );
-    // At least the 14 multiply-adds a layer adds to a joint; a joint's normalisation shared
-    // by three layers costs less a layer than by one.
+    // At least the 14 multiply-adds a layer adds to a joint; three layers cost a joint more
+    // than one does (not necessarily less than three times as much: a single layer skips
+    // the hemisphere test, which in soft float costs more than the shared normalisation).
     assert!(
-        (14.0..20_000.0).contains(&per) && per < one,
+        (14.0..20_000.0).contains(&per) && one < 3.0 * per,
         "blend: {per}, {one}: {ctx}"
     );
     let ik = line("IK");
@@ -299,6 +301,25 @@ fn check_animation(lane: &str, log: &str, ctx: &str) {
     assert!(
         (8..16).contains(&planted),
         "walk: {planted} feet planted: {ctx}"
+    );
+}
+
+/// The animation layer's speed targets that are met stay met (docs/BENCHMARKS.md, "The
+/// animation layer on the boards"): blending at most 80 instructions per joint per layer on
+/// the Cortex-M4F in `f32` and 250 on the Cortex-M0 in fixed point.
+fn check_animation_targets(board: &str, lane: &str, log: &str, ctx: &str) {
+    let target = match (board, lane) {
+        ("mps2-an386", "f32") => 80.0,
+        ("mps2-an385-m0", "fixed") => 250.0,
+        _ => return,
+    };
+    let blend = lines(log, "BLEND")
+        .pop()
+        .unwrap_or_else(|| panic!("no BLEND line: {ctx}"));
+    let per: f64 = blend["per_joint_layer"].parse().unwrap();
+    assert!(
+        per <= target,
+        "blend: {per} instructions per joint per layer, target {target}: {ctx}"
     );
 }
 

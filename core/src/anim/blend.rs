@@ -52,6 +52,11 @@ struct Additive<'a, R> {
 ///   the identity by that weight (normalised linear interpolation), translation and scale
 ///   are moved by the weighted differences `v·(t − ref)` and `v·(s − ref)`.
 ///
+/// The normalised weights are narrowed to the format's [`Real::Unit`] before they scale
+/// (exact in `f32`; in fixed point 15 fractional bits, so that each product is two 32-bit
+/// multiplies on a Cortex-M0, and the hemisphere test a coarse dot product,
+/// [`Real::unit_dot`]).
+///
 /// Every input is checked once, when it is added; [`Blend::apply`] only checks the output's
 /// length and that additive layers keep translations and scales within [`Real::LIMIT`].
 ///
@@ -221,35 +226,34 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
             // Without masks every joint has the same weights: their sum, its reciprocal (a
             // division) and each layer's share once, not at every joint.
             let share = self.share(0);
-            let mut weights = [R::ZERO; LAYERS];
+            let mut weights = [R::ZERO.to_unit(); LAYERS];
             if let Some((inverse, _)) = share {
                 for (w, layer) in weights.iter_mut().zip(&self.layers) {
-                    *w = layer.weight.times(inverse);
+                    *w = layer.weight.times(inverse).to_unit();
                 }
             }
-            self.each(out, |joint, rest| {
-                self.base(joint, rest, share, |i, _| weights[i])
+            self.each(out, |joint, rest, o| {
+                self.base(joint, rest, share, |i, _| weights[i], o)
             })
         } else {
-            self.each(out, |joint, rest| {
+            self.each(out, |joint, rest, o| {
                 let share = self.share(joint);
                 let inverse = share.map_or(R::ZERO, |s| s.0);
-                self.base(joint, rest, share, |_, layer| {
-                    layer.weight(joint).times(inverse)
-                })
+                let weight = |_, layer: &Layer<'a, R>| layer.weight(joint).times(inverse).to_unit();
+                self.base(joint, rest, share, weight, o)
             })
         }
     }
 
-    /// `out[j] = base(j, rest[j])`, then the additive layers at `j`, for every joint `j`.
+    /// `base(j, rest[j], out[j])`, then the additive layers at `j`, for every joint `j`.
     #[inline(always)]
     fn each(
         &self,
         out: &mut [Transform<R>],
-        base: impl Fn(usize, &Transform<R>) -> Transform<R>,
+        base: impl Fn(usize, &Transform<R>, &mut Transform<R>),
     ) -> Result<(), AnimError> {
         for (joint, (o, rest)) in out.iter_mut().zip(self.rest).enumerate() {
-            *o = base(joint, rest);
+            base(joint, rest, o);
             if !self.additive.is_empty() {
                 self.add(joint, o)?;
             }
@@ -278,30 +282,38 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
 
     /// The weighted layers (and the rest pose below the threshold) at `joint`, with the
     /// joint's [`Blend::share`] and `weight(i, layer)`, layer `i`'s weight there over the
-    /// total.
+    /// total, as a [`Real::Unit`].
     #[inline(always)]
     fn base(
         &self,
         joint: usize,
         rest: &Transform<R>,
         share: Option<(R, R)>,
-        weight: impl Fn(usize, &Layer<'a, R>) -> R,
-    ) -> Transform<R> {
+        weight: impl Fn(usize, &Layer<'a, R>) -> R::Unit,
+        o: &mut Transform<R>,
+    ) {
         let Some((inverse, rest_weight)) = share else {
             // No layer covers the joint: its rest transform, exactly.
-            return *rest;
+            *o = *rest;
+            return;
         };
         // The rest pose only where the layers' weights fall short of the threshold: a zero
-        // weight adds nothing, so its products are not formed.
+        // weight adds nothing, so its products are not formed. The sum starts from the first
+        // contribution (adding it to zero, on zero's hemisphere, is the same).
+        let mut layers = self.layers.iter().enumerate();
         let mut sum = if rest_weight > R::ZERO {
-            Sum::new(rest, rest_weight.times(inverse))
+            Sum::new(rest, rest_weight.times(inverse).to_unit())
+        } else if let Some((i, layer)) = layers.next() {
+            Sum::new(&layer.pose[joint], weight(i, layer))
         } else {
-            Sum::ZERO
+            // No layer and no rest weight: `share` gave `None` already.
+            *o = *rest;
+            return;
         };
-        for (i, layer) in self.layers.iter().enumerate() {
+        for (i, layer) in layers {
             sum.push(&layer.pose[joint], weight(i, layer));
         }
-        sum.finish()
+        sum.finish(o);
     }
 
     /// Every additive layer at `joint`, onto `o`.
@@ -340,7 +352,9 @@ impl<'a, R: Real, const LAYERS: usize> Blend<'a, R, LAYERS> {
     }
 }
 
-/// A running weighted sum of transforms, rotations aligned to one hemisphere.
+/// A running weighted sum of transforms, rotations aligned to one hemisphere; the weights are
+/// [`Real::Unit`]s (in fixed point a product with one is two 32-bit multiplies, and the
+/// hemisphere test takes one 32-bit product a component, [`Real::unit_dot`]).
 struct Sum<R> {
     rotation: Quat<R>,
     translation: [R; 3],
@@ -348,51 +362,50 @@ struct Sum<R> {
 }
 
 impl<R: Real> Sum<R> {
-    /// Nothing summed yet.
-    const ZERO: Self = Self {
-        rotation: Quat {
-            x: R::ZERO,
-            y: R::ZERO,
-            z: R::ZERO,
-            w: R::ZERO,
-        },
-        translation: [R::ZERO; 3],
-        scale: [R::ZERO; 3],
-    };
-
     #[inline(always)]
-    fn new(t: &Transform<R>, w: R) -> Self {
+    fn new(t: &Transform<R>, w: R::Unit) -> Self {
+        let [x, y, z, w_] = components(t.rotation).map(|v| v.times_unit(w));
         Self {
-            rotation: t.rotation.scale(w),
-            translation: t.translation.map(|v| v.times(w)),
-            scale: t.scale.map(|v| v.times(w)),
+            rotation: Quat { x, y, z, w: w_ },
+            translation: t.translation.map(|v| v.times_unit(w)),
+            scale: t.scale.map(|v| v.times_unit(w)),
         }
     }
 
     #[inline(always)]
-    fn push(&mut self, t: &Transform<R>, w: R) {
-        let w_q = if self.rotation.dot(t.rotation) < R::ZERO {
-            -w
-        } else {
-            w
-        };
-        self.rotation = self.rotation.add(t.rotation.scale(w_q));
+    fn push(&mut self, t: &Transform<R>, w: R::Unit) {
+        let (sum, q) = (components(self.rotation), components(t.rotation));
+        // `q` and `−q` are one rotation: the one on the sum's side is added.
+        let opposite = R::unit_dot(sum, q) < R::ZERO;
+        let [x, y, z, w_] = core::array::from_fn(|i| {
+            let p = q[i].times_unit(w);
+            if opposite {
+                sum[i] - p
+            } else {
+                sum[i] + p
+            }
+        });
+        self.rotation = Quat { x, y, z, w: w_ };
         for (s, v) in self.translation.iter_mut().zip(t.translation) {
-            *s = *s + v.times(w);
+            *s = *s + v.times_unit(w);
         }
         for (s, v) in self.scale.iter_mut().zip(t.scale) {
-            *s = *s + v.times(w);
+            *s = *s + v.times_unit(w);
         }
     }
 
     #[inline(always)]
-    fn finish(self) -> Transform<R> {
-        Transform {
-            translation: self.translation,
-            rotation: normalized(self.rotation),
-            scale: self.scale,
-        }
+    fn finish(self, o: &mut Transform<R>) {
+        o.translation = self.translation;
+        o.rotation = normalized(self.rotation);
+        o.scale = self.scale;
     }
+}
+
+/// `[x, y, z, w]` of `q`.
+#[inline(always)]
+fn components<R: Real>(q: Quat<R>) -> [R; 4] {
+    [q.x, q.y, q.z, q.w]
 }
 
 /// [`AnimError::Joints`] unless `actual == expected`.

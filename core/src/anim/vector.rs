@@ -15,24 +15,33 @@ pub(super) fn add<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
+// The anim layer's vectors are points within `ik::coordinate_limit` (2 in fixed point),
+// their differences, directions, cosines and lengths: every product below is of factors
+// whose magnitudes sum below 127, where `Real::times_small` is `Real::times`'s value from
+// 32-bit sums (on a Cortex-M0 no 64-bit additions).
+
 pub(super) fn scale<R: Real>(a: Vec3<R>, s: R) -> Vec3<R> {
-    a.map(|v| v.times(s))
+    a.map(|v| v.times_small(s))
 }
 
 /// Component-wise products (a translation in its parent's scaled frame).
 pub(super) fn times<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
-    [a[0].times(b[0]), a[1].times(b[1]), a[2].times(b[2])]
+    [
+        a[0].times_small(b[0]),
+        a[1].times_small(b[1]),
+        a[2].times_small(b[2]),
+    ]
 }
 
 pub(super) fn dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
-    a[0].times(b[0]) + a[1].times(b[1]) + a[2].times(b[2])
+    a[0].times_small(b[0]) + a[1].times_small(b[1]) + a[2].times_small(b[2])
 }
 
 pub(super) fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
     [
-        a[1].times(b[2]) - a[2].times(b[1]),
-        a[2].times(b[0]) - a[0].times(b[2]),
-        a[0].times(b[1]) - a[1].times(b[0]),
+        a[1].times_small(b[2]) - a[2].times_small(b[1]),
+        a[2].times_small(b[0]) - a[0].times_small(b[2]),
+        a[0].times_small(b[1]) - a[1].times_small(b[0]),
     ]
 }
 
@@ -52,9 +61,18 @@ pub(super) fn long_enough<R: Real>(len2: R) -> bool {
 /// `q` scaled to unit length ([`Quat::normalize`] by [`Real::recip_sqrt`]): the identity
 /// when it is shorter than [`Real::EPSILON`].
 pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
-    let len2 = q.dot(q);
+    // Components within 2 (unit quaternions' sums and products, shortest arcs):
+    // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
+    let [x, y, z, w] = [q.x, q.y, q.z, q.w];
+    let len2 = x.times_small(x) + y.times_small(y) + z.times_small(z) + w.times_small(w);
     if long_enough(len2) {
-        q.scale(len2.recip_sqrt())
+        let r = len2.recip_sqrt();
+        Quat {
+            x: x.times_small(r),
+            y: y.times_small(r),
+            z: z.times_small(r),
+            w: w.times_small(r),
+        }
     } else {
         Quat::IDENTITY
     }
@@ -84,7 +102,9 @@ pub(super) fn rotate<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
 /// division.
 fn into_frame<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Vec3<R> {
     let r = &m.rows;
-    core::array::from_fn(|c| r[0][c].times(v[0]) + r[1][c].times(v[1]) + r[2][c].times(v[2]))
+    core::array::from_fn(|c| {
+        r[0][c].times_small(v[0]) + r[1][c].times_small(v[1]) + r[2][c].times_small(v[2])
+    })
 }
 
 /// The unit direction of the world vector `v` in the frame of `m` ([`into_frame`] of `v`
