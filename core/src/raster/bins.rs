@@ -273,6 +273,8 @@ struct Calls<'a, 'v, P> {
     /// The current call's vertices and indices, and its triangles' numbers in the frame.
     run: &'v [ScreenVertex],
     indices: U16s<'a>,
+    /// The indices as `u16` triples when aligned, else empty.
+    aligned: &'a [[u16; 3]],
     numbers: Range<usize>,
 }
 
@@ -283,6 +285,7 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
             vertices,
             run: &[],
             indices: U16s::new(&[]),
+            aligned: &[],
             numbers: 0..0,
         }
     }
@@ -296,11 +299,12 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
                 return Ok(None);
             }
         }
-        let k = 3 * (number - self.numbers.start);
-        match self.indices.triangle(k) {
-            Some(tri) => fetch(self.run, tri, k).map(Some),
-            None => Err(RasterError::Indices { len: k }),
-        }
+        let t = number - self.numbers.start;
+        let tri = match self.aligned.get(t) {
+            Some(tri) => tri.map(u16::from_le),
+            None => (self.indices.triangle(3 * t)).ok_or(RasterError::Indices { len: 3 * t })?,
+        };
+        fetch(self.run, tri, 3 * t).map(Some)
     }
 
     /// On to the next draw call; `false` when there is none.
@@ -314,6 +318,7 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
         }
         self.run = run_of(self.vertices, range, self.vertices.len())?;
         self.indices = indices;
+        self.aligned = indices.aligned_triangles();
         let start = self.numbers.end;
         self.numbers = start..start + indices.len() / 3;
         Ok(true)
