@@ -365,10 +365,12 @@ pub(crate) fn fetch(
     idx: [u16; 3],
     at: usize,
 ) -> Result<[&ScreenVertex; 3], RasterError> {
-    let get = |k: usize| vertices.get(usize::from(idx[k]));
-    match (get(0), get(1), get(2)) {
-        (Some(a), Some(b), Some(c)) => Ok([a, b, c]),
-        _ => Err(bad_index(vertices.len(), idx, at)),
+    // One comparison an index, then the three reads (which it proves in bounds).
+    let n = vertices.len();
+    if usize::from(idx[0]) < n && usize::from(idx[1]) < n && usize::from(idx[2]) < n {
+        Ok(idx.map(|i| &vertices[usize::from(i)]))
+    } else {
+        Err(bad_index(n, idx, at))
     }
 }
 
@@ -583,6 +585,32 @@ mod tests {
             }
             // The four halves of the square together cover the screen.
             assert!(depth.iter().all(|&d| d == 100), "band at row {y0}");
+        }
+    }
+
+    #[test]
+    fn an_index_past_the_vertices_is_named_after_the_triangles_before_it() {
+        let v = |x: i16, y: i16| ScreenVertex {
+            x: x * 16,
+            y: y * 16,
+            z: 100,
+            shade: 255,
+        };
+        let vertices = [v(0, 0), v(0, 4), v(4, 0)];
+        let (mut colour, mut depth) = ([Rgb565::BLACK; 8 * 4], [0u16; 8 * 4]);
+        for (bad, k) in [([3, 1, 2], 0), ([0, 7, 2], 1), ([0, 1, 9], 2)] {
+            let mut band = Band::new(8, 0, 4, &mut colour, &mut depth).unwrap();
+            band.clear(Rgb565::BLACK);
+            let indices = [0, 1, 2].into_iter().chain(bad);
+            let err = band.draw(&vertices, indices, Rgb565::WHITE).unwrap_err();
+            let want = RasterError::Index {
+                at: 3 + k,
+                index: bad[k],
+                vertices: 3,
+            };
+            assert_eq!(err, want);
+            // The triangle before the bad one is drawn.
+            assert_eq!(band.colour()[0], Rgb565::WHITE);
         }
     }
 

@@ -98,18 +98,34 @@ pub(crate) fn bin<'a>(
         if idx.len() % 3 != 0 {
             return Err(RasterError::Indices { len: idx.len() });
         }
-        for (k, tri) in idx.triangles().enumerate() {
-            let get = |i: u16| v.get(usize::from(i));
-            let (Some(a), Some(b), Some(c)) = (get(tri[0]), get(tri[1]), get(tri[2])) else {
-                return Err(fetch(v, tri, 3 * k)
-                    .err()
-                    .unwrap_or(RasterError::Indices { len: 0 }));
-            };
-            let this = number;
-            number += 1;
-            let Some((top, _)) = visible([a, b, c], width, height) else {
-                continue;
-            };
+        let (aligned, count) = (idx.aligned_triangles(), idx.len() / 3);
+        let mut k = 0;
+        while k < count {
+            // The hidden triangles in a loop of their own (with aligned indices; the others
+            // one at a time here): about half of a closed mesh's face away.
+            let mut top = NONE;
+            let skipped = hidden(
+                aligned.get(k..).unwrap_or(&[]),
+                v,
+                (width, height),
+                &mut top,
+            );
+            (k, number) = (k + skipped, number + skipped);
+            if k == count {
+                break;
+            }
+            let (this, at) = (number, k);
+            (k, number) = (k + 1, number + 1);
+            if top == NONE {
+                let tri = idx
+                    .triangle(3 * at)
+                    .ok_or(RasterError::Indices { len: 0 })?;
+                let [a, b, c] = fetch(v, tri, 3 * at)?;
+                match visible([a, b, c], width, height) {
+                    Some((row, _)) => top = row,
+                    None => continue,
+                }
+            }
             let (Some(span), Ok(triangle)) = (spans.get_mut(n), u16::try_from(this)) else {
                 unbinned = this;
                 break 'calls;
@@ -133,6 +149,31 @@ pub(crate) fn bin<'a>(
         carried: NONE,
         unbinned,
     }))
+}
+
+/// How many of `triangles` (little-endian indices into `v`) from the first are hidden:
+/// turned away from the viewer, edge-on or off a `width × height` screen. When the first one
+/// that is not is visible, its top row is left in `top` (one with an index past `v` leaves
+/// `top` as it was). Compiled on its own, so that its loop keeps its few values in
+/// registers (see `bin`).
+#[inline(never)]
+fn hidden(
+    triangles: &[[u16; 3]],
+    v: &[ScreenVertex],
+    (width, height): (u16, u16),
+    top: &mut u16,
+) -> usize {
+    for (n, t) in triangles.iter().enumerate() {
+        let get = |i: u16| v.get(usize::from(u16::from_le(i)));
+        let (Some(a), Some(b), Some(c)) = (get(t[0]), get(t[1]), get(t[2])) else {
+            return n;
+        };
+        if let Some((row, _)) = visible([a, b, c], width, height) {
+            *top = row;
+            return n;
+        }
+    }
+    triangles.len()
 }
 
 /// `row / rows` for rows below 1024 and bands of 1..=1024 rows without a division (a
@@ -232,6 +273,8 @@ struct Calls<'a, 'v, P> {
     /// The current call's vertices and indices, and its triangles' numbers in the frame.
     run: &'v [ScreenVertex],
     indices: U16s<'a>,
+    /// The indices as `u16` triples when aligned, else empty.
+    aligned: &'a [[u16; 3]],
     numbers: Range<usize>,
 }
 
@@ -242,6 +285,7 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
             vertices,
             run: &[],
             indices: U16s::new(&[]),
+            aligned: &[],
             numbers: 0..0,
         }
     }
@@ -255,11 +299,12 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
                 return Ok(None);
             }
         }
-        let k = 3 * (number - self.numbers.start);
-        match self.indices.triangle(k) {
-            Some(tri) => fetch(self.run, tri, k).map(Some),
-            None => Err(RasterError::Indices { len: k }),
-        }
+        let t = number - self.numbers.start;
+        let tri = match self.aligned.get(t) {
+            Some(tri) => tri.map(u16::from_le),
+            None => (self.indices.triangle(3 * t)).ok_or(RasterError::Indices { len: 3 * t })?,
+        };
+        fetch(self.run, tri, 3 * t).map(Some)
     }
 
     /// On to the next draw call; `false` when there is none.
@@ -273,6 +318,7 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
         }
         self.run = run_of(self.vertices, range, self.vertices.len())?;
         self.indices = indices;
+        self.aligned = indices.aligned_triangles();
         let start = self.numbers.end;
         self.numbers = start..start + indices.len() / 3;
         Ok(true)
@@ -337,6 +383,7 @@ mod tests {
             more in vec(any::<u16>(), 0..40),
             rows in 1u16..30,
             room in 0usize..60,
+            odd in proptest::bool::ANY,
         ) {
             let v: Vec<ScreenVertex> = points
                 .iter()
@@ -344,13 +391,25 @@ mod tests {
                 .collect();
             let split = split.min(v.len() - 1);
             let runs = [0..split, split..v.len()];
-            // Indices within each call's run, whole triangles only, as little-endian bytes.
-            let bytes = |idx: &[u16], len: usize| -> Vec<u8> {
+            // Indices within each call's run, whole triangles only, as little-endian bytes
+            // in `u16` storage: from its first byte (aligned), or its second when `odd`
+            // (unaligned: binning then reads them a byte at a time).
+            let words = |idx: &[u16], len: usize| -> Vec<u16> {
                 let whole = idx.len() / 3 * 3;
-                idx[..whole].iter().flat_map(|&i| (i % len as u16).to_le_bytes()).collect()
+                let values = idx[..whole].iter().flat_map(|&i| (i % len as u16).to_le_bytes());
+                let mut w = std::vec![0u16; whole + 1];
+                let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut w);
+                for (b, v) in bytes[usize::from(odd)..].iter_mut().zip(values) {
+                    *b = v;
+                }
+                w
             };
-            let lists = [bytes(&indices, runs[0].len()), bytes(&more, runs[1].len())];
-            let calls = || runs.iter().cloned().zip(lists.iter().map(|b| U16s::new(b)));
+            let lists = [words(&indices, runs[0].len()), words(&more, runs[1].len())];
+            fn view(w: &[u16], odd: bool) -> U16s<'_> {
+                let bytes: &[u8] = bytemuck::cast_slice(w);
+                U16s::new(&bytes[usize::from(odd)..usize::from(odd) + 2 * (w.len() - 1)])
+            }
+            let calls = || runs.iter().cloned().zip(lists.iter().map(|w| view(w, odd)));
             let shades: [Rgb565; 256] = core::array::from_fn(|i| Rgb565::new(i as u8 >> 3, i as u8 >> 2, 7));
             let size = (20, 17, rows);
 
