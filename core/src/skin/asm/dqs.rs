@@ -9,30 +9,11 @@ use super::dqs_thumbv6m as fixed_kernel;
 use super::dqs_thumbv7em as fixed_kernel;
 use super::job;
 #[cfg(skin_asm_fixed_dqs)]
-use super::{Job, SEED_TABLE};
+use super::{DualJob, SEED_TABLE};
 use crate::dual::Dual;
 #[cfg(skin_asm_fixed_dqs)]
 use crate::lane::{Out16, Q14, RECIP, RECIP_INTERVALS};
 use crate::skin::batch::{Batch, Normals};
-
-/// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
-/// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
-/// byte 36).
-#[cfg(skin_asm_fixed_dqs)]
-#[repr(C)]
-pub(super) struct DualJob {
-    /// The arrays and the seed table, as for LBS.
-    pub(super) job: Job,
-    /// The reciprocal table (`RECIP`).
-    pub(super) recip: *const u16,
-}
-
-#[cfg(skin_asm_fixed_dqs)]
-const _: () = {
-    use core::mem::{offset_of, size_of};
-    assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
-    assert!(offset_of!(DualJob, recip) == 36);
-};
 
 /// The reciprocal seeds the fixed kernels read (a static: one address).
 #[cfg(skin_asm_fixed_dqs)]

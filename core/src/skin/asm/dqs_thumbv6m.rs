@@ -47,7 +47,7 @@
 //! [`Lane::rigid_normal`]: crate::lane::Lane::rigid_normal
 //! [`Lane::unit`]: crate::lane::Lane::unit
 
-use super::dqs::DualJob;
+use super::DualJob;
 
 /// The largest palette the kernels take (their table: 32 bytes a dual quaternion, on the
 /// stack; a DQS bake's parts hold at most 48 bones).

@@ -35,7 +35,7 @@
 //! [`Lane::rigid`]: crate::lane::Lane::rigid
 //! [`Lane::unit`]: crate::lane::Lane::unit
 
-use super::dqs::DualJob;
+use super::DualJob;
 
 // DualJob: the `Job` (+0 palette, +4 influences, +8 positions, +12 normals, +16 out,
 // +20 out_normals, +24 count, +28 palette_len, +32 seed), then +36 the reciprocal table.

@@ -115,6 +115,26 @@ struct Job {
     seed: *const u16,
 }
 
+/// A [`Job`] over a palette of `Dual<Q14>` (16 bytes each, eight `I2F14`), and the
+/// reciprocal table of [`crate::lane::Lane::rigid`] (`repr(C)`: the kernels read it at
+/// byte 36).
+#[cfg(skin_asm_fixed_dqs)]
+#[repr(C)]
+struct DualJob {
+    /// The arrays and the seed table, as for LBS.
+    job: Job,
+    /// The reciprocal table (`RECIP`).
+    recip: *const u16,
+}
+
+#[cfg(skin_asm_fixed_dqs)]
+const _: () = {
+    use crate::dual::Dual;
+    use core::mem::{offset_of, size_of};
+    assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
+    assert!(offset_of!(DualJob, recip) == 36);
+};
+
 // The layouts the kernels rely on (byte offsets and strides in the assembly). Each type
 // below is an array, a `repr(transparent)` number type, a `repr(C)` struct (`Influence`,
 // whose field offsets are asserted in `crate::vertex`), or a one-field struct (`Affine`)
