@@ -127,9 +127,11 @@ fn run(test: &str, board: &str, lane: &str, options: &[&str], model: Model) -> O
                 sample(test, "RiggedFigure.glb")?,
             );
             let import = |p: &PathBuf| skin_host::import::from_path(p).expect("the sample imports");
+            // One armature at Mixamo's ×0.01, the other at Blender's ×100.
+            let a = skin_tests::rescale::rescaled(&import(&a), 0.01);
             let b = skin_tests::rescale::rescaled(&import(&b), 100.0);
             let b = skin_tests::rescale::shifted(&b, [1.0, 0.0, 0.0]);
-            let rig = skin_tests::rescale::merged(&import(&a), &b);
+            let rig = skin_tests::rescale::merged(&a, &b);
             let options = skin_host::bake::Options {
                 budget: Some(Budget::VS_1_1),
                 lane: skin_host::pose::LaneKind::Fixed,
@@ -582,10 +584,11 @@ fn firmware_frames_mps2_an386_m4f_f32() {
     );
 }
 
-/// Real characters as they are exported (issue 15's generated variants on the boards): two
-/// samples merged into one scene of several skins, one of them with its armature at
-/// Blender's ×100 (the export whose fixed-point pose once overflowed), baked in the fixed
-/// lane, plays as Cortex-M0 code with frames bit for bit the host's.
+/// Real characters as they are exported (generated variants on the boards): two samples
+/// merged into one scene of several skins, CesiumMan with its armature at Mixamo's ×0.01 and
+/// RiggedFigure at Blender's ×100 (the export whose fixed-point pose once overflowed), the
+/// skinned result unchanged by either, baked in the fixed lane, plays as Cortex-M0 code with
+/// frames bit for bit the host's.
 #[test]
 fn firmware_frames_merged_rescaled_character() {
     frames(
