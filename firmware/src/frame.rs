@@ -282,7 +282,12 @@ pub const FNV_OFFSET: u32 = 0x811c_9dc5;
 
 /// The asset's tangents skinned for the frame's world matrices with the frame's palette:
 /// their checksum ([`fnv1a`] of each tangent's four values as the asset stores them), and
-/// the ticks and timed calls they took.
+/// the ticks and timed calls they took. Not inlined: the step's chunk buffers (the tangents'
+/// inputs, their skinned directions and the stored tangents, [`CHUNK`] of each) then take
+/// stack only while it runs, beside the projection's and the raster's, not for the whole
+/// frame loop (inlined into [`frames`] they added about 6 KiB to every board's CesiumMan
+/// frame, whose asset has no tangents).
+#[inline(never)]
 fn tangents<L: AssetLane + Project>(
     scene: &Scene<'_, L, BONES>,
     p: &mut Poser<L>,
