@@ -195,6 +195,22 @@ struct Poser<L: Project> {
     scratch: Scratch<L, CHUNK>,
 }
 
+impl<L: Project> Poser<L> {
+    /// The buffers at rest. Not inlined: the values they start from are built in this call's
+    /// own frame, gone before the frame loop runs (inlined into [`play`], the identity pose,
+    /// world matrices and palette were each built on the stack beside the buffers and copied
+    /// in, about 3 KiB that stayed reserved under every frame).
+    #[inline(never)]
+    fn new() -> Self {
+        Self {
+            pose: [Transform::IDENTITY; BONES],
+            world: [Affine::IDENTITY; BONES],
+            palette: PartPalette::new(),
+            scratch: Scratch::default(),
+        }
+    }
+}
+
 /// Plays the asset `bytes` in lane `L` into `display`: frame `k` at time `time(scene, k)`
 /// seconds, until that is `None`. Logs `ASSET`, a `FRAME` per frame and `MEMORY` at the end;
 /// returns the number of frames played.
@@ -211,12 +227,7 @@ where
 {
     let meter = Meter::new(clock, board.counts);
     let asset = Asset::<L>::read(bytes).map_err(|e| FrameError::Raster(e.into()))?;
-    let mut p = Poser::<L> {
-        pose: [Transform::IDENTITY; BONES],
-        world: [Affine::IDENTITY; BONES],
-        palette: PartPalette::new(),
-        scratch: Scratch::default(),
-    };
+    let mut p = Poser::<L>::new();
     // Used in place, never moved out of the `Result`: the micro:bit has no room for a copy.
     let made = setup(asset, &mut p);
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
