@@ -195,6 +195,22 @@ struct Poser<L: Project> {
     scratch: Scratch<L, CHUNK>,
 }
 
+impl<L: Project> Poser<L> {
+    /// The buffers at rest. Not inlined: the values they start from are built in this call's
+    /// own frame, gone before the frame loop runs (inlined into [`play`], the identity pose,
+    /// world matrices and palette were each built on the stack beside the buffers and copied
+    /// in: 1.4 KiB as M0 code, 1.6 KiB in `f32`, reserved under every frame).
+    #[inline(never)]
+    fn new() -> Self {
+        Self {
+            pose: [Transform::IDENTITY; BONES],
+            world: [Affine::IDENTITY; BONES],
+            palette: PartPalette::new(),
+            scratch: Scratch::default(),
+        }
+    }
+}
+
 /// Plays the asset `bytes` in lane `L` into `display`: frame `k` at time `time(scene, k)`
 /// seconds, until that is `None`. Logs `ASSET`, a `FRAME` per frame and `MEMORY` at the end;
 /// returns the number of frames played.
@@ -211,12 +227,7 @@ where
 {
     let meter = Meter::new(clock, board.counts);
     let asset = Asset::<L>::read(bytes).map_err(|e| FrameError::Raster(e.into()))?;
-    let mut p = Poser::<L> {
-        pose: [Transform::IDENTITY; BONES],
-        world: [Affine::IDENTITY; BONES],
-        palette: PartPalette::new(),
-        scratch: Scratch::default(),
-    };
+    let mut p = Poser::<L>::new();
     // Used in place, never moved out of the `Result`: the micro:bit has no room for a copy.
     let made = setup(asset, &mut p);
     let scene = made.as_ref().map_err(|e| FrameError::Raster(*e))?;
@@ -282,7 +293,12 @@ pub const FNV_OFFSET: u32 = 0x811c_9dc5;
 
 /// The asset's tangents skinned for the frame's world matrices with the frame's palette:
 /// their checksum ([`fnv1a`] of each tangent's four values as the asset stores them), and
-/// the ticks and timed calls they took.
+/// the ticks and timed calls they took. Not inlined: the step's chunk buffers (the tangents'
+/// inputs, their skinned directions and the stored tangents, [`CHUNK`] of each) then take
+/// stack only while it runs, beside the projection's and the raster's, not for the whole
+/// frame loop (inlined into [`frames`] they added 6–10 KiB to every board's CesiumMan
+/// frame, whose asset has no tangents).
+#[inline(never)]
 fn tangents<L: AssetLane + Project>(
     scene: &Scene<'_, L, BONES>,
     p: &mut Poser<L>,

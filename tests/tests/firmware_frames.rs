@@ -346,6 +346,11 @@ fn fast_route(target: &str, lane: &str) -> (&'static str, bool) {
     }
 }
 
+/// The stack CesiumMan's frame loop may take on a board, with the board's band rows: 64 KiB
+/// on every board (docs/BENCHMARKS.md, *Band rows against instructions and stack*), so that
+/// the frame loop's growth shows here rather than as a smaller band or a board out of RAM.
+const CESIUM_MAN_STACK: u32 = 64 * 1024;
+
 /// Checks one run against the host; returns its `FRAME` totals (instructions a frame).
 fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u64> {
     let ctx = format!("{board}/{}/{model:?}:\n{}", L::NAME, run.log);
@@ -486,6 +491,12 @@ fn check<L: AssetLane + Project>(board: &str, model: Model, run: &Run) -> Vec<u6
     assert!(used < size, "RAM overflow: {ctx}");
     if board == "microbit" {
         assert_eq!(size, 16 * 1024, "{ctx}");
+    }
+    if matches!(model, Model::Sample("CesiumMan.glb")) {
+        assert!(
+            stack <= CESIUM_MAN_STACK,
+            "CesiumMan's frame loop took {stack} bytes of stack, over {CESIUM_MAN_STACK}: {ctx}"
+        );
     }
     eprintln!(
         "{board} {} {model:?}: {} instructions a frame (mean), RAM {used} of {size} bytes",
