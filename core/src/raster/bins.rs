@@ -212,11 +212,50 @@ impl Bins {
         spans: &mut [Span],
         shades: &[Rgb565; 256],
     ) -> Result<(), RasterError> {
+        let below = i32::from(band.y0()) + i32::from(band.rows());
+        let mut calls = Calls::new(parts, vertices);
+        self.merge(below, &mut calls, spans, |t| {
+            band.fill_in(t, shades[usize::from(t.shade())]);
+        })?;
+        // The triangles the spans had no room for, each tested by every band.
+        let mut number = self.unbinned;
+        while let Some(v) = calls.triangle(number)? {
+            if let Some(t) = Triangle::of(v) {
+                band.fill_in(&t, shades[usize::from(t.shade())]);
+            }
+            number += 1;
+        }
+        Ok(())
+    }
+
+    /// Passes over the next band of the frame, which ends above row `below`, without
+    /// drawing it (another core draws it, [`split`](super::split)): sets up the triangles
+    /// that reach it only to carry those reaching further down to the next band, as
+    /// [`Self::draw`] does.
+    #[inline(never)] // see `bin`
+    pub(crate) fn pass<'a>(
+        &mut self,
+        below: i32,
+        parts: impl Iterator<Item = DrawCall<'a>>,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+    ) -> Result<(), RasterError> {
+        self.merge(below, &mut Calls::new(parts, vertices), spans, |_| {})
+    }
+
+    /// The binned triangles of the next band, in triangle order, each set up and given to
+    /// `each`; those reaching row `below` or further become the next band's carried list.
+    #[inline(always)]
+    fn merge<'a, P: Iterator<Item = DrawCall<'a>>>(
+        &mut self,
+        below: i32,
+        calls: &mut Calls<'a, '_, P>,
+        spans: &mut [Span],
+        mut each: impl FnMut(&Triangle),
+    ) -> Result<(), RasterError> {
         let mut fresh = self.heads.get(self.band).copied().unwrap_or(NONE);
         self.band += 1;
-        let below = i32::from(band.y0()) + i32::from(band.rows());
         let mut carried = self.carried;
-        let mut calls = Calls::new(parts, vertices);
         // The spans that reach below this band, in order: the next band's carried list.
         let (mut head, mut tail) = (NONE, NONE);
         loop {
@@ -240,7 +279,7 @@ impl Bins {
             let Some(t) = Triangle::of(v) else {
                 continue;
             };
-            band.fill_in(&t, shades[usize::from(t.shade())]);
+            each(&t);
             if t.bottom() >= below {
                 match tail {
                     NONE => head = s,
@@ -253,14 +292,6 @@ impl Bins {
             spans[usize::from(tail)].next = NONE;
         }
         self.carried = head;
-        // The triangles the spans had no room for, each tested by every band.
-        let mut number = self.unbinned;
-        while let Some(v) = calls.triangle(number)? {
-            if let Some(t) = Triangle::of(v) {
-                band.fill_in(&t, shades[usize::from(t.shade())]);
-            }
-            number += 1;
-        }
         Ok(())
     }
 }
