@@ -50,6 +50,11 @@ impl Share {
         self.core
     }
 
+    /// The cores sharing the frame.
+    pub fn cores(self) -> usize {
+        self.cores
+    }
+
     /// The core that draws band `band` among `cores` (at least one).
     pub fn owner(band: usize, cores: usize) -> usize {
         band % cores.max(1)

@@ -100,10 +100,11 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
         })?;
         // The columns this core's previous band drew in: all that the next clears again.
         let mut drawn = None;
-        let mut index = 0;
+        // Bands until this core's next (counted down: no division on ARMv6-M).
+        let mut turn = share.core();
         bands(width, height, colour, depth, |mut band| {
-            let mine = share.draws(index);
-            index += 1;
+            let mine = turn == 0;
+            turn = if mine { share.cores() - 1 } else { turn - 1 };
             if !mine {
                 let below = i32::from(band.y0()) + i32::from(band.rows());
                 return match &mut binned {
