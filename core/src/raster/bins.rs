@@ -263,6 +263,56 @@ impl Bins {
         }
         Ok(())
     }
+
+    /// Passes over the next band of the frame, which ends above row `below`, without
+    /// drawing it (another core draws it, [`split`](super::split)): sets up the triangles
+    /// that reach it only to carry those reaching further down to the next band, as
+    /// [`Self::draw`] does. The same walk of the two lists as there, written out again:
+    /// `draw` sharing it through a closure measured 40 k instructions slower a CesiumMan
+    /// frame on the Cortex-M0 (2,305,000 -> 2,345,040).
+    #[inline(never)] // see `bin`
+    pub(crate) fn pass<'a>(
+        &mut self,
+        below: i32,
+        parts: impl Iterator<Item = DrawCall<'a>>,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+    ) -> Result<(), RasterError> {
+        let mut fresh = self.heads.get(self.band).copied().unwrap_or(NONE);
+        self.band += 1;
+        let mut carried = self.carried;
+        let mut calls = Calls::new(parts, vertices);
+        let (mut head, mut tail) = (NONE, NONE);
+        loop {
+            let s = if carried < fresh {
+                let s = carried;
+                carried = spans[usize::from(s)].next;
+                s
+            } else if fresh != NONE {
+                let s = fresh;
+                fresh = spans[usize::from(s)].next;
+                s
+            } else {
+                break;
+            };
+            let number = usize::from(spans[usize::from(s)].triangle);
+            let Some(v) = calls.triangle(number)? else {
+                return Err(calls.past_the_end(number));
+            };
+            if Triangle::of(v).is_some_and(|t| t.bottom() >= below) {
+                match tail {
+                    NONE => head = s,
+                    t => spans[usize::from(t)].next = s,
+                }
+                tail = s;
+            }
+        }
+        if tail != NONE {
+            spans[usize::from(tail)].next = NONE;
+        }
+        self.carried = head;
+        Ok(())
+    }
 }
 
 /// The draw calls of a frame walked alongside its triangles in order: the call holding the

@@ -10,6 +10,7 @@
 //! | [`band`] | the band rasteriser: coverage, top-left fill rule, culling, z-buffer |
 //! | [`bins`] | binning: which triangles reach which rows, once a frame |
 //! | [`frame`] | a frame as a loop over bands; [`FrameBuffer`], a `DrawTarget` over a slice |
+//! | [`split`] | a frame's bands shared between cores, sent to the display in order |
 //!
 //! Everything after projection is integer arithmetic, and projection is integer in the
 //! fixed lane and plain IEEE `f32` (no fused operations) in the `f32` lane, so a frame is
@@ -44,6 +45,7 @@ mod depth;
 pub mod frame;
 #[cfg(skin_asm_v6m)]
 mod project_v6m;
+pub mod split;
 mod steps;
 
 pub use band::Band;
