@@ -307,11 +307,15 @@ core::arch::global_asm!(
     asrs r3, r3, #16
     .endm
 
-@ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p]) into out (its cursor at
-@ [sp, #\out]).
+@ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p], or popped for `pop`)
+@ into out (its cursor at [sp, #\out]).
     .macro SKIN_V6M_POINT row, p, out
+    .ifc \p,pop
+    pop {{r4, r5, r7}}
+    .else
     add r7, sp, #\p
     ldm r7, {{r4, r5, r7}}
+    .endif
     muls r4, r0, r4
     muls r5, r1, r5
     adds r4, r4, r5
@@ -325,17 +329,22 @@ core::arch::global_asm!(
     str r4, [r5, #4 * \row]
     .endm
 
-@ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n]) into r5.
-    .macro SKIN_V6M_LINEAR n
+@ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n], or popped for `pop`)
+@ into \dst.
+    .macro SKIN_V6M_LINEAR n, dst=r5
+    .ifc \n,pop
+    pop {{r5, r6, r7}}
+    .else
     add r7, sp, #\n
     ldm r7, {{r5, r6, r7}}
+    .endif
     muls r5, r0, r5
     muls r6, r1, r6
     adds r5, r5, r6
     muls r7, r2, r7
     adds r5, r5, r7
     add r5, r9
-    asrs r5, r5, #14
+    asrs \dst, r5, #14
     .endm
 
 @ ---------------------------------------------------------------------------------------
@@ -350,27 +359,26 @@ skin_core_q14_lbs4_v6m_normals:
     movs r5, #2
     movs r6, #4
     movs r7, #0
-    SKIN_V6M_PUSH_VECTOR 4
-    SKIN_V6M_PUSH_VECTOR 8 + 12
+    SKIN_V6M_PUSH_VECTOR 8
+    SKIN_V6M_PUSH_VECTOR 4 + 12
     SKIN_V6M_PUSH_INFLUENCE 0 + 24
-    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), n +96, p +108,
+    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), p +96, n +108,
     @ frame +120.
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 0, 76, 88 + 12
-    SKIN_V6M_LINEAR 64
+    SKIN_V6M_POINT 0, 64, 88 + 12
+    SKIN_V6M_LINEAR 76
     str r5, [sp, #88 + 28]
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 44, 56 + 12
-    SKIN_V6M_LINEAR 32
+    SKIN_V6M_POINT 1, 32, 56 + 12
+    SKIN_V6M_LINEAR 44
     str r5, [sp, #56 + 32]
     SKIN_V6M_ROW
-    @ sp: n +0, p +12, frame +24.
-    SKIN_V6M_POINT 2, 12, 24 + 12
-    SKIN_V6M_LINEAR 0
+    @ sp: p +0, n +12, frame +24; both popped, the frame on top again.
+    SKIN_V6M_POINT 2, pop, 12 + 12
+    SKIN_V6M_LINEAR pop, r2
     @ Renormalise v = (r0, r1, r2).
-    ldr r0, [sp, #24 + 28]
-    ldr r1, [sp, #24 + 32]
-    movs r2, r5
+    ldr r0, [sp, #28]
+    ldr r1, [sp, #32]
     movs r3, r0
     muls r3, r0, r3
     movs r4, r1
@@ -382,11 +390,9 @@ skin_core_q14_lbs4_v6m_normals:
     adds r3, r3, r4
     bcs .Lskin_v6m_n_halve
 .Lskin_v6m_n_length:
-    @ len2 in r3; below 256: the zero vector.
-    lsrs r4, r3, #8
-    beq .Lskin_v6m_n_zero
-    @ Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the table for
-    @ len2 >= 2^26 (every normal longer than 1/2), else by search.
+    @ len2 in r3. Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the
+    @ table for len2 >= 2^26 (every normal longer than 1/2), else by search (which also
+    @ takes len2 below 256 for the zero vector).
     lsrs r5, r3, #26
     beq .Lskin_v6m_n_search
     adr r4, .Lskin_v6m_n_shift
@@ -394,7 +400,7 @@ skin_core_q14_lbs4_v6m_normals:
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
-    ldr r5, [sp, #24 + 20]
+    ldr r5, [sp, #20]
     lsrs r6, r3, #25
     lsls r6, r6, #1
     ldrh r6, [r5, r6]
@@ -408,32 +414,30 @@ skin_core_q14_lbs4_v6m_normals:
     subs r3, r3, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
-    @ Shift s = 16 - lz/2 (r3) and half = 2^(s-1) (r5).
+    @ (c·y + 2^(s-1)) >> s with s = 16 - lz/2 is (c·(y << lz/2) + 2^15) >> 16: the same
+    @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
-    movs r3, #16
-    subs r3, r3, r4
+    lsls r6, r4
     mov r5, lr
-    lsrs r5, r4
     muls r0, r6, r0
     adds r0, r0, r5
-    asrs r0, r3
+    asrs r0, r0, #16
     muls r1, r6, r1
     adds r1, r1, r5
-    asrs r1, r3
+    asrs r1, r1, #16
     muls r2, r6, r2
     adds r2, r2, r5
-    asrs r2, r3
+    asrs r2, r2, #16
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #24 + 16]
+    ldr r4, [sp, #16]
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
     adds r4, #6
-    str r4, [sp, #24 + 16]
-    ldr r3, [sp, #24 + 12]
+    str r4, [sp, #16]
+    ldr r3, [sp, #12]
     adds r3, #12
-    str r3, [sp, #24 + 12]
-    add sp, #24
+    str r3, [sp, #12]
     cmp r3, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
@@ -457,7 +461,10 @@ skin_core_q14_lbs4_v6m_normals:
     movs r2, #0
     b .Lskin_v6m_n_store
 .Lskin_v6m_n_search:
-    @ len2 in [256, 2^26): a four-step search for the even shift.
+    @ len2 below 256: the zero vector; in [256, 2^26): a four-step search for the even
+    @ shift.
+    lsrs r4, r3, #8
+    beq .Lskin_v6m_n_zero
     movs r4, #0
     lsrs r5, r3, #16
     bne 1f
@@ -507,10 +514,10 @@ skin_core_q14_lbs4_v6m_positions:
     SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 32, 44 + 12
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 2, 0, 12 + 12
+    @ sp: p +0 (popped), frame +12.
+    SKIN_V6M_POINT 2, pop, 12
     adds r5, #12
-    str r5, [sp, #12 + 12]
-    add sp, #12
+    str r5, [sp, #12]
     cmp r5, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
