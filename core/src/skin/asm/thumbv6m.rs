@@ -51,7 +51,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 196` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 212` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -70,12 +70,15 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (40 bytes, at sp between vertices):
-//   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
-//   +20 the seed table - 64 bytes, +24 sp before the table (to restore), +28 V0, +32 V1.
-// Per vertex, below the frame: p0 p1 p2 (12 bytes), n0 n1 n2 (12, normals kernel), and three
-// sets of the (row address, weight) pairs of bones 1, 2, 3, 0 (32 bytes each; row 0's on
-// top), each set popped by the blend of its row.
+// matrix, at r10); the frame (52 bytes, at sp between vertices):
+//   +0 influences, +4 positions (normals kernel), +8 out, +12 out_normals (cursors),
+//   +16 sp before the table (to restore), +20 V0, +24 V1, +28 the seed table - 64 bytes,
+//   +32 the first vector's cursor (normals, or positions in the positions kernel), +36 48,
+//   +40 2, +44 4, +48 0 (one LDM brings +32..+48 into r0, r4..r7 for each vertex).
+// Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
+// cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
+// 1, 2, 3, 0 (32 bytes each; row 0's on top), each set popped by the blend of its row; the
+// last row pops the position (and the normal) too.
 //
 // High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out,
 // r12 = 0xC000 (3 << 14), lr = 0x8000.
@@ -88,7 +91,7 @@ core::arch::global_asm!(
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
 @ second half) for no vertices.
-    .macro SKIN_V6M_PROLOGUE done
+    .macro SKIN_V6M_PROLOGUE done, first, second
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -109,29 +112,40 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     @ The frame.
-    sub sp, #40
-    str r4, [sp, #24]
+    sub sp, #52
+    str r4, [sp, #16]
     ldr r3, [r0, #32]
     subs r3, #64
-    str r3, [sp, #20]
+    str r3, [sp, #28]
     @ out end = out + 12 * count.
     ldr r3, [r0, #16]
     movs r4, #12
     muls r4, r1, r4
     adds r4, r3, r4
     mov r11, r4
-    @ Cursors.
+    @ Cursors: influences, out, out_normals, the vectors (the first pushed at +32).
     ldr r3, [r0, #4]
     str r3, [sp, #0]
-    ldr r3, [r0, #8]
-    str r3, [sp, #4]
-    ldr r3, [r0, #12]
-    str r3, [sp, #8]
     ldr r3, [r0, #16]
-    str r3, [sp, #12]
+    str r3, [sp, #8]
     ldr r3, [r0, #20]
-    str r3, [sp, #16]
-    @ Constants.
+    str r3, [sp, #12]
+    ldr r3, [r0, #\first]
+    str r3, [sp, #32]
+    .ifnb \second
+    ldr r3, [r0, #\second]
+    str r3, [sp, #4]
+    .endif
+    @ Constants: 48 (a matrix in the table), the vectors' offsets 2, 4, 0; 2^11, 2^13,
+    @ 3 << 14, 2^15.
+    movs r3, #48
+    str r3, [sp, #36]
+    movs r3, #2
+    str r3, [sp, #40]
+    movs r3, #4
+    str r3, [sp, #44]
+    movs r3, #0
+    str r3, [sp, #48]
     movs r3, #1
     lsls r4, r3, #11
     mov r8, r4
@@ -210,7 +224,7 @@ core::arch::global_asm!(
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
 @ sp at the saved registers), returns.
     .macro SKIN_V6M_EPILOGUE saved
-    ldr r0, [sp, #24]
+    ldr r0, [sp, #16]
     mov sp, r0
 \saved:
     pop {{r4-r7}}
@@ -223,36 +237,40 @@ core::arch::global_asm!(
     bx r3
     .endm
 
-@ Loads the vertex's position from the cursor at [sp, #\cur] and pushes p0 p1 p2; r5 = 2,
-@ r6 = 4, r7 = 0 on return.
-    .macro SKIN_V6M_PUSH_VECTOR cur
-    ldr r0, [sp, #\cur]
+@ The vertex's constants: r0 = the cursor of the first vector (at +32), r4 = 48, and the
+@ offsets r5 = 2, r6 = 4, r7 = 0 (the frame at sp).
+    .macro SKIN_V6M_CONSTANTS
+    add r7, sp, #32
+    ldm r7, {{r0, r4-r7}}
+    .endm
+
+@ Loads a vector (three halves) into r1..r3 from the cursor in r0 (r5 = 2, r6 = 4, r7 = 0)
+@ and advances the cursor at [sp, #\cur].
+    .macro SKIN_V6M_VECTOR cur
     ldrsh r1, [r0, r7]
     ldrsh r2, [r0, r5]
     ldrsh r3, [r0, r6]
     adds r0, #6
     str r0, [sp, #\cur]
-    push {{r1-r3}}
     .endm
 
 @ Loads the influence from the cursor at [sp, #\cur] and pushes the (row, weight) pairs of
 @ bones 1, 2, 3, 0 three times, one set a row (rows in the table: r10 - 32 + 48 * bone +
-@ 16 * row): row 2's set first, row 0's on top.
+@ 16 * row): row 2's set first, row 0's on top. r4 = 48 on entry.
     .macro SKIN_V6M_PUSH_INFLUENCE cur
     ldr r7, [sp, #\cur]
-    movs r1, #48
     ldrb r0, [r7, #1]
-    muls r0, r1, r0
+    muls r0, r4, r0
     add r0, r10
     ldrb r2, [r7, #2]
-    muls r2, r1, r2
+    muls r2, r4, r2
     add r2, r10
-    ldrb r4, [r7, #3]
+    ldrb r6, [r7, #0]
+    muls r6, r4, r6
+    add r6, r10
+    ldrb r1, [r7, #3]
     muls r4, r1, r4
     add r4, r10
-    ldrb r6, [r7, #0]
-    muls r6, r1, r6
-    add r6, r10
     ldrh r1, [r7, #4]
     ldrh r3, [r7, #6]
     ldrh r5, [r7, #8]
@@ -307,26 +325,25 @@ core::arch::global_asm!(
     asrs r3, r3, #16
     .endm
 
-@ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p], or popped for `pop`)
-@ into out (its cursor at [sp, #\out]).
-    .macro SKIN_V6M_POINT row, p, out
+@ Coordinate \row of the point (the row in r0..r3; the vertex's out, p0, p1, p2 at
+@ [sp, #\p], or popped for `pop`) into out; r4 = out on return.
+    .macro SKIN_V6M_POINT row, p
     .ifc \p,pop
-    pop {{r4, r5, r7}}
+    pop {{r4-r7}}
     .else
     add r7, sp, #\p
-    ldm r7, {{r4, r5, r7}}
+    ldm r7, {{r4-r7}}
     .endif
-    muls r4, r0, r4
-    muls r5, r1, r5
-    adds r4, r4, r5
+    muls r5, r0, r5
+    muls r6, r1, r6
+    adds r5, r5, r6
     muls r7, r2, r7
-    adds r4, r4, r7
-    lsls r5, r3, #14
-    adds r4, r4, r5
-    add r4, r8
-    asrs r4, r4, #12
-    ldr r5, [sp, #\out]
-    str r4, [r5, #4 * \row]
+    adds r5, r5, r7
+    lsls r6, r3, #14
+    adds r5, r5, r6
+    add r5, r8
+    asrs r5, r5, #12
+    str r5, [r4, #4 * \row]
     .endm
 
 @ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n], or popped for `pop`)
@@ -354,31 +371,33 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 12, 8
 .Lskin_v6m_n_vertex:
-    movs r5, #2
-    movs r6, #4
-    movs r7, #0
-    SKIN_V6M_PUSH_VECTOR 8
-    SKIN_V6M_PUSH_VECTOR 4 + 12
-    SKIN_V6M_PUSH_INFLUENCE 0 + 24
-    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), p +96, n +108,
-    @ frame +120.
+    SKIN_V6M_CONSTANTS
+    SKIN_V6M_VECTOR 32
+    push {{r1-r3}}
+    ldr r0, [sp, #4 + 12]
+    SKIN_V6M_VECTOR 4 + 12
+    ldr r0, [sp, #8 + 12]
+    push {{r0-r3}}
+    SKIN_V6M_PUSH_INFLUENCE 0 + 28
+    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), out p +96,
+    @ n +112, frame +124.
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 0, 64, 88 + 12
-    SKIN_V6M_LINEAR 76
-    str r5, [sp, #88 + 28]
+    SKIN_V6M_POINT 0, 64
+    SKIN_V6M_LINEAR 80
+    str r5, [sp, #92 + 20]
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 32, 56 + 12
-    SKIN_V6M_LINEAR 44
-    str r5, [sp, #56 + 32]
+    SKIN_V6M_POINT 1, 32
+    SKIN_V6M_LINEAR 48
+    str r5, [sp, #60 + 24]
     SKIN_V6M_ROW
-    @ sp: p +0, n +12, frame +24; both popped, the frame on top again.
-    SKIN_V6M_POINT 2, pop, 12 + 12
+    @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
+    SKIN_V6M_POINT 2, pop
     SKIN_V6M_LINEAR pop, r2
-    @ Renormalise v = (r0, r1, r2).
-    ldr r0, [sp, #28]
-    ldr r1, [sp, #32]
+    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
+    add r5, sp, #20
+    ldm r5, {{r0, r1, r5}}
     movs r3, r0
     muls r3, r0, r3
     movs r4, r1
@@ -393,14 +412,13 @@ skin_core_q14_lbs4_v6m_normals:
     @ len2 in r3. Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the
     @ table for len2 >= 2^26 (every normal longer than 1/2), else by search (which also
     @ takes len2 below 256 for the zero vector).
-    lsrs r5, r3, #26
+    lsrs r6, r3, #26
     beq .Lskin_v6m_n_search
     adr r4, .Lskin_v6m_n_shift
-    ldrb r4, [r4, r5]
+    ldrb r4, [r4, r6]
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
-    ldr r5, [sp, #20]
     lsrs r6, r3, #25
     lsls r6, r6, #1
     ldrh r6, [r5, r6]
@@ -429,15 +447,15 @@ skin_core_q14_lbs4_v6m_normals:
     adds r2, r2, r5
     asrs r2, r2, #16
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #16]
+    ldr r4, [sp, #12]
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
     adds r4, #6
-    str r4, [sp, #16]
-    ldr r3, [sp, #12]
+    str r4, [sp, #12]
+    ldr r3, [sp, #8]
     adds r3, #12
-    str r3, [sp, #12]
+    str r3, [sp, #8]
     cmp r3, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
@@ -466,19 +484,19 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r4, r3, #8
     beq .Lskin_v6m_n_zero
     movs r4, #0
-    lsrs r5, r3, #16
+    lsrs r6, r3, #16
     bne 1f
     lsls r3, r3, #16
     adds r4, #16
-1:  lsrs r5, r3, #24
+1:  lsrs r6, r3, #24
     bne 1f
     lsls r3, r3, #8
     adds r4, #8
-1:  lsrs r5, r3, #28
+1:  lsrs r6, r3, #28
     bne 1f
     lsls r3, r3, #4
     adds r4, #4
-1:  lsrs r5, r3, #30
+1:  lsrs r6, r3, #30
     bne 1f
     lsls r3, r3, #2
     adds r4, #2
@@ -501,24 +519,24 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 8
 .Lskin_v6m_p_vertex:
-    movs r5, #2
-    movs r6, #4
-    movs r7, #0
-    SKIN_V6M_PUSH_VECTOR 4
-    SKIN_V6M_PUSH_INFLUENCE 0 + 12
-    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64, p +96, frame +108.
+    SKIN_V6M_CONSTANTS
+    SKIN_V6M_VECTOR 32
+    ldr r0, [sp, #8]
+    push {{r0-r3}}
+    SKIN_V6M_PUSH_INFLUENCE 0 + 16
+    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64, out p +96, frame +112.
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 0, 64, 76 + 12
+    SKIN_V6M_POINT 0, 64
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 32, 44 + 12
+    SKIN_V6M_POINT 1, 32
     SKIN_V6M_ROW
-    @ sp: p +0 (popped), frame +12.
-    SKIN_V6M_POINT 2, pop, 12
-    adds r5, #12
-    str r5, [sp, #12]
-    cmp r5, r11
+    @ sp: out p +0 (popped), frame +16.
+    SKIN_V6M_POINT 2, pop
+    adds r4, #12
+    str r4, [sp, #8]
+    cmp r4, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
 .Lskin_v6m_p_return:
@@ -527,7 +545,8 @@ skin_core_q14_lbs4_v6m_positions:
 
     .purgem SKIN_V6M_PROLOGUE
     .purgem SKIN_V6M_EPILOGUE
-    .purgem SKIN_V6M_PUSH_VECTOR
+    .purgem SKIN_V6M_CONSTANTS
+    .purgem SKIN_V6M_VECTOR
     .purgem SKIN_V6M_PUSH_INFLUENCE
     .purgem SKIN_V6M_TERMS
     .purgem SKIN_V6M_ROW
