@@ -71,7 +71,8 @@ extern "C" {
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
 // matrix, at r10); the frame (52 bytes, at sp between vertices):
-//   +0 influences, +4 positions (normals kernel), +8 out, +12 out_normals (cursors),
+//   +0 influences (cursor), +4 positions - normals - 6 (normals kernel), +8 out,
+//   +12 out_normals (cursors),
 //   +16 sp before the table (to restore), +20 V0, +24 V1, +28 the seed table - 64 bytes,
 //   +32 the first vector's cursor (normals, or positions in the positions kernel), +36 48,
 //   +40 2, +44 4, +48 0 (one LDM brings +32..+48 into r0, r4..r7 for each vertex).
@@ -80,7 +81,8 @@ extern "C" {
 // 1, 2, 3, 0 (32 bytes each; row 0's on top), each set popped by the blend of its row; the
 // last row pops the position (and the normal) too.
 //
-// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out,
+// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out
+// (of out_normals in the normals kernel),
 // r12 = 0xC000 (3 << 14), lr = 0x8000.
 core::arch::global_asm!(
     r#"
@@ -91,7 +93,7 @@ core::arch::global_asm!(
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
 @ second half) for no vertices.
-    .macro SKIN_V6M_PROLOGUE done, first, second
+    .macro SKIN_V6M_PROLOGUE done, end, stride, first, second
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -117,9 +119,9 @@ core::arch::global_asm!(
     ldr r3, [r0, #32]
     subs r3, #64
     str r3, [sp, #28]
-    @ out end = out + 12 * count.
-    ldr r3, [r0, #16]
-    movs r4, #12
+    @ r11 = the end of the output array at job + \end (elements of \stride bytes).
+    ldr r3, [r0, #\end]
+    movs r4, #\stride
     muls r4, r1, r4
     adds r4, r3, r4
     mov r11, r4
@@ -133,7 +135,12 @@ core::arch::global_asm!(
     ldr r3, [r0, #\first]
     str r3, [sp, #32]
     .ifnb \second
+    @ The second vector's distance from the first's cursor once advanced (both arrays of
+    @ 6-byte elements).
     ldr r3, [r0, #\second]
+    ldr r2, [r0, #\first]
+    subs r3, r3, r2
+    subs r3, #6
     str r3, [sp, #4]
     .endif
     @ Constants: 48 (a matrix in the table), the vectors' offsets 2, 4, 0; 2^11, 2^13,
@@ -371,13 +378,17 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 12, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 12, 8
 .Lskin_v6m_n_vertex:
     SKIN_V6M_CONSTANTS
     SKIN_V6M_VECTOR 32
     push {{r1-r3}}
-    ldr r0, [sp, #4 + 12]
-    SKIN_V6M_VECTOR 4 + 12
+    @ The position: the normal's cursor plus the distance between the arrays.
+    ldr r1, [sp, #4 + 12]
+    adds r0, r0, r1
+    ldrsh r1, [r0, r7]
+    ldrsh r2, [r0, r5]
+    ldrsh r3, [r0, r6]
     ldr r0, [sp, #8 + 12]
     push {{r0-r3}}
     SKIN_V6M_PUSH_INFLUENCE 0 + 28
@@ -394,6 +405,9 @@ skin_core_q14_lbs4_v6m_normals:
     SKIN_V6M_ROW
     @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
     SKIN_V6M_POINT 2, pop
+    @ sp: n +0, frame +12.
+    adds r4, #12
+    str r4, [sp, #8 + 12]
     SKIN_V6M_LINEAR pop, r2
     @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
     add r5, sp, #20
@@ -453,10 +467,7 @@ skin_core_q14_lbs4_v6m_normals:
     strh r2, [r4, #4]
     adds r4, #6
     str r4, [sp, #12]
-    ldr r3, [sp, #8]
-    adds r3, #12
-    str r3, [sp, #8]
-    cmp r3, r11
+    cmp r4, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
 .Lskin_v6m_n_halve:
@@ -519,7 +530,7 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 8
 .Lskin_v6m_p_vertex:
     SKIN_V6M_CONSTANTS
     SKIN_V6M_VECTOR 32
