@@ -51,7 +51,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 212` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 208` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -70,12 +70,12 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (52 bytes, at sp between vertices):
-//   +0 influences (cursor), +4 positions - normals - 6 (normals kernel), +8 out,
-//   +12 out_normals (cursors),
-//   +16 sp before the table (to restore), +20 V0, +24 V1, +28 the seed table - 64 bytes,
-//   +32 the first vector's cursor (normals, or positions in the positions kernel), +36 48,
-//   +40 2, +44 4, +48 0 (one LDM brings +32..+48 into r0, r4..r7 for each vertex).
+// matrix, at r10); the frame (48 bytes, at sp between vertices):
+//   +0 the first vector's cursor less 48 (normals, or positions in the positions kernel),
+//   +4 48, +8 50, +12 52, +16 the influences' cursor (one LDM brings +0..+16 into r0,
+//   r4..r7 for each vertex), +20 positions - normals - 6 (normals kernel), +24 out,
+//   +28 out_normals (cursors), +32 sp before the table (to restore), +36 V0, +40 V1,
+//   +44 the seed table - 64 bytes.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
 // 1, 2, 3, 0 (32 bytes each; row 0's on top), each set popped by the blend of its row; the
@@ -114,26 +114,27 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     @ The frame.
-    sub sp, #52
-    str r4, [sp, #16]
+    sub sp, #48
+    str r4, [sp, #32]
     ldr r3, [r0, #32]
     subs r3, #64
-    str r3, [sp, #28]
+    str r3, [sp, #44]
     @ r11 = the end of the output array at job + \end (elements of \stride bytes).
     ldr r3, [r0, #\end]
     movs r4, #\stride
     muls r4, r1, r4
     adds r4, r3, r4
     mov r11, r4
-    @ Cursors: influences, out, out_normals, the vectors (the first pushed at +32).
+    @ Cursors: influences, out, out_normals, the first vector's (less 48).
     ldr r3, [r0, #4]
-    str r3, [sp, #0]
+    str r3, [sp, #16]
     ldr r3, [r0, #16]
-    str r3, [sp, #8]
+    str r3, [sp, #24]
     ldr r3, [r0, #20]
-    str r3, [sp, #12]
+    str r3, [sp, #28]
     ldr r3, [r0, #\first]
-    str r3, [sp, #32]
+    subs r3, #48
+    str r3, [sp, #0]
     .ifnb \second
     @ The second vector's distance from the first's cursor once advanced (both arrays of
     @ 6-byte elements).
@@ -141,18 +142,16 @@ core::arch::global_asm!(
     ldr r2, [r0, #\first]
     subs r3, r3, r2
     subs r3, #6
-    str r3, [sp, #4]
+    str r3, [sp, #20]
     .endif
-    @ Constants: 48 (a matrix in the table), the vectors' offsets 2, 4, 0; 2^11, 2^13,
-    @ 3 << 14, 2^15.
+    @ Constants: 48 (a matrix in the table; the vectors' first offset), 50, 52; 2^11,
+    @ 2^13, 3 << 14, 2^15.
     movs r3, #48
-    str r3, [sp, #36]
-    movs r3, #2
-    str r3, [sp, #40]
-    movs r3, #4
-    str r3, [sp, #44]
-    movs r3, #0
-    str r3, [sp, #48]
+    str r3, [sp, #4]
+    adds r3, #2
+    str r3, [sp, #8]
+    adds r3, #2
+    str r3, [sp, #12]
     movs r3, #1
     lsls r4, r3, #11
     mov r8, r4
@@ -231,7 +230,7 @@ core::arch::global_asm!(
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
 @ sp at the saved registers), returns.
     .macro SKIN_V6M_EPILOGUE saved
-    ldr r0, [sp, #16]
+    ldr r0, [sp, #32]
     mov sp, r0
 \saved:
     pop {{r4-r7}}
@@ -244,28 +243,28 @@ core::arch::global_asm!(
     bx r3
     .endm
 
-@ The vertex's constants: r0 = the cursor of the first vector (at +32), r4 = 48, and the
-@ offsets r5 = 2, r6 = 4, r7 = 0 (the frame at sp).
+@ The vertex's frame words: r0 = the first vector's cursor less 48, r4 = 48, r5 = 50,
+@ r6 = 52 (the offsets of its three halves from r0; 48 also a matrix's size in the table),
+@ r7 = the influences' cursor (the frame at sp).
     .macro SKIN_V6M_CONSTANTS
-    add r7, sp, #32
+    mov r7, sp
     ldm r7, {{r0, r4-r7}}
     .endm
 
-@ Loads a vector (three halves) into r1..r3 from the cursor in r0 (r5 = 2, r6 = 4, r7 = 0)
-@ and advances the cursor at [sp, #\cur].
+@ Loads a vector (three halves) into r1..r3 from r0 + 48 (r4 = 48, r5 = 50, r6 = 52) and
+@ advances the cursor at [sp, #\cur].
     .macro SKIN_V6M_VECTOR cur
-    ldrsh r1, [r0, r7]
+    ldrsh r1, [r0, r4]
     ldrsh r2, [r0, r5]
     ldrsh r3, [r0, r6]
     adds r0, #6
     str r0, [sp, #\cur]
     .endm
 
-@ Loads the influence from the cursor at [sp, #\cur] and pushes the (row, weight) pairs of
-@ bones 1, 2, 3, 0 three times, one set a row (rows in the table: r10 - 32 + 48 * bone +
-@ 16 * row): row 2's set first, row 0's on top. r4 = 48 on entry.
+@ Loads the influence from the cursor in r7 (advanced at [sp, #\cur]) and pushes the
+@ (row, weight) pairs of bones 1, 2, 3, 0 three times, one set a row (rows in the table:
+@ r10 - 32 + 48 * bone + 16 * row): row 2's set first, row 0's on top. r4 = 48 on entry.
     .macro SKIN_V6M_PUSH_INFLUENCE cur
-    ldr r7, [sp, #\cur]
     ldrb r0, [r7, #1]
     muls r0, r4, r0
     add r0, r10
@@ -381,36 +380,36 @@ skin_core_q14_lbs4_v6m_normals:
     SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 12, 8
 .Lskin_v6m_n_vertex:
     SKIN_V6M_CONSTANTS
-    SKIN_V6M_VECTOR 32
+    SKIN_V6M_VECTOR 0
     push {{r1-r3}}
     @ The position: the normal's cursor plus the distance between the arrays.
-    ldr r1, [sp, #4 + 12]
+    ldr r1, [sp, #20 + 12]
     adds r0, r0, r1
-    ldrsh r1, [r0, r7]
+    ldrsh r1, [r0, r4]
     ldrsh r2, [r0, r5]
     ldrsh r3, [r0, r6]
-    ldr r0, [sp, #8 + 12]
+    ldr r0, [sp, #24 + 12]
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 0 + 28
+    SKIN_V6M_PUSH_INFLUENCE 16 + 28
     @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), out p +96,
     @ n +112, frame +124.
     SKIN_V6M_ROW
     SKIN_V6M_POINT 0, 64
     SKIN_V6M_LINEAR 80
-    str r5, [sp, #92 + 20]
+    str r5, [sp, #92 + 36]
     SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 32
     SKIN_V6M_LINEAR 48
-    str r5, [sp, #60 + 24]
+    str r5, [sp, #60 + 40]
     SKIN_V6M_ROW
     @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
     SKIN_V6M_POINT 2, pop
     @ sp: n +0, frame +12.
     adds r4, #12
-    str r4, [sp, #8 + 12]
+    str r4, [sp, #24 + 12]
     SKIN_V6M_LINEAR pop, r2
     @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
-    add r5, sp, #20
+    add r5, sp, #36
     ldm r5, {{r0, r1, r5}}
     movs r3, r0
     muls r3, r0, r3
@@ -461,12 +460,12 @@ skin_core_q14_lbs4_v6m_normals:
     adds r2, r2, r5
     asrs r2, r2, #16
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #12]
+    ldr r4, [sp, #28]
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
     adds r4, #6
-    str r4, [sp, #12]
+    str r4, [sp, #28]
     cmp r4, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
@@ -533,10 +532,10 @@ skin_core_q14_lbs4_v6m_positions:
     SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 8
 .Lskin_v6m_p_vertex:
     SKIN_V6M_CONSTANTS
-    SKIN_V6M_VECTOR 32
-    ldr r0, [sp, #8]
+    SKIN_V6M_VECTOR 0
+    ldr r0, [sp, #24]
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 0 + 16
+    SKIN_V6M_PUSH_INFLUENCE 16 + 16
     @ sp: the pairs of rows 0, 1, 2 +0, +32, +64, out p +96, frame +112.
     SKIN_V6M_ROW
     SKIN_V6M_POINT 0, 64
@@ -546,7 +545,7 @@ skin_core_q14_lbs4_v6m_positions:
     @ sp: out p +0 (popped), frame +16.
     SKIN_V6M_POINT 2, pop
     adds r4, #12
-    str r4, [sp, #8]
+    str r4, [sp, #24]
     cmp r4, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
