@@ -51,7 +51,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 200` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 192` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -78,8 +78,8 @@ extern "C" {
 //   +44 the seed table - 64 bytes.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
-// 1, 2, 3, 0 (32 bytes each; row 0's on top, without bone 0's: 24), each set popped by the
-// blend of its row; the last row pops the position (and the normal) too.
+// 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
+// the blend of its row; the last row pops the position (and the normal) too.
 //
 // High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out
 // (of out_normals in the normals kernel),
@@ -263,8 +263,9 @@ core::arch::global_asm!(
 
 @ Loads the influence from the cursor in r7 (advanced at [sp, #\cur]) and pushes the
 @ (row, weight) pairs of bones 1, 2, 3, 0 for each row (rows in the table: r10 - 32 +
-@ 48 * bone + 16 * row): row 2's set first, row 0's on top without bone 0, whose pair is
-@ left in r6, r7 (the sum's order does not change it: it is exact). r4 = 48 on entry.
+@ 48 * bone + 16 * row): row 2's set first, row 0's on top with bones 1 and 2 only: the
+@ pairs of bones 0 and 3 are left in r6, r7 and r4, r5 (the sum's order does not change
+@ it: it is exact). r4 = 48 on entry.
     .macro SKIN_V6M_PUSH_INFLUENCE cur
     ldrb r0, [r7, #1]
     muls r0, r4, r0
@@ -297,26 +298,29 @@ core::arch::global_asm!(
     subs r2, #16
     subs r4, #16
     subs r6, #16
-    push {{r0-r5}}
+    push {{r0-r3}}
     .endm
 
-@ One more bone's terms of a row: its (row, weight) pair popped, two entries an LDM.
-    .macro SKIN_V6M_TERMS
+@ One more bone's terms of a row: its (row, weight) pair popped into r5, r6 (or in \row,
+@ \weight already), two entries (into \e, \f) an LDM.
+    .macro SKIN_V6M_TERMS row=r5, weight=r6, e=r4, f=r7
+    .ifc \row,r5
     pop {{r5, r6}}
-    ldm r5!, {{r4, r7}}
-    muls r4, r6, r4
-    adds r0, r0, r4
-    muls r7, r6, r7
-    adds r1, r1, r7
-    ldm r5!, {{r4, r7}}
-    muls r4, r6, r4
-    adds r2, r2, r4
-    muls r7, r6, r7
-    adds r3, r3, r7
+    .endif
+    ldm \row!, {{\e, \f}}
+    muls \e, \weight, \e
+    adds r0, r0, \e
+    muls \f, \weight, \f
+    adds r1, r1, \f
+    ldm \row!, {{\e, \f}}
+    muls \e, \weight, \e
+    adds r2, r2, \e
+    muls \f, \weight, \f
+    adds r3, r3, \f
     .endm
 
 @ The next row of the blended matrix into r0..r3, its four (row, weight) pairs popped
-@ (for `first`, row 0: the first pair in r6, r7).
+@ (for `first`, row 0: the first two pairs in r6, r7 and r4, r5).
     .macro SKIN_V6M_ROW first
     .ifc \first,first
     ldm r6!, {{r0-r3}}
@@ -324,6 +328,7 @@ core::arch::global_asm!(
     muls r1, r7, r1
     muls r2, r7, r2
     muls r3, r7, r3
+    SKIN_V6M_TERMS r4, r5, r6, r7
     .else
     pop {{r5, r6}}
     ldm r5!, {{r0-r3}}
@@ -331,8 +336,8 @@ core::arch::global_asm!(
     muls r1, r6, r1
     muls r2, r6, r2
     muls r3, r6, r3
-    .endif
     SKIN_V6M_TERMS
+    .endif
     SKIN_V6M_TERMS
     SKIN_V6M_TERMS
     asrs r0, r0, #16
@@ -401,8 +406,8 @@ skin_core_q14_lbs4_v6m_normals:
     ldr r0, [sp, #24 + 12]
     push {{r0-r3}}
     SKIN_V6M_PUSH_INFLUENCE 16 + 28
-    @ sp: the pairs of rows 0, 1, 2 +0, +24, +56 (each ROW pops its set), out p +88,
-    @ n +104, frame +116.
+    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48 (each ROW pops its set), out p +80,
+    @ n +96, frame +108.
     SKIN_V6M_ROW first
     SKIN_V6M_POINT 0, 64
     SKIN_V6M_LINEAR 80
@@ -546,7 +551,7 @@ skin_core_q14_lbs4_v6m_positions:
     ldr r0, [sp, #24]
     push {{r0-r3}}
     SKIN_V6M_PUSH_INFLUENCE 16 + 16
-    @ sp: the pairs of rows 0, 1, 2 +0, +24, +56, out p +88, frame +104.
+    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48, out p +80, frame +96.
     SKIN_V6M_ROW first
     SKIN_V6M_POINT 0, 64
     SKIN_V6M_ROW
