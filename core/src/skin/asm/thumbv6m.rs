@@ -73,17 +73,17 @@ extern "C" {
 // matrix, at r10); the frame (48 bytes, at sp between vertices):
 //   +0 the first vector's cursor less 48 (normals, or positions in the positions kernel),
 //   +4 48, +8 50, +12 52, +16 the influences' cursor (one LDM brings +0..+16 into r0,
-//   r4..r7 for each vertex), +20 positions - normals - 6 (normals kernel), +24 out,
-//   +28 out_normals (cursors), +32 sp before the table (to restore), +36 V0, +40 V1,
-//   +44 the seed table - 64 bytes.
+//   r4..r7 for each vertex), +20 positions - normals - 6 (normals kernel), +24 sp before
+//   the table (to restore), +28 V0, +32 V1, +36 the seed table - 64 bytes, +40 0xC000
+//   (3 << 14), +44 0x8000. The outputs' cursors follow the vectors': out is twice the
+//   position's address plus r12, out_normals the normals' cursor plus lr.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
 // 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
 // the blend of its row; the last row pops the position (and the normal) too.
 //
-// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out
-// (of out_normals in the normals kernel),
-// r12 = 0xC000 (3 << 14), lr = 0x8000.
+// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = out's last element
+// (out_normals' in the normals kernel), r12 and lr the outputs' offsets (above).
 core::arch::global_asm!(
     r#"
     .syntax unified
@@ -93,7 +93,7 @@ core::arch::global_asm!(
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
 @ second half) for no vertices.
-    .macro SKIN_V6M_PROLOGUE done, end, stride, first, second
+    .macro SKIN_V6M_PROLOGUE done, end, stride, bias, first, second
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -115,23 +115,28 @@ core::arch::global_asm!(
     mov r10, r5
     @ The frame.
     sub sp, #48
-    str r4, [sp, #32]
+    str r4, [sp, #24]
     ldr r3, [r0, #32]
     subs r3, #64
-    str r3, [sp, #44]
-    @ r11 = the end of the output array at job + \end (elements of \stride bytes).
+    str r3, [sp, #36]
+    @ r11 = the last element of the output array at job + \end (of \stride bytes).
     ldr r3, [r0, #\end]
     movs r4, #\stride
     muls r4, r1, r4
     adds r4, r3, r4
+    subs r4, #\stride
     mov r11, r4
-    @ Cursors: influences, out, out_normals, the first vector's (less 48).
+    @ r12 = out - 2 * positions + \bias: out's element from twice the position's address
+    @ less \bias / 2 (positions of 6 bytes, out of 12).
+    ldr r3, [r0, #16]
+    ldr r2, [r0, #8]
+    lsls r2, r2, #1
+    subs r3, r3, r2
+    adds r3, #\bias
+    mov r12, r3
+    @ Cursors: influences, the first vector's (less 48).
     ldr r3, [r0, #4]
     str r3, [sp, #16]
-    ldr r3, [r0, #16]
-    str r3, [sp, #24]
-    ldr r3, [r0, #20]
-    str r3, [sp, #28]
     ldr r3, [r0, #\first]
     subs r3, #48
     str r3, [sp, #0]
@@ -143,6 +148,13 @@ core::arch::global_asm!(
     subs r3, r3, r2
     subs r3, #6
     str r3, [sp, #20]
+    @ lr = out_normals - normals + 42: out_normals' element from the normals' cursor
+    @ once advanced (less 48).
+    ldr r3, [r0, #20]
+    ldr r2, [r0, #\first]
+    subs r3, r3, r2
+    adds r3, #42
+    mov lr, r3
     .endif
     @ Constants: 48 (a matrix in the table; the vectors' first offset), 50, 52; 2^11,
     @ 2^13, 3 << 14, 2^15.
@@ -159,9 +171,9 @@ core::arch::global_asm!(
     mov r9, r4
     movs r4, #3
     lsls r4, r4, #14
-    mov r12, r4
+    str r4, [sp, #40]
     lsls r4, r3, #15
-    mov lr, r4
+    str r4, [sp, #44]
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -230,7 +242,7 @@ core::arch::global_asm!(
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
 @ sp at the saved registers), returns.
     .macro SKIN_V6M_EPILOGUE saved
-    ldr r0, [sp, #32]
+    ldr r0, [sp, #24]
     mov sp, r0
 \saved:
     pop {{r4-r7}}
@@ -284,7 +296,7 @@ core::arch::global_asm!(
     ldrh r5, [r7, #8]
     adds r7, #10
     str r7, [sp, #\cur]
-    mov r7, lr
+    ldr r7, [sp, #\cur + 28]
     subs r7, r7, r1
     subs r7, r7, r3
     subs r7, r7, r5
@@ -392,7 +404,7 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 12, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 96, 12, 8
 .Lskin_v6m_n_vertex:
     SKIN_V6M_CONSTANTS
     SKIN_V6M_VECTOR 0
@@ -403,7 +415,8 @@ skin_core_q14_lbs4_v6m_normals:
     ldrsh r1, [r0, r4]
     ldrsh r2, [r0, r5]
     ldrsh r3, [r0, r6]
-    ldr r0, [sp, #24 + 12]
+    lsls r0, r0, #1
+    add r0, r12
     push {{r0-r3}}
     SKIN_V6M_PUSH_INFLUENCE 16 + 28
     @ sp: the pairs of rows 0, 1, 2 +0, +16, +48 (each ROW pops its set), out p +80,
@@ -411,20 +424,17 @@ skin_core_q14_lbs4_v6m_normals:
     SKIN_V6M_ROW first
     SKIN_V6M_POINT 0, 64
     SKIN_V6M_LINEAR 80
-    str r5, [sp, #92 + 36]
+    str r5, [sp, #92 + 28]
     SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 32
     SKIN_V6M_LINEAR 48
-    str r5, [sp, #60 + 40]
+    str r5, [sp, #60 + 32]
     SKIN_V6M_ROW
     @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
     SKIN_V6M_POINT 2, pop
-    @ sp: n +0, frame +12.
-    adds r4, #12
-    str r4, [sp, #24 + 12]
     SKIN_V6M_LINEAR pop, r2
     @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
-    add r5, sp, #36
+    add r5, sp, #28
     ldm r5, {{r0, r1, r5}}
     movs r3, r0
     muls r3, r0, r3
@@ -456,7 +466,7 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r5, r5, #14
     muls r5, r3, r5
     lsrs r5, r5, #16
-    mov r3, r12
+    ldr r3, [sp, #40]
     subs r3, r3, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
@@ -464,7 +474,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
     lsls r6, r4
-    mov r5, lr
+    ldr r5, [sp, #44]
     muls r0, r6, r0
     adds r0, r0, r5
     asrs r0, r0, #16
@@ -475,12 +485,11 @@ skin_core_q14_lbs4_v6m_normals:
     adds r2, r2, r5
     asrs r2, r2, #16
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #28]
+    ldr r4, [sp, #0]
+    add r4, lr
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
-    adds r4, #6
-    str r4, [sp, #28]
     cmp r4, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
@@ -544,11 +553,12 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 84, 8
 .Lskin_v6m_p_vertex:
     SKIN_V6M_CONSTANTS
     SKIN_V6M_VECTOR 0
-    ldr r0, [sp, #24]
+    lsls r0, r0, #1
+    add r0, r12
     push {{r0-r3}}
     SKIN_V6M_PUSH_INFLUENCE 16 + 16
     @ sp: the pairs of rows 0, 1, 2 +0, +16, +48, out p +80, frame +96.
@@ -559,8 +569,6 @@ skin_core_q14_lbs4_v6m_positions:
     SKIN_V6M_ROW
     @ sp: out p +0 (popped), frame +16.
     SKIN_V6M_POINT 2, pop
-    adds r4, #12
-    str r4, [sp, #24]
     cmp r4, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
