@@ -51,7 +51,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 192` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 200` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -70,13 +70,14 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (48 bytes, at sp between vertices):
-//   +0 the first vector's cursor less 48 (normals, or positions in the positions kernel),
-//   +4 48, +8 50, +12 52, +16 the influences' cursor (one LDM brings +0..+16 into r0,
-//   r4..r7 for each vertex), +20 positions - normals - 6 (normals kernel), +24 sp before
-//   the table (to restore), +28 V0, +32 V1, +36 the seed table - 64 bytes, +40 0xC000
-//   (3 << 14), +44 0x8000. The outputs' cursors follow the vectors': out is twice the
-//   position's address plus r12, out_normals the normals' cursor plus lr.
+// matrix, at r10); the frame (56 bytes, at sp between vertices):
+//   normals kernel: +0 the positions' cursor less 48, +4 +8 +12 the normals' offsets from
+//   it (normals - positions + 48, + 50, + 52); positions kernel: +12 the positions'
+//   cursor less 48; then +16 48, +20 50, +24 52, +28 the influences' cursor (one LDM
+//   brings them all into r0..r7, or r0, r4..r7, for each vertex), +32 sp before the table
+//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes, +48 0xC000 (3 << 14),
+//   +52 0x8000. The outputs follow the positions' cursor: out is twice it plus r12,
+//   out_normals it plus lr.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
 // 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
@@ -93,7 +94,7 @@ core::arch::global_asm!(
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
 @ second half) for no vertices.
-    .macro SKIN_V6M_PROLOGUE done, end, stride, bias, first, second
+    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -114,11 +115,11 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     @ The frame.
-    sub sp, #48
-    str r4, [sp, #24]
+    sub sp, #56
+    str r4, [sp, #32]
     ldr r3, [r0, #32]
     subs r3, #64
-    str r3, [sp, #36]
+    str r3, [sp, #44]
     @ r11 = the last element of the output array at job + \end (of \stride bytes).
     ldr r3, [r0, #\end]
     movs r4, #\stride
@@ -126,44 +127,47 @@ core::arch::global_asm!(
     adds r4, r3, r4
     subs r4, #\stride
     mov r11, r4
-    @ r12 = out - 2 * positions + \bias: out's element from twice the position's address
-    @ less \bias / 2 (positions of 6 bytes, out of 12).
+    @ r12 = out - 2 * positions + 84: out's element from twice the positions' cursor once
+    @ advanced (less 48; positions of 6 bytes, out of 12).
     ldr r3, [r0, #16]
     ldr r2, [r0, #8]
     lsls r2, r2, #1
     subs r3, r3, r2
-    adds r3, #\bias
+    adds r3, #84
     mov r12, r3
-    @ Cursors: influences, the first vector's (less 48).
+    @ Cursors: influences, positions (less 48).
     ldr r3, [r0, #4]
-    str r3, [sp, #16]
-    ldr r3, [r0, #\first]
+    str r3, [sp, #28]
+    ldr r3, [r0, #8]
     subs r3, #48
-    str r3, [sp, #0]
-    .ifnb \second
-    @ The second vector's distance from the first's cursor once advanced (both arrays of
-    @ 6-byte elements).
-    ldr r3, [r0, #\second]
-    ldr r2, [r0, #\first]
+    str r3, [sp, #\cursor]
+    .ifc \cursor,0
+    @ The normals' offsets from the positions' cursor (less 48): 48, 50 and 52 more than
+    @ normals - positions (arrays of 6-byte elements, read in step).
+    ldr r3, [r0, #12]
+    ldr r2, [r0, #8]
     subs r3, r3, r2
-    subs r3, #6
-    str r3, [sp, #20]
-    @ lr = out_normals - normals + 42: out_normals' element from the normals' cursor
-    @ once advanced (less 48).
-    ldr r3, [r0, #20]
-    ldr r2, [r0, #\first]
-    subs r3, r3, r2
-    adds r3, #42
-    mov lr, r3
-    .endif
-    @ Constants: 48 (a matrix in the table; the vectors' first offset), 50, 52; 2^11,
-    @ 2^13, 3 << 14, 2^15.
-    movs r3, #48
+    adds r3, #48
     str r3, [sp, #4]
     adds r3, #2
     str r3, [sp, #8]
     adds r3, #2
     str r3, [sp, #12]
+    @ lr = out_normals - positions + 42: out_normals' element from the positions' cursor
+    @ once advanced (less 48).
+    ldr r3, [r0, #20]
+    subs r3, r3, r2
+    adds r3, #42
+    mov lr, r3
+    .endif
+    @ Constants: 48 (a matrix in the table; the positions' first offset), 50, 52; 2^11,
+    @ 2^13, 3 << 14, 2^15.
+    movs r3, #48
+    str r3, [sp, #16]
+    adds r3, #2
+    str r3, [sp, #20]
+    adds r3, #2
+    str r3, [sp, #24]
     movs r3, #1
     lsls r4, r3, #11
     mov r8, r4
@@ -171,9 +175,9 @@ core::arch::global_asm!(
     mov r9, r4
     movs r4, #3
     lsls r4, r4, #14
-    str r4, [sp, #40]
+    str r4, [sp, #48]
     lsls r4, r3, #15
-    str r4, [sp, #44]
+    str r4, [sp, #52]
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -242,7 +246,7 @@ core::arch::global_asm!(
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
 @ sp at the saved registers), returns.
     .macro SKIN_V6M_EPILOGUE saved
-    ldr r0, [sp, #24]
+    ldr r0, [sp, #32]
     mov sp, r0
 \saved:
     pop {{r4-r7}}
@@ -255,13 +259,6 @@ core::arch::global_asm!(
     bx r3
     .endm
 
-@ The vertex's frame words: r0 = the first vector's cursor less 48, r4 = 48, r5 = 50,
-@ r6 = 52 (the offsets of its three halves from r0; 48 also a matrix's size in the table),
-@ r7 = the influences' cursor (the frame at sp).
-    .macro SKIN_V6M_CONSTANTS
-    mov r7, sp
-    ldm r7, {{r0, r4-r7}}
-    .endm
 
 @ Loads a vector (three halves) into r1..r3 from r0 + 48 (r4 = 48, r5 = 50, r6 = 52) and
 @ advances the cursor at [sp, #\cur].
@@ -296,7 +293,7 @@ core::arch::global_asm!(
     ldrh r5, [r7, #8]
     adds r7, #10
     str r7, [sp, #\cur]
-    ldr r7, [sp, #\cur + 28]
+    ldr r7, [sp, #\cur + 24]
     subs r7, r7, r1
     subs r7, r7, r3
     subs r7, r7, r5
@@ -404,37 +401,37 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 96, 12, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 0
 .Lskin_v6m_n_vertex:
-    SKIN_V6M_CONSTANTS
-    SKIN_V6M_VECTOR 0
+    @ r0 = the positions' cursor less 48, r1..r3 the normal's offsets from it, r4..r6 the
+    @ position's (48, 50, 52), r7 the influences' cursor.
+    mov r7, sp
+    ldm r7, {{r0-r7}}
+    ldrsh r1, [r0, r1]
+    ldrsh r2, [r0, r2]
+    ldrsh r3, [r0, r3]
     push {{r1-r3}}
-    @ The position: the normal's cursor plus the distance between the arrays.
-    ldr r1, [sp, #20 + 12]
-    adds r0, r0, r1
-    ldrsh r1, [r0, r4]
-    ldrsh r2, [r0, r5]
-    ldrsh r3, [r0, r6]
+    SKIN_V6M_VECTOR 0 + 12
     lsls r0, r0, #1
     add r0, r12
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 16 + 28
+    SKIN_V6M_PUSH_INFLUENCE 28 + 28
     @ sp: the pairs of rows 0, 1, 2 +0, +16, +48 (each ROW pops its set), out p +80,
     @ n +96, frame +108.
     SKIN_V6M_ROW first
     SKIN_V6M_POINT 0, 64
     SKIN_V6M_LINEAR 80
-    str r5, [sp, #92 + 28]
+    str r5, [sp, #92 + 36]
     SKIN_V6M_ROW
     SKIN_V6M_POINT 1, 32
     SKIN_V6M_LINEAR 48
-    str r5, [sp, #60 + 32]
+    str r5, [sp, #60 + 40]
     SKIN_V6M_ROW
     @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
     SKIN_V6M_POINT 2, pop
     SKIN_V6M_LINEAR pop, r2
     @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
-    add r5, sp, #28
+    add r5, sp, #36
     ldm r5, {{r0, r1, r5}}
     movs r3, r0
     muls r3, r0, r3
@@ -466,7 +463,7 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r5, r5, #14
     muls r5, r3, r5
     lsrs r5, r5, #16
-    ldr r3, [sp, #40]
+    ldr r3, [sp, #48]
     subs r3, r3, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
@@ -474,7 +471,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
     lsls r6, r4
-    ldr r5, [sp, #44]
+    ldr r5, [sp, #52]
     muls r0, r6, r0
     adds r0, r0, r5
     asrs r0, r0, #16
@@ -553,14 +550,17 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 84, 8
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 12
 .Lskin_v6m_p_vertex:
-    SKIN_V6M_CONSTANTS
-    SKIN_V6M_VECTOR 0
+    @ r0 = the positions' cursor less 48, r4..r6 the position's offsets from it (48, 50,
+    @ 52), r7 the influences' cursor.
+    add r7, sp, #12
+    ldm r7, {{r0, r4-r7}}
+    SKIN_V6M_VECTOR 12
     lsls r0, r0, #1
     add r0, r12
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 16 + 16
+    SKIN_V6M_PUSH_INFLUENCE 28 + 16
     @ sp: the pairs of rows 0, 1, 2 +0, +16, +48, out p +80, frame +96.
     SKIN_V6M_ROW first
     SKIN_V6M_POINT 0, 64
@@ -578,7 +578,6 @@ skin_core_q14_lbs4_v6m_positions:
 
     .purgem SKIN_V6M_PROLOGUE
     .purgem SKIN_V6M_EPILOGUE
-    .purgem SKIN_V6M_CONSTANTS
     .purgem SKIN_V6M_VECTOR
     .purgem SKIN_V6M_PUSH_INFLUENCE
     .purgem SKIN_V6M_TERMS
