@@ -51,7 +51,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 200` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 204` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -70,14 +70,14 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (56 bytes, at sp between vertices):
+// matrix, at r10); the frame (60 bytes, at sp between vertices):
 //   normals kernel: +0 the positions' cursor less 48, +4 +8 +12 the normals' offsets from
 //   it (normals - positions + 48, + 50, + 52); positions kernel: +12 the positions'
 //   cursor less 48; then +16 48, +20 50, +24 52, +28 the influences' cursor (one LDM
 //   brings them all into r0..r7, or r0, r4..r7, for each vertex), +32 sp before the table
-//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes, +48 0xC000 (3 << 14),
-//   +52 0x8000. The outputs follow the positions' cursor: out is twice it plus r12,
-//   out_normals it plus lr.
+//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes, +48 the even-shift table
+//   (normals kernel), +52 0xC000 (3 << 14), +56 0x8000. The outputs follow the positions'
+//   cursor: out is twice it plus r12, out_normals it plus lr.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
 // 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
@@ -115,7 +115,7 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     @ The frame.
-    sub sp, #56
+    sub sp, #60
     str r4, [sp, #32]
     ldr r3, [r0, #32]
     subs r3, #64
@@ -159,6 +159,9 @@ core::arch::global_asm!(
     subs r3, r3, r2
     adds r3, #42
     mov lr, r3
+    @ The even-shift table's address.
+    adr r3, .Lskin_v6m_n_shift
+    str r3, [sp, #48]
     .endif
     @ Constants: 48 (a matrix in the table; the positions' first offset), 50, 52; 2^11,
     @ 2^13, 3 << 14, 2^15.
@@ -175,9 +178,9 @@ core::arch::global_asm!(
     mov r9, r4
     movs r4, #3
     lsls r4, r4, #14
-    str r4, [sp, #48]
-    lsls r4, r3, #15
     str r4, [sp, #52]
+    lsls r4, r3, #15
+    str r4, [sp, #56]
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -293,7 +296,7 @@ core::arch::global_asm!(
     ldrh r5, [r7, #8]
     adds r7, #10
     str r7, [sp, #\cur]
-    ldr r7, [sp, #\cur + 24]
+    ldr r7, [sp, #\cur + 28]
     subs r7, r7, r1
     subs r7, r7, r3
     subs r7, r7, r5
@@ -430,9 +433,9 @@ skin_core_q14_lbs4_v6m_normals:
     @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
     SKIN_V6M_POINT 2, pop
     SKIN_V6M_LINEAR pop, r2
-    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64.
+    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64, r7 the even-shift table.
     add r5, sp, #36
-    ldm r5, {{r0, r1, r5}}
+    ldm r5, {{r0, r1, r5, r7}}
     movs r3, r0
     muls r3, r0, r3
     movs r4, r1
@@ -449,8 +452,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ takes len2 below 256 for the zero vector).
     lsrs r6, r3, #26
     beq .Lskin_v6m_n_search
-    adr r4, .Lskin_v6m_n_shift
-    ldrb r4, [r4, r6]
+    ldrb r4, [r7, r6]
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
@@ -463,7 +465,7 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r5, r5, #14
     muls r5, r3, r5
     lsrs r5, r5, #16
-    ldr r3, [sp, #48]
+    ldr r3, [sp, #52]
     subs r3, r3, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
@@ -471,7 +473,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
     lsls r6, r4
-    ldr r5, [sp, #52]
+    ldr r5, [sp, #56]
     muls r0, r6, r0
     adds r0, r0, r5
     asrs r0, r0, #16
