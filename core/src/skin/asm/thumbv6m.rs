@@ -512,7 +512,15 @@ skin_core_q14_lbs4_v6m_normals:
     movs r2, #0
     b .Lskin_v6m_n_store
 .Lskin_v6m_n_search:
-    @ len2 below 256: the zero vector; in [256, 2^26): a four-step search for the even
+    @ len2 in [2^20, 2^26) (a normal longer than 1/8): the table's shift for len2 >> 20,
+    @ plus 6.
+    lsrs r6, r3, #20
+    beq 2f
+    ldrb r4, [r7, r6]
+    adds r4, #6
+    lsls r3, r4
+    b .Lskin_v6m_n_seed
+2:  @ len2 below 256: the zero vector; in [256, 2^20): a four-step search for the even
     @ shift.
     lsrs r4, r3, #8
     beq .Lskin_v6m_n_zero
