@@ -16,13 +16,19 @@
 //! row (the addresses 16 bytes apart), so that each row pops its own set and no register
 //! holds a pointer to them: the low registers are the accumulators, the pair and two
 //! entries. (The rows' blends were 53 instructions each with a pointer to one set and one
-//! `LDR` an entry, 44 now, for 10 more to push the sets.) The position and the normal are
-//! pushed too and read back by one `LDM` of three registers for each row's products; the
-//! rounding constants 2¹¹ and 2¹³ and the table's address live in high registers. The
-//! renormalisation is [`Lane::unit`]'s integer sequence (`MULS` and a carry test for the
-//! checked sum of squares; the even normalisation of `normalise_even` read from a 64-byte table
-//! by the squared length's top six bits when it is at least 2²⁶ — every normal longer than ½,
-//! 5 instructions — and by its four-step search below that).
+//! `LDR` an entry, 44 now, for 10 more to push the sets.) Row 0 takes its first two pairs
+//! from the registers the influence code leaves, so its set holds only two. The position
+//! (with the out pointer) and the normal are pushed too and read back by one `LDM` for each
+//! row's products, the last row popping them; the rounding constants 2¹¹ and 2¹³ and the
+//! table's address live in high registers. One `LDM` of the frame per vertex gives the
+//! positions' cursor, the offsets of the position's and the normal's halves from it and the
+//! influences' cursor; out and out_normals are addressed from the positions' cursor (the
+//! arrays advance in step). The renormalisation is [`Lane::unit`]'s integer sequence
+//! (`MULS` and a carry test for the checked sum of squares; the even normalisation of
+//! `normalise_even` read from a 64-byte table by the squared length's top six bits when it
+//! is at least 2²⁶ — every normal longer than ½ — by `len2 >> 20` plus 6 in [2²⁰, 2²⁶), and
+//! by its four-step search below that; the scaling `(c·y + 2ˢ⁻¹) >> s` as
+//! `(c·(y << (16 − s)) + 2¹⁵) >> 16`, the same integer).
 //!
 //! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
 //! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
