@@ -664,6 +664,11 @@ pub fn check_inputs<L: Lane>(
             9 => [16.0 * Q, 0.0, 0.0],
             10 => [0.0, 0.0, -15.0 * Q],
             11 => [1.0 / (1u64 << 63) as f32, 0.0, 0.0],
+            // Under the identity too: squared lengths of 2²⁰ and 8191² (just under 2²⁶) in
+            // the fixed lane, the ends of the range whose normalisation the M0 kernel reads
+            // from its table by len2 >> 20.
+            12 => [0.0, 1024.0 * Q, 0.0],
+            2 => [-8191.0 * Q, 0.0, 0.0],
             _ => unit_vector(rng),
         };
         let conv = |p: [f32; 3], what| {
@@ -682,7 +687,7 @@ pub fn check_inputs<L: Lane>(
         let top = bones as u32 - 1;
         inputs.bones[v] = match (v % 13, v % 5) {
             // Matrix 1 is the identity.
-            (9..=11, _) if bones > 1 => [1; 4],
+            (2 | 9..=12, _) if bones > 1 => [1; 4],
             (_, 0) => [top, 0, top, 0].map(|b| b as u8),
             _ => [0; 4].map(|_| rng.below(bones as u32) as u8),
         };

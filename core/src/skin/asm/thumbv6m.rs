@@ -16,13 +16,19 @@
 //! row (the addresses 16 bytes apart), so that each row pops its own set and no register
 //! holds a pointer to them: the low registers are the accumulators, the pair and two
 //! entries. (The rows' blends were 53 instructions each with a pointer to one set and one
-//! `LDR` an entry, 44 now, for 10 more to push the sets.) The position and the normal are
-//! pushed too and read back by one `LDM` of three registers for each row's products; the
-//! rounding constants 2¹¹ and 2¹³ and the table's address live in high registers. The
-//! renormalisation is [`Lane::unit`]'s integer sequence (`MULS` and a carry test for the
-//! checked sum of squares; the even normalisation of `normalise_even` read from a 64-byte table
-//! by the squared length's top six bits when it is at least 2²⁶ — every normal longer than ½,
-//! 5 instructions — and by its four-step search below that).
+//! `LDR` an entry, 44 now, for 10 more to push the sets.) Row 0 takes its first two pairs
+//! from the registers the influence code leaves, so its set holds only two. The position
+//! (with the out pointer) and the normal are pushed too and read back by one `LDM` for each
+//! row's products, the last row popping them; the rounding constants 2¹¹ and 2¹³ and the
+//! table's address live in high registers. One `LDM` of the frame per vertex gives the
+//! positions' cursor, the offsets of the position's and the normal's halves from it and the
+//! influences' cursor; out and out_normals are addressed from the positions' cursor (the
+//! arrays advance in step). The renormalisation is [`Lane::unit`]'s integer sequence
+//! (`MULS` and a carry test for the checked sum of squares; the even normalisation of
+//! `normalise_even` read from a 64-byte table by the squared length's top six bits when it
+//! is at least 2²⁶ — every normal longer than ½ — by `len2 >> 20` plus 6 in [2²⁰, 2²⁶), and
+//! by its four-step search below that; the scaling `(c·y + 2ˢ⁻¹) >> s` as
+//! `(c·(y << (16 − s)) + 2¹⁵) >> 16`, the same integer).
 //!
 //! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
 //! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
@@ -51,7 +57,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 196` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 204` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -70,15 +76,21 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (40 bytes, at sp between vertices):
-//   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
-//   +20 the seed table - 64 bytes, +24 sp before the table (to restore), +28 V0, +32 V1.
-// Per vertex, below the frame: p0 p1 p2 (12 bytes), n0 n1 n2 (12, normals kernel), and three
-// sets of the (row address, weight) pairs of bones 1, 2, 3, 0 (32 bytes each; row 0's on
-// top), each set popped by the blend of its row.
+// matrix, at r10); the frame (60 bytes, at sp between vertices):
+//   normals kernel: +0 the positions' cursor less 48, +4 +8 +12 the normals' offsets from
+//   it (normals - positions + 48, + 50, + 52); positions kernel: +12 the positions'
+//   cursor less 48; then +16 48, +20 50, +24 52, +28 the influences' cursor (one LDM
+//   brings them all into r0..r7, or r0, r4..r7, for each vertex), +32 sp before the table
+//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes, +48 the even-shift table
+//   (normals kernel), +52 0xC000 (3 << 14), +56 0x8000. The outputs follow the positions'
+//   cursor: out is twice it plus r12, out_normals it plus lr.
+// Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
+// cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
+// 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
+// the blend of its row; the last row pops the position (and the normal) too.
 //
-// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = the end of out,
-// r12 = 0xC000 (3 << 14), lr = 0x8000.
+// High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = out's last element
+// (out_normals' in the normals kernel), r12 and lr the outputs' offsets (above).
 core::arch::global_asm!(
     r#"
     .syntax unified
@@ -88,7 +100,7 @@ core::arch::global_asm!(
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
 @ second half) for no vertices.
-    .macro SKIN_V6M_PROLOGUE done
+    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -109,29 +121,62 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     @ The frame.
-    sub sp, #40
-    str r4, [sp, #24]
+    sub sp, #60
+    str r4, [sp, #32]
     ldr r3, [r0, #32]
     subs r3, #64
-    str r3, [sp, #20]
-    @ out end = out + 12 * count.
-    ldr r3, [r0, #16]
-    movs r4, #12
+    str r3, [sp, #44]
+    @ r11 = the last element of the output array at job + \end (of \stride bytes).
+    ldr r3, [r0, #\end]
+    movs r4, #\stride
     muls r4, r1, r4
     adds r4, r3, r4
+    subs r4, #\stride
     mov r11, r4
-    @ Cursors.
-    ldr r3, [r0, #4]
-    str r3, [sp, #0]
-    ldr r3, [r0, #8]
-    str r3, [sp, #4]
-    ldr r3, [r0, #12]
-    str r3, [sp, #8]
+    @ r12 = out - 2 * positions + 84: out's element from twice the positions' cursor once
+    @ advanced (less 48; positions of 6 bytes, out of 12).
     ldr r3, [r0, #16]
+    ldr r2, [r0, #8]
+    lsls r2, r2, #1
+    subs r3, r3, r2
+    adds r3, #84
+    mov r12, r3
+    @ Cursors: influences, positions (less 48).
+    ldr r3, [r0, #4]
+    str r3, [sp, #28]
+    ldr r3, [r0, #8]
+    subs r3, #48
+    str r3, [sp, #\cursor]
+    .ifc \cursor,0
+    @ The normals' offsets from the positions' cursor (less 48): 48, 50 and 52 more than
+    @ normals - positions (arrays of 6-byte elements, read in step).
+    ldr r3, [r0, #12]
+    ldr r2, [r0, #8]
+    subs r3, r3, r2
+    adds r3, #48
+    str r3, [sp, #4]
+    adds r3, #2
+    str r3, [sp, #8]
+    adds r3, #2
     str r3, [sp, #12]
+    @ lr = out_normals - positions + 42: out_normals' element from the positions' cursor
+    @ once advanced (less 48).
     ldr r3, [r0, #20]
+    subs r3, r3, r2
+    adds r3, #42
+    mov lr, r3
+    @ The even-shift table's address.
+    adr r3, .Lskin_v6m_n_shift
+    str r3, [sp, #48]
+    .endif
+    @ Constants: 48 (a matrix in the table; the positions' first offset), 50, 52; 2^11,
+    @ 2^13, 3 << 14, 2^15.
+    movs r3, #48
     str r3, [sp, #16]
-    @ Constants.
+    adds r3, #2
+    str r3, [sp, #20]
+    adds r3, #2
+    str r3, [sp, #24]
     movs r3, #1
     lsls r4, r3, #11
     mov r8, r4
@@ -139,9 +184,9 @@ core::arch::global_asm!(
     mov r9, r4
     movs r4, #3
     lsls r4, r4, #14
-    mov r12, r4
+    str r4, [sp, #52]
     lsls r4, r3, #15
-    mov lr, r4
+    str r4, [sp, #56]
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -210,7 +255,7 @@ core::arch::global_asm!(
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:
 @ sp at the saved registers), returns.
     .macro SKIN_V6M_EPILOGUE saved
-    ldr r0, [sp, #24]
+    ldr r0, [sp, #32]
     mov sp, r0
 \saved:
     pop {{r4-r7}}
@@ -223,42 +268,41 @@ core::arch::global_asm!(
     bx r3
     .endm
 
-@ Loads the vertex's position from the cursor at [sp, #\cur] and pushes p0 p1 p2; r5 = 2,
-@ r6 = 4, r7 = 0 on return.
-    .macro SKIN_V6M_PUSH_VECTOR cur
-    ldr r0, [sp, #\cur]
-    ldrsh r1, [r0, r7]
+
+@ Loads a vector (three halves) into r1..r3 from r0 + 48 (r4 = 48, r5 = 50, r6 = 52) and
+@ advances the cursor at [sp, #\cur].
+    .macro SKIN_V6M_VECTOR cur
+    ldrsh r1, [r0, r4]
     ldrsh r2, [r0, r5]
     ldrsh r3, [r0, r6]
     adds r0, #6
     str r0, [sp, #\cur]
-    push {{r1-r3}}
     .endm
 
-@ Loads the influence from the cursor at [sp, #\cur] and pushes the (row, weight) pairs of
-@ bones 1, 2, 3, 0 three times, one set a row (rows in the table: r10 - 32 + 48 * bone +
-@ 16 * row): row 2's set first, row 0's on top.
+@ Loads the influence from the cursor in r7 (advanced at [sp, #\cur]) and pushes the
+@ (row, weight) pairs of bones 1, 2, 3, 0 for each row (rows in the table: r10 - 32 +
+@ 48 * bone + 16 * row): row 2's set first, row 0's on top with bones 1 and 2 only: the
+@ pairs of bones 0 and 3 are left in r6, r7 and r4, r5 (the sum's order does not change
+@ it: it is exact). r4 = 48 on entry.
     .macro SKIN_V6M_PUSH_INFLUENCE cur
-    ldr r7, [sp, #\cur]
-    movs r1, #48
     ldrb r0, [r7, #1]
-    muls r0, r1, r0
+    muls r0, r4, r0
     add r0, r10
     ldrb r2, [r7, #2]
-    muls r2, r1, r2
+    muls r2, r4, r2
     add r2, r10
-    ldrb r4, [r7, #3]
+    ldrb r6, [r7, #0]
+    muls r6, r4, r6
+    add r6, r10
+    ldrb r1, [r7, #3]
     muls r4, r1, r4
     add r4, r10
-    ldrb r6, [r7, #0]
-    muls r6, r1, r6
-    add r6, r10
     ldrh r1, [r7, #4]
     ldrh r3, [r7, #6]
     ldrh r5, [r7, #8]
     adds r7, #10
     str r7, [sp, #\cur]
-    mov r7, lr
+    ldr r7, [sp, #\cur + 28]
     subs r7, r7, r1
     subs r7, r7, r3
     subs r7, r7, r5
@@ -272,26 +316,38 @@ core::arch::global_asm!(
     subs r2, #16
     subs r4, #16
     subs r6, #16
-    push {{r0-r7}}
+    push {{r0-r3}}
     .endm
 
-@ One more bone's terms of a row: its (row, weight) pair popped, two entries an LDM.
-    .macro SKIN_V6M_TERMS
+@ One more bone's terms of a row: its (row, weight) pair popped into r5, r6 (or in \row,
+@ \weight already), two entries (into \e, \f) an LDM.
+    .macro SKIN_V6M_TERMS row=r5, weight=r6, e=r4, f=r7
+    .ifc \row,r5
     pop {{r5, r6}}
-    ldm r5!, {{r4, r7}}
-    muls r4, r6, r4
-    adds r0, r0, r4
-    muls r7, r6, r7
-    adds r1, r1, r7
-    ldm r5!, {{r4, r7}}
-    muls r4, r6, r4
-    adds r2, r2, r4
-    muls r7, r6, r7
-    adds r3, r3, r7
+    .endif
+    ldm \row!, {{\e, \f}}
+    muls \e, \weight, \e
+    adds r0, r0, \e
+    muls \f, \weight, \f
+    adds r1, r1, \f
+    ldm \row!, {{\e, \f}}
+    muls \e, \weight, \e
+    adds r2, r2, \e
+    muls \f, \weight, \f
+    adds r3, r3, \f
     .endm
 
-@ The next row of the blended matrix into r0..r3, its four (row, weight) pairs popped.
-    .macro SKIN_V6M_ROW
+@ The next row of the blended matrix into r0..r3, its four (row, weight) pairs popped
+@ (for `first`, row 0: the first two pairs in r6, r7 and r4, r5).
+    .macro SKIN_V6M_ROW first
+    .ifc \first,first
+    ldm r6!, {{r0-r3}}
+    muls r0, r7, r0
+    muls r1, r7, r1
+    muls r2, r7, r2
+    muls r3, r7, r3
+    SKIN_V6M_TERMS r4, r5, r6, r7
+    .else
     pop {{r5, r6}}
     ldm r5!, {{r0-r3}}
     muls r0, r6, r0
@@ -299,6 +355,7 @@ core::arch::global_asm!(
     muls r2, r6, r2
     muls r3, r6, r3
     SKIN_V6M_TERMS
+    .endif
     SKIN_V6M_TERMS
     SKIN_V6M_TERMS
     asrs r0, r0, #16
@@ -307,35 +364,43 @@ core::arch::global_asm!(
     asrs r3, r3, #16
     .endm
 
-@ Coordinate \row of the point (the row in r0..r3, p at [sp, #\p]) into out (its cursor at
-@ [sp, #\out]).
-    .macro SKIN_V6M_POINT row, p, out
+@ Coordinate \row of the point (the row in r0..r3; the vertex's out, p0, p1, p2 at
+@ [sp, #\p], or popped for `pop`) into out; r4 = out on return.
+    .macro SKIN_V6M_POINT row, p
+    .ifc \p,pop
+    pop {{r4-r7}}
+    .else
     add r7, sp, #\p
-    ldm r7, {{r4, r5, r7}}
-    muls r4, r0, r4
-    muls r5, r1, r5
-    adds r4, r4, r5
+    ldm r7, {{r4-r7}}
+    .endif
+    muls r5, r0, r5
+    muls r6, r1, r6
+    adds r5, r5, r6
     muls r7, r2, r7
-    adds r4, r4, r7
-    lsls r5, r3, #14
-    adds r4, r4, r5
-    add r4, r8
-    asrs r4, r4, #12
-    ldr r5, [sp, #\out]
-    str r4, [r5, #4 * \row]
+    adds r5, r5, r7
+    lsls r6, r3, #14
+    adds r5, r5, r6
+    add r5, r8
+    asrs r5, r5, #12
+    str r5, [r4, #4 * \row]
     .endm
 
-@ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n]) into r5.
-    .macro SKIN_V6M_LINEAR n
+@ Coordinate of the linear part (the row in r0..r3, n at [sp, #\n], or popped for `pop`)
+@ into \dst.
+    .macro SKIN_V6M_LINEAR n, dst=r5
+    .ifc \n,pop
+    pop {{r5, r6, r7}}
+    .else
     add r7, sp, #\n
     ldm r7, {{r5, r6, r7}}
+    .endif
     muls r5, r0, r5
     muls r6, r1, r6
     adds r5, r5, r6
     muls r7, r2, r7
     adds r5, r5, r7
     add r5, r9
-    asrs r5, r5, #14
+    asrs \dst, r5, #14
     .endm
 
 @ ---------------------------------------------------------------------------------------
@@ -345,32 +410,38 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 0
 .Lskin_v6m_n_vertex:
-    movs r5, #2
-    movs r6, #4
-    movs r7, #0
-    SKIN_V6M_PUSH_VECTOR 4
-    SKIN_V6M_PUSH_VECTOR 8 + 12
-    SKIN_V6M_PUSH_INFLUENCE 0 + 24
-    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64 (each ROW pops its set), n +96, p +108,
-    @ frame +120.
+    @ r0 = the positions' cursor less 48, r1..r3 the normal's offsets from it, r4..r6 the
+    @ position's (48, 50, 52), r7 the influences' cursor.
+    mov r7, sp
+    ldm r7, {{r0-r7}}
+    ldrsh r1, [r0, r1]
+    ldrsh r2, [r0, r2]
+    ldrsh r3, [r0, r3]
+    push {{r1-r3}}
+    SKIN_V6M_VECTOR 0 + 12
+    lsls r0, r0, #1
+    add r0, r12
+    push {{r0-r3}}
+    SKIN_V6M_PUSH_INFLUENCE 28 + 28
+    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48 (each ROW pops its set), out p +80,
+    @ n +96, frame +108.
+    SKIN_V6M_ROW first
+    SKIN_V6M_POINT 0, 64
+    SKIN_V6M_LINEAR 80
+    str r5, [sp, #92 + 36]
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 0, 76, 88 + 12
-    SKIN_V6M_LINEAR 64
-    str r5, [sp, #88 + 28]
+    SKIN_V6M_POINT 1, 32
+    SKIN_V6M_LINEAR 48
+    str r5, [sp, #60 + 40]
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 44, 56 + 12
-    SKIN_V6M_LINEAR 32
-    str r5, [sp, #56 + 32]
-    SKIN_V6M_ROW
-    @ sp: n +0, p +12, frame +24.
-    SKIN_V6M_POINT 2, 12, 24 + 12
-    SKIN_V6M_LINEAR 0
-    @ Renormalise v = (r0, r1, r2).
-    ldr r0, [sp, #24 + 28]
-    ldr r1, [sp, #24 + 32]
-    movs r2, r5
+    @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
+    SKIN_V6M_POINT 2, pop
+    SKIN_V6M_LINEAR pop, r2
+    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64, r7 the even-shift table.
+    add r5, sp, #36
+    ldm r5, {{r0, r1, r5, r7}}
     movs r3, r0
     muls r3, r0, r3
     movs r4, r1
@@ -382,19 +453,15 @@ skin_core_q14_lbs4_v6m_normals:
     adds r3, r3, r4
     bcs .Lskin_v6m_n_halve
 .Lskin_v6m_n_length:
-    @ len2 in r3; below 256: the zero vector.
-    lsrs r4, r3, #8
-    beq .Lskin_v6m_n_zero
-    @ Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the table for
-    @ len2 >= 2^26 (every normal longer than 1/2), else by search.
-    lsrs r5, r3, #26
+    @ len2 in r3. Even normalisation: r3 = m in [2^30, 2^32), r4 = its shift; from the
+    @ table for len2 >= 2^26 (every normal longer than 1/2), else by search (which also
+    @ takes len2 below 256 for the zero vector).
+    lsrs r6, r3, #26
     beq .Lskin_v6m_n_search
-    adr r4, .Lskin_v6m_n_shift
-    ldrb r4, [r4, r5]
+    ldrb r4, [r7, r6]
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
-    ldr r5, [sp, #24 + 20]
     lsrs r6, r3, #25
     lsls r6, r6, #1
     ldrh r6, [r5, r6]
@@ -404,37 +471,31 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r5, r5, #14
     muls r5, r3, r5
     lsrs r5, r5, #16
-    mov r3, r12
+    ldr r3, [sp, #52]
     subs r3, r3, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
-    @ Shift s = 16 - lz/2 (r3) and half = 2^(s-1) (r5).
+    @ (c·y + 2^(s-1)) >> s with s = 16 - lz/2 is (c·(y << lz/2) + 2^15) >> 16: the same
+    @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
-    movs r3, #16
-    subs r3, r3, r4
-    mov r5, lr
-    lsrs r5, r4
+    lsls r6, r4
+    ldr r5, [sp, #56]
     muls r0, r6, r0
     adds r0, r0, r5
-    asrs r0, r3
+    asrs r0, r0, #16
     muls r1, r6, r1
     adds r1, r1, r5
-    asrs r1, r3
+    asrs r1, r1, #16
     muls r2, r6, r2
     adds r2, r2, r5
-    asrs r2, r3
+    asrs r2, r2, #16
 .Lskin_v6m_n_store:
-    ldr r4, [sp, #24 + 16]
+    ldr r4, [sp, #0]
+    add r4, lr
     strh r0, [r4, #0]
     strh r1, [r4, #2]
     strh r2, [r4, #4]
-    adds r4, #6
-    str r4, [sp, #24 + 16]
-    ldr r3, [sp, #24 + 12]
-    adds r3, #12
-    str r3, [sp, #24 + 12]
-    add sp, #24
-    cmp r3, r11
+    cmp r4, r11
     beq .Lskin_v6m_n_return
     b .Lskin_v6m_n_vertex
 .Lskin_v6m_n_halve:
@@ -457,21 +518,32 @@ skin_core_q14_lbs4_v6m_normals:
     movs r2, #0
     b .Lskin_v6m_n_store
 .Lskin_v6m_n_search:
-    @ len2 in [256, 2^26): a four-step search for the even shift.
+    @ len2 in [2^20, 2^26) (a normal longer than 1/8): the table's shift for len2 >> 20,
+    @ plus 6.
+    lsrs r6, r3, #20
+    beq 2f
+    ldrb r4, [r7, r6]
+    adds r4, #6
+    lsls r3, r4
+    b .Lskin_v6m_n_seed
+2:  @ len2 below 256: the zero vector; in [256, 2^20): a four-step search for the even
+    @ shift.
+    lsrs r4, r3, #8
+    beq .Lskin_v6m_n_zero
     movs r4, #0
-    lsrs r5, r3, #16
+    lsrs r6, r3, #16
     bne 1f
     lsls r3, r3, #16
     adds r4, #16
-1:  lsrs r5, r3, #24
+1:  lsrs r6, r3, #24
     bne 1f
     lsls r3, r3, #8
     adds r4, #8
-1:  lsrs r5, r3, #28
+1:  lsrs r6, r3, #28
     bne 1f
     lsls r3, r3, #4
     adds r4, #4
-1:  lsrs r5, r3, #30
+1:  lsrs r6, r3, #30
     bne 1f
     lsls r3, r3, #2
     adds r4, #2
@@ -494,24 +566,26 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 12
 .Lskin_v6m_p_vertex:
-    movs r5, #2
-    movs r6, #4
-    movs r7, #0
-    SKIN_V6M_PUSH_VECTOR 4
-    SKIN_V6M_PUSH_INFLUENCE 0 + 12
-    @ sp: the pairs of rows 0, 1, 2 +0, +32, +64, p +96, frame +108.
+    @ r0 = the positions' cursor less 48, r4..r6 the position's offsets from it (48, 50,
+    @ 52), r7 the influences' cursor.
+    add r7, sp, #12
+    ldm r7, {{r0, r4-r7}}
+    SKIN_V6M_VECTOR 12
+    lsls r0, r0, #1
+    add r0, r12
+    push {{r0-r3}}
+    SKIN_V6M_PUSH_INFLUENCE 28 + 16
+    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48, out p +80, frame +96.
+    SKIN_V6M_ROW first
+    SKIN_V6M_POINT 0, 64
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 0, 64, 76 + 12
+    SKIN_V6M_POINT 1, 32
     SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 32, 44 + 12
-    SKIN_V6M_ROW
-    SKIN_V6M_POINT 2, 0, 12 + 12
-    adds r5, #12
-    str r5, [sp, #12 + 12]
-    add sp, #12
-    cmp r5, r11
+    @ sp: out p +0 (popped), frame +16.
+    SKIN_V6M_POINT 2, pop
+    cmp r4, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
 .Lskin_v6m_p_return:
@@ -520,7 +594,7 @@ skin_core_q14_lbs4_v6m_positions:
 
     .purgem SKIN_V6M_PROLOGUE
     .purgem SKIN_V6M_EPILOGUE
-    .purgem SKIN_V6M_PUSH_VECTOR
+    .purgem SKIN_V6M_VECTOR
     .purgem SKIN_V6M_PUSH_INFLUENCE
     .purgem SKIN_V6M_TERMS
     .purgem SKIN_V6M_ROW
