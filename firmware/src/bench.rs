@@ -295,9 +295,18 @@ fn dqs_loop_matches_generic_loop<L: Lane>() -> Result<bool, Error> {
 #[cfg(feature = "fixed")]
 fn project_loop_matches_per_vertex_path() -> bool {
     match crate::project_check::check_project_loop() {
-        Ok(cases) => {
+        // Every planned chunk compared, or the check proved less than it says.
+        Ok(cases) if cases == crate::project_check::PROJECT_CASES => {
             defmt::info!("CHECK project-loop ok cases={=u32}", cases);
             true
+        }
+        Ok(cases) => {
+            defmt::error!(
+                "CHECK FAILED: the projection check compared {=u32} chunks, not {=u32}",
+                cases,
+                crate::project_check::PROJECT_CASES
+            );
+            false
         }
         Err(m) => {
             defmt::error!(
