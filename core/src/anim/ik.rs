@@ -213,6 +213,21 @@ impl<R: Real> TwoBone<R> {
         soft: f32,
         hinge: Hinge,
     ) -> Result<(Vec3<R>, Vec3<R>), AnimError> {
+        let (_, mid, end) = self.bend(target, pole, weight, soft, hinge)?;
+        Ok((mid, end))
+    }
+
+    /// [`TwoBone::solve`] with the upper bone's new unit direction first (the mid joint is
+    /// the root plus it times the upper bone's length): a limb turns its root by it without
+    /// normalising the difference again.
+    pub(super) fn bend(
+        &self,
+        target: [f32; 3],
+        pole: [f32; 3],
+        weight: f32,
+        soft: f32,
+        hinge: Hinge,
+    ) -> Result<(Vec3<R>, Vec3<R>, Vec3<R>), AnimError> {
         let (target, pole) = (point::<R>("target", target)?, point::<R>("pole", pole)?);
         for (what, w) in [(Input::IkWeight, weight), (Input::Softness, soft)] {
             if !(0.0..=1.0).contains(&w) {
@@ -273,20 +288,18 @@ impl<R: Real> TwoBone<R> {
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
         let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
-        let mid = add(
-            self.root,
-            scale(add(scale(direction, cos_a), scale(side, sin_a)), l1),
-        );
+        let upper = add(scale(direction, cos_a), scale(side, sin_a));
+        let mid = add(self.root, scale(upper, l1));
         let end = add(self.root, scale(direction, d));
         let w = r(weight);
         if w >= R::ONE {
-            return Ok((mid, end));
+            return Ok((upper, mid, end));
         }
         // Part of the way: interpolate, then put the joints back at the bone lengths.
         let lerp = |a: Vec3<R>, b: Vec3<R>| add(a, scale(sub(b, a), w));
         let mid_dir = unit(sub(lerp(self.mid, mid), self.root)).unwrap_or(direction);
         let mid = add(self.root, scale(mid_dir, l1));
         let end_dir = unit(sub(lerp(self.end, end), mid)).unwrap_or(mid_dir);
-        Ok((mid, add(mid, scale(end_dir, l2))))
+        Ok((mid_dir, mid, add(mid, scale(end_dir, l2))))
     }
 }

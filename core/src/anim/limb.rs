@@ -20,13 +20,13 @@
 
 use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
-use super::limit::{Prepared, SwingTwist};
+use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit, Vec3,
+    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit,
+    unit_in, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
-use crate::quat::Quat;
 use crate::skeleton::Skeleton;
 use crate::transform::Transform;
 
@@ -74,8 +74,9 @@ pub struct Limb<R> {
     bend_cos: (R, R),
     /// `sin` of the same.
     bend_sin: (R, R),
-    /// The root's limit, its rest rotation and its twist axis (towards the mid joint).
-    swing: Option<(Prepared<R>, Quat<R>, Vec3<R>)>,
+    /// The root's limit, measured from its rest rotation with its twist axis towards the
+    /// mid joint.
+    swing: Option<(Prepared<R>, Frame<R>)>,
 }
 
 impl<R: Real> Limb<R> {
@@ -122,7 +123,7 @@ impl<R: Real> Limb<R> {
                     bone: 0,
                     length: dot(bone, bone).sqrt().to_f32(),
                 })?;
-                Some((limit.prepare(), rest[root].rotation, axis))
+                Some((limit.prepare(), Frame::new(rest[root].rotation, axis)))
             }
         };
         Ok(Self {
@@ -187,8 +188,8 @@ impl<R: Real> Limb<R> {
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
         let chain = TwoBone::from_points(origin, at(mid), at(end))?;
-        let (mid_goal, end_goal) =
-            chain.solve(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
+        let (upper_goal, _, end_goal) =
+            chain.bend(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
         let seen = direction_in;
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
@@ -197,12 +198,12 @@ impl<R: Real> Limb<R> {
         let Some(bone) = unit(upper) else {
             return Ok(());
         };
-        if let Some(to) = seen(&parent, sub(mid_goal, origin)) {
+        if let Some(to) = unit_in(&parent, upper_goal) {
             let q0 = pose[root].rotation;
             let from = rotate(q0, bone);
             let mut q = normalized(arc(from, to, || perpendicular(from)).hamilton(q0));
-            if let Some((limit, reference, axis)) = self.swing {
-                q = limit.clamp(reference, axis, q);
+            if let Some((limit, frame)) = &self.swing {
+                q = limit.clamp(frame, q);
             }
             pose[root].rotation = q;
         }
