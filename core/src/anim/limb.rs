@@ -188,9 +188,7 @@ impl<R: Real> Limb<R> {
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
         let chain = TwoBone::from_points(origin, at(mid), at(end))?;
-        let (upper_goal, _, end_goal) =
-            chain.bend(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
-        let seen = direction_in;
+        let bent = chain.bend(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
         // rotation by the root's (the direction from the root to the mid joint there).
@@ -198,25 +196,37 @@ impl<R: Real> Limb<R> {
         let Some(bone) = unit(upper) else {
             return Ok(());
         };
-        if let Some(to) = unit_in(&parent, upper_goal) {
+        // Whether the root turned as asked (no limit moved it): then the mid joint is where
+        // the solve put it and the lower bone's wanted direction is the solve's.
+        let mut as_asked = false;
+        if let Some(to) = unit_in(&parent, bent.upper) {
             let q0 = pose[root].rotation;
             let from = rotate(q0, bone);
             let mut q = normalized(arc(from, to, || perpendicular(from)).hamilton(q0));
+            as_asked = true;
             if let Some((limit, frame)) = &self.swing {
-                q = limit.clamp(frame, q);
+                if let Some(held) = limit.hold(frame, q) {
+                    (q, as_asked) = (held, false);
+                }
             }
             pose[root].rotation = q;
         }
 
-        // The mid joint as the root's new rotation puts it, and the lower bone's directions
-        // in the root's frame (the mid joint's parent frame).
+        // The lower bone's directions in the root's frame (the mid joint's parent frame):
+        // where it points, and where it should, from the mid joint as the root's new
+        // rotation puts it.
         let q_root = pose[root].rotation;
-        let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
         let lower = rotate(
             pose[mid].rotation,
             times(pose[end].translation, pose[mid].scale),
         );
-        let wanted = seen(&parent, sub(end_goal, mid_now)).map(|v| rotate(q_root.conjugate(), v));
+        let wanted = if as_asked {
+            unit_in(&parent, bent.lower)
+        } else {
+            let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
+            direction_in(&parent, sub(bent.end, mid_now))
+        };
+        let wanted = wanted.map(|v| rotate(q_root.conjugate(), v));
         let (Some(from), Some(to)) = (unit(lower), wanted) else {
             return Ok(());
         };

@@ -144,9 +144,15 @@ pub(super) struct Prepared<R> {
 impl<R: Real> Prepared<R> {
     /// `q` within the limit (see [`SwingTwist::clamp`]).
     pub(super) fn clamp(&self, frame: &Frame<R>, q: Quat<R>) -> Quat<R> {
+        self.hold(frame, q).unwrap_or(q)
+    }
+
+    /// `q` moved within the limit, or `None` when it is within already (so that a caller
+    /// knows the rotation it asked for is the one it has).
+    pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
         if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {
-            return q;
+            return None;
         }
         let (reference, axis) = (frame.reference, frame.axis);
         let offset = reference.conjugate().hamilton(q);
@@ -183,10 +189,7 @@ impl<R: Real> Prepared<R> {
                 clamped = true;
             }
         }
-        if !clamped {
-            return q;
-        }
-        normalized(reference.hamilton(swing.hamilton(twist_q(twist))))
+        clamped.then(|| normalized(reference.hamilton(swing.hamilton(twist_q(twist)))))
     }
 }
 
