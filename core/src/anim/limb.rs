@@ -230,7 +230,9 @@ impl<R: Real> Limb<R> {
         let (Some(from), Some(to)) = (unit(lower), wanted) else {
             return Ok(());
         };
-        let to = self.bend(bone, to);
+        // The solve held the bend within the hinge; where the root's limit stopped it
+        // short, the bend from where the mid joint now is is held again.
+        let to = if as_asked { to } else { self.bend(bone, to) };
         let q = arc(from, to, || perpendicular(from)).hamilton(pose[mid].rotation);
         pose[mid].rotation = normalized(q);
         Ok(())
