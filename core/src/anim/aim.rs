@@ -15,13 +15,12 @@
 
 use super::error::{AnimError, Input};
 use super::ik::point;
-use super::limit::{Prepared, SwingTwist};
+use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
     arc, direction_in, dot, normalized, perpendicular, roll, rotate, scale, sub, unit, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
-use crate::quat::Quat;
 use crate::skeleton::Skeleton;
 use crate::transform::Transform;
 
@@ -53,7 +52,8 @@ pub struct Aim<R> {
     forward: Vec3<R>,
     up: Vec3<R>,
     limit: Prepared<R>,
-    rest: Quat<R>,
+    /// The limit measured from the rest rotation, twist about the forward axis.
+    frame: Frame<R>,
 }
 
 impl<R: Real> Aim<R> {
@@ -85,7 +85,7 @@ impl<R: Real> Aim<R> {
             forward,
             up,
             limit: limit.prepare(),
-            rest: skeleton.rest()[joint].rotation,
+            frame: Frame::new(skeleton.rest()[joint].rotation, forward),
         })
     }
 
@@ -152,7 +152,7 @@ impl<R: Real> Aim<R> {
         } else {
             q.slerp(rolled, w)
         };
-        pose[joint].rotation = self.limit.clamp(self.rest, self.forward, weighted);
+        pose[joint].rotation = self.limit.clamp(&self.frame, weighted);
         Ok(())
     }
 }

@@ -45,13 +45,14 @@ const fn root(x: f32) -> f32 {
 
 /// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
 /// comparison in `R`, where the limit is a constant (`16·v² > LIMIT` in `f32` took two
-/// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software).
+/// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software). One
+/// comparison, `!(|v| ≤ limit)`, where `partial_cmp`'s two outcomes took a NaN test and a
+/// comparison in `f32`.
 fn beyond<R: Real>(v: R) -> bool {
     let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
-    matches!(
-        v.abs().partial_cmp(&limit),
-        None | Some(core::cmp::Ordering::Greater)
-    )
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must count as beyond
+    let out = !(v.abs() <= limit);
+    out
 }
 
 /// A hinge's bend range, radians: 0 is straight, π folded back onto itself.
@@ -118,6 +119,17 @@ pub struct TwoBone<R> {
     end: Vec3<R>,
     upper: R,
     lower: R,
+}
+
+/// A solve's new mid and end positions with the bones' directions: `mid` is the root plus
+/// `upper` times the upper bone's length, `end` is `mid` plus `lower` times the lower bone's
+/// (`upper` and `lower` of unit length, `lower` within the rounding of the law of cosines).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Bent<R> {
+    pub(super) upper: Vec3<R>,
+    pub(super) lower: Vec3<R>,
+    pub(super) mid: Vec3<R>,
+    pub(super) end: Vec3<R>,
 }
 
 /// `p` converted to `R` when every coordinate is finite and within the limit.
@@ -213,6 +225,20 @@ impl<R: Real> TwoBone<R> {
         soft: f32,
         hinge: Hinge,
     ) -> Result<(Vec3<R>, Vec3<R>), AnimError> {
+        let bent = self.bend(target, pole, weight, soft, hinge)?;
+        Ok((bent.mid, bent.end))
+    }
+
+    /// [`TwoBone::solve`] with the bones' new directions: a limb turns its joints by them
+    /// without normalising the differences of the positions again.
+    pub(super) fn bend(
+        &self,
+        target: [f32; 3],
+        pole: [f32; 3],
+        weight: f32,
+        soft: f32,
+        hinge: Hinge,
+    ) -> Result<Bent<R>, AnimError> {
         let (target, pole) = (point::<R>("target", target)?, point::<R>("pole", pole)?);
         for (what, w) in [(Input::IkWeight, weight), (Input::Softness, soft)] {
             if !(0.0..=1.0).contains(&w) {
@@ -273,20 +299,30 @@ impl<R: Real> TwoBone<R> {
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
         let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
-        let mid = add(
-            self.root,
-            scale(add(scale(direction, cos_a), scale(side, sin_a)), l1),
-        );
+        let upper = add(scale(direction, cos_a), scale(side, sin_a));
+        let mid = add(self.root, scale(upper, l1));
         let end = add(self.root, scale(direction, d));
         let w = r(weight);
         if w >= R::ONE {
-            return Ok((mid, end));
+            // The lower bone: `end − mid = d·direction − l₁·upper`, of length l₂.
+            let lower = sub(scale(direction, d), scale(upper, l1));
+            return Ok(Bent {
+                upper,
+                lower: scale(lower, l2.recip()),
+                mid,
+                end,
+            });
         }
         // Part of the way: interpolate, then put the joints back at the bone lengths.
         let lerp = |a: Vec3<R>, b: Vec3<R>| add(a, scale(sub(b, a), w));
         let mid_dir = unit(sub(lerp(self.mid, mid), self.root)).unwrap_or(direction);
         let mid = add(self.root, scale(mid_dir, l1));
         let end_dir = unit(sub(lerp(self.end, end), mid)).unwrap_or(mid_dir);
-        Ok((mid, add(mid, scale(end_dir, l2))))
+        Ok(Bent {
+            upper: mid_dir,
+            lower: end_dir,
+            mid,
+            end: add(mid, scale(end_dir, l2)),
+        })
     }
 }

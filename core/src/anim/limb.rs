@@ -20,13 +20,13 @@
 
 use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
-use super::limit::{Prepared, SwingTwist};
+use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit, Vec3,
+    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit,
+    unit_in, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
-use crate::quat::Quat;
 use crate::skeleton::Skeleton;
 use crate::transform::Transform;
 
@@ -74,8 +74,9 @@ pub struct Limb<R> {
     bend_cos: (R, R),
     /// `sin` of the same.
     bend_sin: (R, R),
-    /// The root's limit, its rest rotation and its twist axis (towards the mid joint).
-    swing: Option<(Prepared<R>, Quat<R>, Vec3<R>)>,
+    /// The root's limit, measured from its rest rotation with its twist axis towards the
+    /// mid joint.
+    swing: Option<(Prepared<R>, Frame<R>)>,
 }
 
 impl<R: Real> Limb<R> {
@@ -122,7 +123,7 @@ impl<R: Real> Limb<R> {
                     bone: 0,
                     length: dot(bone, bone).sqrt().to_f32(),
                 })?;
-                Some((limit.prepare(), rest[root].rotation, axis))
+                Some((limit.prepare(), Frame::new(rest[root].rotation, axis)))
             }
         };
         Ok(Self {
@@ -187,9 +188,7 @@ impl<R: Real> Limb<R> {
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
         let chain = TwoBone::from_points(origin, at(mid), at(end))?;
-        let (mid_goal, end_goal) =
-            chain.solve(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
-        let seen = direction_in;
+        let bent = chain.bend(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
         // rotation by the root's (the direction from the root to the mid joint there).
@@ -197,29 +196,43 @@ impl<R: Real> Limb<R> {
         let Some(bone) = unit(upper) else {
             return Ok(());
         };
-        if let Some(to) = seen(&parent, sub(mid_goal, origin)) {
+        // Whether the root turned as asked (no limit moved it): then the mid joint is where
+        // the solve put it and the lower bone's wanted direction is the solve's.
+        let mut as_asked = false;
+        if let Some(to) = unit_in(&parent, bent.upper) {
             let q0 = pose[root].rotation;
             let from = rotate(q0, bone);
             let mut q = normalized(arc(from, to, || perpendicular(from)).hamilton(q0));
-            if let Some((limit, reference, axis)) = self.swing {
-                q = limit.clamp(reference, axis, q);
+            as_asked = true;
+            if let Some((limit, frame)) = &self.swing {
+                if let Some(held) = limit.hold(frame, q) {
+                    (q, as_asked) = (held, false);
+                }
             }
             pose[root].rotation = q;
         }
 
-        // The mid joint as the root's new rotation puts it, and the lower bone's directions
-        // in the root's frame (the mid joint's parent frame).
+        // The lower bone's directions in the root's frame (the mid joint's parent frame):
+        // where it points, and where it should, from the mid joint as the root's new
+        // rotation puts it.
         let q_root = pose[root].rotation;
-        let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
         let lower = rotate(
             pose[mid].rotation,
             times(pose[end].translation, pose[mid].scale),
         );
-        let wanted = seen(&parent, sub(end_goal, mid_now)).map(|v| rotate(q_root.conjugate(), v));
+        let wanted = if as_asked {
+            unit_in(&parent, bent.lower)
+        } else {
+            let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
+            direction_in(&parent, sub(bent.end, mid_now))
+        };
+        let wanted = wanted.map(|v| rotate(q_root.conjugate(), v));
         let (Some(from), Some(to)) = (unit(lower), wanted) else {
             return Ok(());
         };
-        let to = self.bend(bone, to);
+        // The solve held the bend within the hinge; where the root's limit stopped it
+        // short, the bend from where the mid joint now is is held again.
+        let to = if as_asked { to } else { self.bend(bone, to) };
         let q = arc(from, to, || perpendicular(from)).hamilton(pose[mid].rotation);
         pose[mid].rotation = normalized(q);
         Ok(())

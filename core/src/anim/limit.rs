@@ -16,7 +16,7 @@
 //! as half-angle cosines and sines.
 
 use super::error::AnimError;
-use super::vector::{dot, long_enough, normalized, scale, unit, Vec3};
+use super::vector::{cross, dot, long_enough, normalized, scale, sub, unit, Vec3};
 use crate::num::Real;
 use crate::quat::Quat;
 
@@ -93,8 +93,44 @@ impl SwingTwist {
     /// `q` within the limit, measured from `reference` about the unit twist `axis` (see the
     /// module's description); `q` itself when it is within already.
     pub fn clamp<R: Real>(&self, reference: Quat<R>, axis: Vec3<R>, q: Quat<R>) -> Quat<R> {
-        self.prepare().clamp(reference, axis, q)
+        self.prepare().clamp(&Frame::new(reference, axis), q)
     }
+}
+
+/// Where a limit is measured from: the reference rotation `r`, the unit twist axis `a`, and
+/// what the offset `r⁻¹·q`'s twist part needs of `q`, worked out once for a joint. The
+/// offset's real part is `r·q` (a 4-vector dot product) and its vector part along the axis
+/// is `t·q` with `t = (r.w·a − a × r.v, −a·r.v)` (the product's vector part
+/// `r.w·q.v − q.w·r.v − r.v × q.v` dotted with `a`; `a·(r.v × q.v) = q.v·(a × r.v)`): two
+/// dot products where the offset itself is a quaternion product and a third dot product.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Frame<R> {
+    reference: Quat<R>,
+    axis: Vec3<R>,
+    twist: Quat<R>,
+}
+
+impl<R: Real> Frame<R> {
+    /// The frame of the unit `reference` rotation and unit twist `axis`.
+    pub(super) fn new(reference: Quat<R>, axis: Vec3<R>) -> Self {
+        let rv = [reference.x, reference.y, reference.z];
+        let [x, y, z] = sub(scale(axis, reference.w), cross(axis, rv));
+        Self {
+            reference,
+            axis,
+            twist: Quat {
+                x,
+                y,
+                z,
+                w: -dot(axis, rv),
+            },
+        }
+    }
+}
+
+/// `a·b` of quaternions whose components are within 2 ([`Real::times_small`]).
+fn dot4<R: Real>(a: Quat<R>, b: Quat<R>) -> R {
+    a.x.times_small(b.x) + a.y.times_small(b.y) + a.z.times_small(b.z) + a.w.times_small(b.w)
 }
 
 /// A [`SwingTwist`] as half-angle cosines and sines in `R`: the swing's `(cos, sin)` and
@@ -107,14 +143,20 @@ pub(super) struct Prepared<R> {
 
 impl<R: Real> Prepared<R> {
     /// `q` within the limit (see [`SwingTwist::clamp`]).
-    pub(super) fn clamp(&self, reference: Quat<R>, axis: Vec3<R>, q: Quat<R>) -> Quat<R> {
-        let offset = reference.conjugate().hamilton(q);
-        let v = [offset.x, offset.y, offset.z];
+    pub(super) fn clamp(&self, frame: &Frame<R>, q: Quat<R>) -> Quat<R> {
+        self.hold(frame, q).unwrap_or(q)
+    }
+
+    /// `q` moved within the limit, or `None` when it is within already (so that a caller
+    /// knows the rotation it asked for is the one it has).
+    pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
-        let along = dot(v, axis);
-        if self.holds(along, offset.w) {
-            return q;
+        if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {
+            return None;
         }
+        let (reference, axis) = (frame.reference, frame.axis);
+        let offset = reference.conjugate().hamilton(q);
+        let along = dot([offset.x, offset.y, offset.z], axis);
         let mut twist = match unit4(along, offset.w) {
             Some((s, w)) => (s, w),
             None => (R::ZERO, R::ONE),
@@ -147,10 +189,7 @@ impl<R: Real> Prepared<R> {
                 clamped = true;
             }
         }
-        if !clamped {
-            return q;
-        }
-        normalized(reference.hamilton(swing.hamilton(twist_q(twist))))
+        clamped.then(|| normalized(reference.hamilton(swing.hamilton(twist_q(twist)))))
     }
 }
 

@@ -111,7 +111,13 @@ fn into_frame<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Vec3<R> {
 /// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
 /// vector without length.
 pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>> {
-    unit(v).and_then(|v| unit(into_frame(m, v)))
+    unit(v).and_then(|v| unit_in(m, v))
+}
+
+/// The unit direction of the unit world vector `u` in the frame of `m` ([`direction_in`]
+/// of a vector already of unit length: one normalisation, not two).
+pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
+    unit(into_frame(m, u))
 }
 
 /// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
