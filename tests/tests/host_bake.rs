@@ -6,7 +6,7 @@
 //! deterministic output.
 
 use skin_core::affine::Affine;
-use skin_core::asset::{Asset, AssetLane};
+use skin_core::asset::{Asset, AssetLane, PartView};
 use skin_core::budget::Budget;
 use skin_core::clip::Wrap;
 use skin_core::lane::{Lane, Q14};
@@ -634,6 +634,21 @@ fn the_scene_plays_a_dqs_asset_as_the_mesh_api_skins_it() {
     }
 }
 
+/// A part's positions, normals and influences.
+type PartArrays<L> = (Vec<[L; 3]>, Vec<[L; 3]>, Vec<Influence<L>>);
+
+/// A part's stored positions, normals and influences, copied out for the mesh API.
+fn part_arrays<L: AssetLane>(part: &PartView<'_, L>) -> PartArrays<L> {
+    let n = part.vertex_range().len();
+    let mut p = vec![[L::default(); 3]; n];
+    let mut nrm = vec![[L::default(); 3]; n];
+    let mut inf = vec![Influence::<L>::rigid(0); n];
+    part.positions().copy_to(&mut p);
+    part.normals().expect("normals").copy_to(&mut nrm);
+    part.influences().copy_to(&mut inf);
+    (p, nrm, inf)
+}
+
 /// [`the_scene_plays_a_dqs_asset_as_the_mesh_api_skins_it`] in lane `L`.
 fn scene_round_trip<L: AssetLane + Project>(dqs: &[u8], lbs: &[u8]) {
     let asset = Asset::<L>::read(dqs).unwrap();
@@ -656,12 +671,7 @@ fn scene_round_trip<L: AssetLane + Project>(dqs: &[u8], lbs: &[u8]) {
         for part in asset.parts() {
             part.dual_palette(&bind, &world, &mut dual).unwrap();
             let r = part.vertex_range();
-            let mut p = vec![[L::default(); 3]; r.len()];
-            let mut nrm = vec![[L::default(); 3]; r.len()];
-            let mut inf = vec![Influence::<L>::rigid(0); r.len()];
-            part.positions().copy_to(&mut p);
-            part.normals().expect("normals").copy_to(&mut nrm);
-            part.influences().copy_to(&mut inf);
+            let (p, nrm, inf) = part_arrays(&part);
             let mut out = vec![[L::Out::default(); 3]; r.len()];
             let mut out_n = vec![[L::default(); 3]; r.len()];
             SkinnedMesh::<L, 4>::new(&p, &inf)
@@ -752,12 +762,7 @@ fn stretched_scene_round_trip<L: AssetLane + Project>(bytes: &[u8]) {
                 .unwrap();
             stretched_frames += usize::from(want_palette.stretches().is_some());
             let r = part.vertex_range();
-            let mut p = vec![[L::default(); 3]; r.len()];
-            let mut nrm = vec![[L::default(); 3]; r.len()];
-            let mut inf = vec![Influence::<L>::rigid(0); r.len()];
-            part.positions().copy_to(&mut p);
-            part.normals().expect("normals").copy_to(&mut nrm);
-            part.influences().copy_to(&mut inf);
+            let (p, nrm, inf) = part_arrays(&part);
             let mut out = vec![[L::Out::default(); 3]; r.len()];
             let mut out_n = vec![[L::default(); 3]; r.len()];
             let (d, s) = (want_palette.duals(), want_palette.stretches());
