@@ -15,7 +15,7 @@ use skin_core::raster::Project;
 use skin_core::scene::{Scene, Scratch};
 use skin_core::transform::Transform;
 use skin_host::render::Cpu;
-use skin_tests::elbow::{self, arm, bones, dqs, volume};
+use skin_tests::elbow::{self, arm};
 use skin_tests::oracle::{distance, farthest, V3};
 use skin_tests::psd_oracle;
 use skin_tests::skin_cli;
@@ -164,8 +164,6 @@ fn check_lane<L: AssetLane + Project>(f: &Files, lane: &str) {
         .correctives()
         .is_none());
     let arm = arm();
-    let rest = volume(&arm.positions, &arm.triangles);
-    let change = |p: &[V3]| (volume(p, &arm.triangles) - rest) / rest;
     for t in [0.0f32, 0.3, 0.6, 0.9, 1.2, 1.5] {
         let (_, w) = played::<L>(&bytes, t, true);
         for (k, (got, (exact, bound))) in w
@@ -200,18 +198,7 @@ fn check_lane<L: AssetLane + Project>(f: &Files, lane: &str) {
         (w[0].abs() < 1e-3) && (w[1] - 1.0).abs() < 1e-3,
         "{lane}: {w:?}"
     );
-    let target = dqs(&arm, &bones(120.0, 1.0), &arm.positions);
-    let far = |p: &[V3]| farthest(p, &target);
-    eprintln!(
-        "{lane}: played LBS volume {:+.2} %, corrected {:+.2} %; from DQS {:.2e} / {:.2e}",
-        100.0 * change(&plain),
-        100.0 * change(&corrected),
-        far(&plain),
-        far(&corrected)
-    );
-    assert!(change(&plain) < -0.05, "{lane}");
-    assert!(change(&corrected).abs() < 0.01, "{lane}");
-    assert!(far(&corrected) < 1e-3 && far(&plain) > 0.1, "{lane}");
+    elbow::assert_corrected(&format!("{lane} played"), &arm, &plain, &corrected);
     // Without the correctives step the stored targets keep their default weights (0): the
     // plain elbow, bit for bit.
     let unweighed = arm_order(played::<L>(&bytes, 1.2, false).0);
