@@ -3,7 +3,8 @@
 //! All the work is skin-core's [`Scene`] — the host renders the same frames with it — so
 //! this module only owns the buffers (all on the stack, none per frame), times each stage
 //! and logs. The display is any embedded-graphics `DrawTarget<Color = Rgb565>`: semihosting
-//! frame files under QEMU, an ST7789 on the Pico.
+//! frame files under QEMU, an ST7789 on the Pico; there the bands are shared with the second
+//! core ([`Screen`]).
 //!
 //! Log lines (parsed by `tests/tests/firmware_frames.rs`):
 //!
@@ -32,7 +33,6 @@
 //! scene), and the instructions the step took (not in `total`: the frame does not draw
 //! with them).
 
-use embedded_graphics_core::draw_target::DrawTarget;
 use embedded_graphics_core::pixelcolor::{Rgb565, RgbColor};
 use skin_core::affine::Affine;
 use skin_core::asset::{self, Asset, AssetLane};
@@ -48,6 +48,7 @@ use skin_core::scene::{Scene, Scratch, Stage, Stages};
 use skin_core::transform::Transform;
 
 use crate::clock::Clock;
+use crate::screen::Screen;
 use crate::stack;
 
 /// The display: 240 × 240 (an ST7789 panel's size).
@@ -211,9 +212,10 @@ impl<L: Project> Poser<L> {
     }
 }
 
-/// Plays the asset `bytes` in lane `L` into `display`: frame `k` at time `time(scene, k)`
-/// seconds, until that is `None`. Logs `ASSET`, a `FRAME` per frame and `MEMORY` at the end;
-/// returns the number of frames played.
+/// Plays the asset `bytes` in lane `L` into `display` (a display, or the Pico's two cores
+/// and its display: [`Screen`]): frame `k` at time `time(scene, k)` seconds, until that is
+/// `None`. Logs `ASSET`, a `FRAME` per frame and `MEMORY` at the end; returns the number of
+/// frames played.
 pub fn play<L, D>(
     bytes: &[u8],
     board: &Board,
@@ -223,7 +225,7 @@ pub fn play<L, D>(
 ) -> Result<u32, FrameError<D::Error>>
 where
     L: AssetLane + Project,
-    D: DrawTarget<Color = Rgb565>,
+    D: Screen<L>,
 {
     let meter = Meter::new(clock, board.counts);
     let asset = Asset::<L>::read(bytes).map_err(|e| FrameError::Raster(e.into()))?;
@@ -333,7 +335,7 @@ fn frames<L, D>(
 ) -> Result<u32, FrameError<D::Error>>
 where
     L: AssetLane + Project,
-    D: DrawTarget<Color = Rgb565>,
+    D: Screen<L>,
 {
     let mut vertices = [ScreenVertex::default(); VERTICES];
     let mut spans = [Span::default(); TRIANGLES];
@@ -371,10 +373,10 @@ where
             );
         }
         let drawn = &vertices[..scene.vertices()];
-        scene.render_binned(
+        display.render(
+            scene,
             drawn,
             &mut spans,
-            display,
             &mut colour,
             &mut depth,
             &mut timed,

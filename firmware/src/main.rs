@@ -8,7 +8,8 @@
 //!   defmt over semihosting and leaves QEMU with status 0, or 1 after an error or a panic;
 //!   with `bench`, the kernel benchmark runs instead.
 //! - `pico` — a Raspberry Pi Pico (RP2040) with a 240 × 240 ST7789 over SPI: the same frame
-//!   loop, forever, logging over RTT (see [`pico`]).
+//!   loop, forever, its second core drawing every other band ([`core1`]), logging over RTT
+//!   (see [`pico`]).
 //!
 //! The asset is baked at build time (`SKIN_ASSET`, see build.rs); `scripts/firmware.sh`
 //! builds, runs and sizes every combination.
@@ -24,6 +25,8 @@ mod bench;
 #[cfg(feature = "qemu")]
 mod board;
 mod clock;
+#[cfg(feature = "pico")]
+mod core1;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;
 #[cfg(feature = "bench")]
@@ -38,6 +41,8 @@ mod pico;
 mod project_check;
 #[cfg(all(feature = "bench", not(feature = "microbit")))]
 mod psd_bench;
+#[cfg(not(feature = "bench"))]
+mod screen;
 #[cfg(feature = "pico")]
 mod st7789;
 mod stack;

@@ -1,7 +1,8 @@
-//! The Raspberry Pi Pico (RP2040, Cortex-M0+ at 125 MHz) with a 240 × 240 ST7789 display on
-//! SPI, initialised by `mipidsi` and then written by DMA, a band at a time while the next is
-//! drawn ([`st7789`]): the same frame loop as under QEMU, forever, the clip timed by the
-//! RP2040's microsecond timer; defmt logs over RTT (`probe-rs run`).
+//! The Raspberry Pi Pico (RP2040, two Cortex-M0+ cores at 125 MHz) with a 240 × 240 ST7789
+//! display on SPI, initialised by `mipidsi` and then written by DMA, a band at a time while
+//! the next is drawn ([`st7789`]): the same frame loop as under QEMU, forever, the clip timed
+//! by the RP2040's microsecond timer, with the second core drawing every other band
+//! ([`core1`]); defmt logs over RTT (`probe-rs run`), from core 0 only.
 //!
 //! Wiring (Waveshare Pico-LCD-1.3, which plugs onto the Pico; any ST7789 240 × 240 module
 //! wired the same way works): SPI1 SCK GP10, MOSI GP11, CS GP9, DC GP8, RST GP12,
@@ -18,7 +19,7 @@ use rp2040_hal::gpio::{FunctionSpi, Pins};
 use rp2040_hal::{pac, Sio, Spi, Timer, Watchdog};
 
 use crate::clock::Clock;
-use crate::{frame, st7789, stack, Lane, ASSET};
+use crate::{core1, frame, st7789, stack, Lane, ASSET};
 
 /// The second-stage bootloader for the Pico's W25Q080 flash: the boot ROM runs these 256
 /// bytes (memory/pico.x puts them at the start of flash).
@@ -96,15 +97,18 @@ fn run() -> Result<core::convert::Infallible, &'static str> {
             .map_err(|_| "the ST7789 did not initialise")?;
     }
     let dma = pac.DMA.split(&mut pac.RESETS);
+    // Two band buffers for core 0's bands, two for core 1's.
     let buffers = [
         cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
         cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
     ];
-    let [Some(a), Some(b)] = buffers else {
+    let [Some(a), Some(b), Some(c), Some(d)] = buffers else {
         return Err("band buffers already taken");
     };
-    let mut display =
-        st7789::Panel::new(spi, dc, cs, dma.ch0, [a, b]).map_err(|_| "chip select")?;
+    let panel = st7789::Panel::new(spi, dc, cs, dma.ch0, [a, b]).map_err(|_| "chip select")?;
+    let mut display = core1::start(&mut pac.PSM, &mut pac.PPB, sio.fifo, panel, [c, d])?;
     embedded_hal::digital::OutputPin::set_high(&mut backlight).map_err(|_| "backlight")?;
 
     let board = frame::Board {

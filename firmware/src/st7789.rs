@@ -8,7 +8,9 @@
 //! free buffer, waits for the previous band's transfer to end, sets the panel's window
 //! (`CASET`, `RASET`, `RAMWR`) and starts the transfer, which runs while the next band is
 //! drawn: the CPU spends on the display only the conversion (a few instructions a pixel),
-//! not the 8 bits a byte that the bus shifts out. At 62.5 MHz the bus moves a 240 × 240
+//! not the 8 bits a byte that the bus shifts out. The second core's bands come already
+//! converted, in buffers it lends ([`Panel::send_lent`]) and gets back once sent
+//! ([`Panel::sent`]). At 62.5 MHz the bus moves a 240 × 240
 //! frame of 16-bit pixels in 14.7 ms, about 68 frames a second: the display's limit, as
 //! long as a band takes longer to draw than its predecessor takes to send.
 
@@ -48,12 +50,24 @@ pub enum PanelError {
     Pin,
     /// The bus is gone: a transfer was dropped without being waited for (a bug).
     Lost,
+    /// A lent band that is not a whole-width band of at most a band buffer's rows on the
+    /// screen.
+    NotABand,
 }
 
-/// The bus and the DMA channel: idle, or sending a band from one of the buffers.
+/// The bus and the DMA channel: idle, or sending a band from a buffer, the panel's own or
+/// (`true`) one lent by the second core ([`Panel::send_lent`]).
 enum Link<P: ValidSpiPinout<SPI1>> {
     Idle(Channel<CH0>, Bus<P>),
-    Sending(single_buffer::Transfer<Channel<CH0>, Buffer, Bus<P>>),
+    Sending(single_buffer::Transfer<Channel<CH0>, Buffer, Bus<P>>, bool),
+}
+
+/// `colours` as the panel takes them (big-endian RGB565) into `bytes`, two bytes a pixel,
+/// until either ends.
+pub fn to_panel(colours: impl IntoIterator<Item = Rgb565>, bytes: &mut [u8]) {
+    for (pair, colour) in bytes.chunks_exact_mut(2).zip(colours) {
+        pair.copy_from_slice(&colour.to_be_bytes());
+    }
 }
 
 /// An initialised 240 × 240 ST7789 on SPI1, written by DMA from two band buffers.
@@ -64,6 +78,8 @@ pub struct Panel<P: ValidSpiPinout<SPI1>, DC, CS> {
     link: Option<Link<P>>,
     /// The buffers not being sent (both while idle).
     free: [Option<Buffer>; 2],
+    /// Lent buffers whose bands have been sent, until [`Self::sent`] takes them back.
+    sent: [Option<Buffer>; 2],
 }
 
 impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
@@ -83,7 +99,30 @@ impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
             _cs: cs,
             link: Some(Link::Idle(channel, bus)),
             free: [Some(a), Some(b)],
+            sent: [None, None],
         })
+    }
+
+    /// A lent buffer whose band has left the bus, to go back to the core that lent it: after
+    /// every send, until `None` (at most two are waiting).
+    pub fn sent(&mut self) -> Option<Buffer> {
+        self.sent.iter_mut().find_map(Option::take)
+    }
+
+    /// The band `area` (full width, at most [`ROWS`] rows, on the screen) whose pixels
+    /// another core has put in `buffer` as the panel's bytes ([`to_panel`]): sent like
+    /// the panel's own bands, `buffer` then waiting in [`Self::sent`] (also when the send
+    /// fails, so that it is never lost).
+    pub fn send_lent(&mut self, area: &Rectangle, buffer: Buffer) -> Result<(), PanelError> {
+        let band = area.top_left.x == 0
+            && area.size.width == u32::from(WIDTH)
+            && self.bounding_box().intersection(area) == *area
+            && 2 * area.size.width as usize * area.size.height as usize <= BAND;
+        if !band {
+            self.keep(buffer, true);
+            return Err(PanelError::NotABand);
+        }
+        self.start(area, buffer, true)
     }
 
     /// Waits for the band being sent, if any, to leave the bus, and returns its buffer to
@@ -91,19 +130,21 @@ impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
     fn settle(&mut self) -> Result<(Channel<CH0>, Bus<P>), PanelError> {
         match self.link.take().ok_or(PanelError::Lost)? {
             Link::Idle(ch, bus) => Ok((ch, bus)),
-            Link::Sending(transfer) => {
+            Link::Sending(transfer, lent) => {
                 let (ch, buffer, mut bus) = transfer.wait();
                 // The DMA has filled the FIFO; the last bytes are still shifting out.
                 let _ = bus.flush();
-                self.put(buffer);
+                self.keep(buffer, lent);
                 Ok((ch, bus))
             }
         }
     }
 
-    /// A free buffer back in its slot.
-    fn put(&mut self, buffer: Buffer) {
-        if let Some(slot) = self.free.iter_mut().find(|s| s.is_none()) {
+    /// A buffer done with: the panel's own back among the free ones, a lent one to
+    /// [`Self::sent`].
+    fn keep(&mut self, buffer: Buffer, lent: bool) {
+        let slots = if lent { &mut self.sent } else { &mut self.free };
+        if let Some(slot) = slots.iter_mut().find(|s| s.is_none()) {
             *slot = Some(buffer);
         }
     }
@@ -146,19 +187,36 @@ impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
             return Err(PanelError::Lost);
         };
         let bytes = area.size.width as usize * area.size.height as usize * 2;
-        for (pair, colour) in buffer[..bytes].chunks_exact_mut(2).zip(pixels) {
-            pair.copy_from_slice(&colour.to_be_bytes());
+        to_panel(pixels, &mut buffer[..bytes]);
+        self.start(area, buffer, false)
+    }
+
+    /// `area`'s bytes, the first of `buffer` (the panel's own or, `lent`, another core's),
+    /// to the panel: once the previous band has left the bus, a whole band by DMA, left
+    /// running; a shorter one written out.
+    fn start(&mut self, area: &Rectangle, buffer: Buffer, lent: bool) -> Result<(), PanelError> {
+        let bytes = area.size.width as usize * area.size.height as usize * 2;
+        let (ch, mut bus) = match self.settle() {
+            Ok(idle) => idle,
+            Err(e) => {
+                self.keep(buffer, lent);
+                return Err(e);
+            }
+        };
+        if let Err(e) = self.window(&mut bus, area) {
+            self.keep(buffer, lent);
+            self.link = Some(Link::Idle(ch, bus));
+            return Err(e);
         }
-        let (ch, mut bus) = self.settle()?;
-        self.window(&mut bus, area)?;
         if bytes == BAND {
             self.link = Some(Link::Sending(
                 single_buffer::Config::new(ch, buffer, bus).start(),
+                lent,
             ));
         } else {
             let _ = bus.write(&buffer[..bytes]);
             let _ = bus.flush();
-            self.put(buffer);
+            self.keep(buffer, lent);
             self.link = Some(Link::Idle(ch, bus));
         }
         Ok(())

@@ -1,14 +1,17 @@
 //! The Raspberry Pi Pico build (RP2040 + ST7789 over SPI, `--features pico`): it links, puts
 //! the second-stage bootloader where the boot ROM looks for it and the vector table right
 //! after, fits the Pico's flash and RAM, and `scripts/firmware.sh uf2` turns it into a UF2
-//! file holding exactly the ELF's loadable bytes. (It cannot run here: no QEMU machine
-//! models the RP2040.)
+//! file holding exactly the ELF's loadable bytes; the second core's band drawing is linked
+//! in and started, and a band its two cores' buffers do not fit stops the build. (It cannot
+//! run here: no QEMU machine models the RP2040; the bands' split between cores is checked on
+//! the host, skin-core's `bands_shared_between_cores_are_the_one_core_frame`.)
 //!
 //! Needs what the QEMU firmware tests need (scripts/setup.sh); otherwise SKIPPED (a failure
 //! under SKIN_REQUIRE_ALL=1).
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use skin_tests::firmware::{missing_tools, script};
 
@@ -44,6 +47,30 @@ fn sections(elf: &[u8]) -> Vec<(String, u32, u32, u32)> {
             let end = name.iter().position(|&c| c == 0).expect("NUL-terminated");
             let name = String::from_utf8_lossy(&name[..end]).into_owned();
             (name, u32_at(h, 12), u32_at(h, 20), u32_at(h, 4))
+        })
+        .collect()
+}
+
+/// The names in an ELF32 file's symbol table (`.symtab`, names from its linked string
+/// table).
+fn symbols(elf: &[u8]) -> Vec<String> {
+    let (shoff, shentsize, shnum) = (
+        u32_at(elf, 32) as usize,
+        usize::from(u16_at(elf, 46)),
+        usize::from(u16_at(elf, 48)),
+    );
+    let header = |i: usize| &elf[shoff + i * shentsize..];
+    let Some(table) = (0..shnum).map(header).find(|h| u32_at(h, 4) == 2) else {
+        return Vec::new();
+    };
+    let (offset, size) = (u32_at(table, 16) as usize, u32_at(table, 20) as usize);
+    let names = u32_at(header(u32_at(table, 24) as usize), 16) as usize;
+    elf[offset..offset + size]
+        .chunks_exact(16)
+        .map(|entry| {
+            let name = &elf[names + u32_at(entry, 0) as usize..];
+            let end = name.iter().position(|&c| c == 0).expect("NUL-terminated");
+            String::from_utf8_lossy(&name[..end]).into_owned()
         })
         .collect()
 }
@@ -96,6 +123,27 @@ fn uf2_bytes(uf2: &[u8]) -> BTreeMap<u32, u8> {
     bytes
 }
 
+/// The Pico's build of the character and its UF2 (`scripts/firmware.sh uf2 fixed`), made
+/// once for every test here: the ELF's and the UF2's bytes.
+fn built() -> &'static (Vec<u8>, Vec<u8>) {
+    static BUILT: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let o = script(&["uf2", "fixed"]);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "the Pico build failed ({}):\n{stdout}\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let uf2_path = stdout.lines().last().expect("the UF2's path");
+        let elf_path = uf2_path.replace(".uf2", ".elf");
+        let elf = std::fs::read(Path::new(&elf_path)).expect("the ELF");
+        let uf2 = std::fs::read(Path::new(uf2_path)).expect("the UF2");
+        (elf, uf2)
+    })
+}
+
 #[test]
 fn firmware_pico_builds_and_converts_to_uf2() {
     let test = "firmware_pico_builds_and_converts_to_uf2";
@@ -103,20 +151,9 @@ fn firmware_pico_builds_and_converts_to_uf2() {
         skin_tests::skip(test, &why);
         return;
     }
-    let o = script(&["uf2", "fixed"]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "the Pico build failed ({}):\n{stdout}\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let uf2_path = stdout.lines().last().expect("the UF2's path");
-    let elf_path = uf2_path.replace(".uf2", ".elf");
-    let elf = std::fs::read(Path::new(&elf_path)).expect("the ELF");
-    let uf2 = std::fs::read(Path::new(uf2_path)).expect("the UF2");
+    let (elf, uf2) = built();
 
-    let s = sections(&elf);
+    let s = sections(elf);
     let find = |name: &str| {
         s.iter()
             .find(|x| x.0 == name)
@@ -135,7 +172,7 @@ fn firmware_pico_builds_and_converts_to_uf2() {
         .expect("RAM sections");
     assert!(ram_end <= RAM + RAM_SIZE, "static RAM ends at {ram_end:#x}");
 
-    let want = loadable(&elf);
+    let want = loadable(elf);
     let (lo, hi) = (
         *want.keys().next().expect("bytes"),
         *want.keys().last().expect("bytes"),
@@ -144,7 +181,7 @@ fn firmware_pico_builds_and_converts_to_uf2() {
         lo >= FLASH && hi < FLASH + FLASH_SIZE,
         "{lo:#x}..={hi:#x} outside the flash"
     );
-    let got = uf2_bytes(&uf2);
+    let got = uf2_bytes(uf2);
     for (addr, byte) in &want {
         assert_eq!(got.get(addr), Some(byte), "UF2 byte at {addr:#x}");
     }
@@ -153,4 +190,59 @@ fn firmware_pico_builds_and_converts_to_uf2() {
         .iter()
         .filter(|(a, _)| !want.contains_key(a))
         .all(|(_, &b)| b == 0xFF));
+}
+
+/// The Pico's second core draws half the bands: the build links the RP2040 HAL's core 1
+/// start-up (only there when core 0 spawns core 1) and the firmware's band loop for core 1
+/// (`skin_firmware::core1::serve`), and reserves core 1's stack in static RAM.
+#[test]
+fn firmware_pico_draws_bands_on_both_cores() {
+    let test = "firmware_pico_draws_bands_on_both_cores";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    let (elf, _) = built();
+    let names = symbols(elf);
+    assert!(!names.is_empty(), "the Pico's ELF has no symbol table");
+    // Mangled paths (legacy or v0) hold each name as its length and its text.
+    let has = |parts: &[&str]| names.iter().any(|n| parts.iter().all(|p| n.contains(p)));
+    for (parts, what) in [
+        (
+            &["10rp2040_hal", "5spawn13core1_startup"][..],
+            "rp2040-hal's core 1 start-up: core 0 never spawns core 1 (firmware/src/core1.rs `start`)",
+        ),
+        (
+            &["13skin_firmware", "5core15serve"][..],
+            "core 1's band loop `skin_firmware::core1::serve`: core 1 draws no bands",
+        ),
+        (
+            &["13skin_firmware", "5core15STACK"][..],
+            "core 1's static stack `skin_firmware::core1::STACK`",
+        ),
+    ] {
+        assert!(has(parts), "the Pico's ELF lacks {what}");
+    }
+}
+
+/// A band whose two cores' buffers (core 1's spans, band and stack, four DMA band buffers)
+/// do not fit the Pico's RAM beside the frame loop stops the build, naming the need and the
+/// room: the character in 60-row bands (the one-core check alone would take up to 227).
+#[test]
+fn firmware_pico_refuses_bands_its_two_cores_do_not_fit() {
+    let test = "firmware_pico_refuses_bands_its_two_cores_do_not_fit";
+    if let Some(why) = missing_tools() {
+        skin_tests::skip(test, &why);
+        return;
+    }
+    // After the shared build: both would otherwise take the two build slots at once.
+    built();
+    let o = script(&["build", "pico", "fixed", "--rows", "60"]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "a 60-row Pico build went through");
+    assert!(
+        stderr.contains("does not fit the Raspberry Pi Pico (264 KiB of RAM) drawn by two cores in 60-row bands")
+            && stderr.contains(&format!("four DMA band buffers {}), the board holds", 4 * 60 * 240 * 2)),
+        "the refusal does not name the need and the room:\n{stderr}"
+    );
 }
