@@ -110,16 +110,19 @@ fn lend(buffer: Buffer) -> u32 {
 struct Lent([u32; 2]);
 
 impl Lent {
-    /// The buffer at `word`, if it is one of core 1's: the other core handed it over and
-    /// gave it up.
-    fn take(self, word: u32) -> Option<Buffer> {
+    /// The buffer at `word`, if it is one of core 1's two.
+    ///
+    /// # Safety
+    ///
+    /// A `word` that is one of them must be the address that [`lend`] made of the buffer's
+    /// only reference, taken back once: then the reference made here is again the only one.
+    unsafe fn take(self, word: u32) -> Option<Buffer> {
         if !self.0.contains(&word) {
             return None;
         }
         // SAFETY: `word` is the address of one of the two `&'static mut [u8; BAND]`
-        // buffers made for core 1 at start (`start`), and it comes over the FIFO only from
-        // the side that held the buffer, which gave its reference up in `lend`: no other
-        // reference to it exists until this one is handed over again.
+        // buffers made for core 1 at start (`start`), whose only reference was given up
+        // (the caller's promise).
         Some(unsafe { &mut *(word as *mut [u8; st7789::BAND]) })
     }
 }
@@ -196,11 +199,13 @@ fn serve(mut fifo: SioFifo, lent: Lent) -> ! {
     let mut spans = [Span::default(); TRIANGLES];
     let mut colour = [Rgb565::BLACK; BAND_PIXELS];
     let mut depth = [0u16; BAND_PIXELS];
-    // Both buffers start here: `start` gave their references up.
-    let mut free = lent.0.map(|word| lent.take(word));
+    // SAFETY: `start` gave both buffers' references up in `lend`; they start here.
+    let mut free = lent.0.map(|word| unsafe { lent.take(word) });
     loop {
         let word = receive(&mut fifo);
-        if let Some(buffer) = lent.take(word) {
+        // SAFETY: a buffer's address from core 0 comes back once, after core 0 gave up its
+        // reference (`Bands::give_back`, `Bands::finish`).
+        if let Some(buffer) = unsafe { lent.take(word) } {
             if let Some(slot) = free.iter_mut().find(|s| s.is_none()) {
                 *slot = Some(buffer);
             }
@@ -226,7 +231,8 @@ fn serve(mut fifo: SioFifo, lent: Lent) -> ! {
                             if let Some(buffer) = free.iter_mut().find_map(Option::take) {
                                 break buffer;
                             }
-                            match lent.take(receive(&mut fifo)) {
+                            // SAFETY: as above.
+                            match unsafe { lent.take(receive(&mut fifo)) } {
                                 Some(buffer) => break buffer,
                                 None => return Err(FrameError::Target(())),
                             }
@@ -255,7 +261,9 @@ impl<P: ValidSpiPinout<pac::SPI1>, DC: OutputPin, CS: OutputPin> Bands<P, DC, CS
     /// Core 1's next message.
     fn message(&mut self) -> Message {
         let word = receive(&mut self.fifo);
-        if let Some(buffer) = self.lent.take(word) {
+        // SAFETY: core 1 sends a buffer's address once, having given up its reference
+        // (`serve`).
+        if let Some(buffer) = unsafe { self.lent.take(word) } {
             return Message::Band(buffer);
         }
         match word {
