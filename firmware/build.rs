@@ -328,13 +328,12 @@ const BOARDS: [Board; 4] = [
 /// The Pico's tallest band.
 const PICO_ROWS: usize = 24;
 
-/// Bytes of core 1's stack on the Pico beyond its buffers: the call frames of its band
-/// drawing. Their bound, measured on the same M0 code under QEMU: CesiumMan's whole frame
-/// loop on the mps2-an385 (the Pico's capacities) used 61,388 bytes of stack, 49,632 of
-/// them buffers core 1 has no part of (projected vertices, spans, band, scene); the other
-/// 11,756 hold the pose, world matrices, palette and skinning chunk besides every stage's
-/// call frames, the raster's among them.
-const PICO_CORE1_FRAMES: usize = 12 * 1024;
+/// Bytes of core 1's stack on the Pico beyond its buffers (its spans and band): the call
+/// frames of its band drawing, twice what its code needs. No emulator runs the RP2040, so
+/// measured from the code: `scripts/stack_depth.py ELF 5core15serve` finds its deepest
+/// chain of calls 2,048 bytes beyond the buffers in the character's Pico build (26,128 in
+/// all) and 2,040 in CesiumMan's (22,904), the panic path's included.
+const PICO_CORE1_FRAMES: usize = 4 * 1024;
 
 /// Core 1's stack constant for src/core1.rs.
 fn core1_source() -> String {

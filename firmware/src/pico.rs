@@ -16,6 +16,7 @@ use rp2040_hal::clocks::{init_clocks_and_plls, Clock as _};
 use rp2040_hal::dma::DMAExt;
 use rp2040_hal::fugit::RateExtU32;
 use rp2040_hal::gpio::{FunctionSpi, Pins};
+use rp2040_hal::sio::CoreId;
 use rp2040_hal::{pac, Sio, Spi, Timer, Watchdog};
 
 use crate::clock::Clock;
@@ -143,8 +144,12 @@ fn halt() -> ! {
     }
 }
 
+/// Logs the panic on core 0 only: core 1 logs nothing (the log's lock does not exclude the
+/// other core, [`core1`]); a panic on core 1 stops it there, and core 0 waits for its bands.
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
-    defmt::error!("panic: {}", defmt::Display2Format(info));
+    if Sio::core() == CoreId::Core0 {
+        defmt::error!("panic: {}", defmt::Display2Format(info));
+    }
     halt()
 }
