@@ -46,6 +46,7 @@ fn main() {
 
     // `stretched`: the embedded asset is baked for DQS of joints with scale or shear.
     println!("cargo::rustc-check-cfg=cfg(stretched)");
+    println!("cargo::rustc-check-cfg=cfg(two_cores)");
     let target = env::var("TARGET").expect("cargo sets TARGET");
     println!("cargo:rustc-env=SKIN_TARGET={target}");
 
@@ -94,8 +95,7 @@ fn main() {
     };
     board.check_band(&model, rows, room, &asset);
     if board.feature == "PICO" {
-        check_two_cores(&model, rows, room, &asset);
-        fs::write(out.join("core1.rs"), core1_source()).expect("write core1.rs");
+        two_cores(&model, rows, room, &asset, &out);
     }
     fs::write(out.join("model.rs"), model.source(rows)).expect("write model.rs");
     walk_joints(&out);
@@ -344,25 +344,37 @@ fn core1_source() -> String {
     )
 }
 
-/// Stops the Pico's build when its two cores' band buffers do not fit beside the frame
-/// loop: core 1 draws every other band (src/core1.rs) with spans of its own, a band of its
-/// own (colour and depth) and [`PICO_CORE1_FRAMES`] on its stack, and the panel takes the
-/// bands by DMA from four static buffers (two a core) of `rows` rows of 2-byte pixels.
-fn check_two_cores(model: &Model, rows: usize, room: usize, asset: &std::path::Path) {
+/// Whether the Pico's second core draws half the bands: when both cores' band buffers fit
+/// beside the frame loop (cfg `two_cores`, and `core1.rs` for src/core1.rs). Core 1 draws
+/// every other band with spans of its own, a band of its own (colour and depth) and
+/// [`PICO_CORE1_FRAMES`] on its stack, and the panel takes the bands by DMA from four
+/// static buffers (two a core) of `rows` rows of 2-byte pixels. Otherwise core 0 draws
+/// every band from two DMA buffers, as the one-core check ([`Board::check_band`]) allowed,
+/// and the build says so: a model that one core's RAM holds still plays, slower.
+fn two_cores(
+    model: &Model,
+    rows: usize,
+    room: usize,
+    asset: &std::path::Path,
+    out: &std::path::Path,
+) {
     let core0 = model.bytes() + rows * ROW_BYTES;
     let core1 = SPAN_BYTES * spans(model.triangles) + rows * ROW_BYTES + PICO_CORE1_FRAMES;
     let dma = 4 * rows * ROW_BYTES / 2;
     let need = core0 + core1 + dma;
     if need > room {
-        fail(&format!(
-            "{} does not fit the Raspberry Pi Pico (264 KiB of RAM) drawn by two cores in \
-             {rows}-row bands: it needs {need} bytes (core 0's projected vertices, spans and \
-             band {core0}, core 1's spans, band and {PICO_CORE1_FRAMES} bytes of stack \
-             {core1}, four DMA band buffers {dma}), the board holds {room}; choose fewer rows \
-             (SKIN_BAND_ROWS)",
+        println!(
+            "cargo::warning={} is drawn by core 0 alone on the Raspberry Pi Pico: in {rows}-row \
+             bands its two cores would need {need} bytes (core 0's projected vertices, spans \
+             and band {core0}, core 1's spans, band and {PICO_CORE1_FRAMES} bytes of stack \
+             {core1}, four DMA band buffers {dma}), the board holds {room}; fewer rows \
+             (SKIN_BAND_ROWS) give it both cores",
             asset.display(),
-        ));
+        );
+        return;
     }
+    println!("cargo::rustc-cfg=two_cores");
+    fs::write(out.join("core1.rs"), core1_source()).expect("write core1.rs");
 }
 
 /// The Pico's bytes for projected vertices, spans and band: CesiumMan (3,273 vertices,

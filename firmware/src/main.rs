@@ -8,7 +8,7 @@
 //!   defmt over semihosting and leaves QEMU with status 0, or 1 after an error or a panic;
 //!   with `bench`, the kernel benchmark runs instead.
 //! - `pico` — a Raspberry Pi Pico (RP2040) with a 240 × 240 ST7789 over SPI: the same frame
-//!   loop, forever, its second core drawing every other band ([`core1`]), logging over RTT
+//!   loop, forever, its second core drawing every other band (`core1.rs`), logging over RTT
 //!   (see [`pico`]).
 //!
 //! The asset is baked at build time (`SKIN_ASSET`, see build.rs); `scripts/firmware.sh`
@@ -25,7 +25,7 @@ mod bench;
 #[cfg(feature = "qemu")]
 mod board;
 mod clock;
-#[cfg(feature = "pico")]
+#[cfg(all(feature = "pico", two_cores))]
 mod core1;
 #[cfg(all(feature = "qemu", not(feature = "bench")))]
 mod display;

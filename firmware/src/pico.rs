@@ -2,7 +2,8 @@
 //! display on SPI, initialised by `mipidsi` and then written by DMA, a band at a time while
 //! the next is drawn ([`st7789`]): the same frame loop as under QEMU, forever, the clip timed
 //! by the RP2040's microsecond timer, with the second core drawing every other band
-//! ([`core1`]); defmt logs over RTT (`probe-rs run`), from core 0 only.
+//! (`core1`: when both cores' band buffers fit the RAM, build.rs's cfg `two_cores`; else
+//! core 0 draws them all); defmt logs over RTT (`probe-rs run`), from core 0 only.
 //!
 //! Wiring (Waveshare Pico-LCD-1.3, which plugs onto the Pico; any ST7789 240 × 240 module
 //! wired the same way works): SPI1 SCK GP10, MOSI GP11, CS GP9, DC GP8, RST GP12,
@@ -20,7 +21,7 @@ use rp2040_hal::sio::CoreId;
 use rp2040_hal::{pac, Sio, Spi, Timer, Watchdog};
 
 use crate::clock::Clock;
-use crate::{core1, frame, st7789, stack, Lane, ASSET};
+use crate::{frame, st7789, stack, Lane, ASSET};
 
 /// The second-stage bootloader for the Pico's W25Q080 flash: the boot ROM runs these 256
 /// bytes (memory/pico.x puts them at the start of flash).
@@ -98,18 +99,31 @@ fn run() -> Result<core::convert::Infallible, &'static str> {
             .map_err(|_| "the ST7789 did not initialise")?;
     }
     let dma = pac.DMA.split(&mut pac.RESETS);
-    // Two band buffers for core 0's bands, two for core 1's.
+    // Two band buffers for core 0's bands (and below, two for core 1's).
     let buffers = [
         cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
         cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
-        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
-        cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
     ];
-    let [Some(a), Some(b), Some(c), Some(d)] = buffers else {
+    let [Some(a), Some(b)] = buffers else {
         return Err("band buffers already taken");
     };
     let panel = st7789::Panel::new(spi, dc, cs, dma.ch0, [a, b]).map_err(|_| "chip select")?;
-    let mut display = core1::start(&mut pac.PSM, &mut pac.PPB, sio.fifo, panel, [c, d])?;
+    #[cfg(two_cores)]
+    let mut display = {
+        let buffers = [
+            cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+            cortex_m::singleton!(: [u8; st7789::BAND] = [0; st7789::BAND]),
+        ];
+        let [Some(c), Some(d)] = buffers else {
+            return Err("core 1's band buffers already taken");
+        };
+        crate::core1::start(&mut pac.PSM, &mut pac.PPB, sio.fifo, panel, [c, d])?
+    };
+    #[cfg(not(two_cores))]
+    let mut display = panel;
+    // Which cores draw the bands: build.rs gives the second core half of them when both
+    // cores' band buffers fit the RAM (cfg `two_cores`).
+    defmt::info!("PICO cores={=u8}", if cfg!(two_cores) { 2 } else { 1 });
     embedded_hal::digital::OutputPin::set_high(&mut backlight).map_err(|_| "backlight")?;
 
     let board = frame::Board {
@@ -145,7 +159,7 @@ fn halt() -> ! {
 }
 
 /// Logs the panic on core 0 only: core 1 logs nothing (the log's lock does not exclude the
-/// other core, [`core1`]); a panic on core 1 stops it there, and core 0 waits for its bands.
+/// other core, `core1`); a panic on core 1 stops it there, and core 0 waits for its bands.
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo) -> ! {
     if Sio::core() == CoreId::Core0 {

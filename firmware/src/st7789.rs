@@ -52,6 +52,7 @@ pub enum PanelError {
     Lost,
     /// A lent band that is not a whole-width band of at most a band buffer's rows on the
     /// screen.
+    #[cfg(two_cores)]
     NotABand,
 }
 
@@ -105,6 +106,7 @@ impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
 
     /// A lent buffer whose band has left the bus, to go back to the core that lent it: after
     /// every send, until `None` (at most two are waiting).
+    #[cfg(two_cores)]
     pub fn sent(&mut self) -> Option<Buffer> {
         self.sent.iter_mut().find_map(Option::take)
     }
@@ -113,6 +115,7 @@ impl<P: ValidSpiPinout<SPI1>, DC: OutputPin, CS: OutputPin> Panel<P, DC, CS> {
     /// another core has put in `buffer` as the panel's bytes ([`to_panel`]): sent like
     /// the panel's own bands, `buffer` then waiting in [`Self::sent`] (also when the send
     /// fails, so that it is never lost).
+    #[cfg(two_cores)]
     pub fn send_lent(&mut self, area: &Rectangle, buffer: Buffer) -> Result<(), PanelError> {
         let band = area.top_left.x == 0
             && area.size.width == u32::from(WIDTH)
