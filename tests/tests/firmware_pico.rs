@@ -123,23 +123,29 @@ fn uf2_bytes(uf2: &[u8]) -> BTreeMap<u32, u8> {
     bytes
 }
 
+/// `scripts/firmware.sh ARGS`, which must succeed: the path it prints last.
+fn built_path(args: &[&str]) -> String {
+    let o = script(args);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "scripts/firmware.sh {} failed ({}):\n{stdout}\n{}",
+        args.join(" "),
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    stdout.lines().last().expect("a path").to_string()
+}
+
 /// The Pico's build of the character and its UF2 (`scripts/firmware.sh uf2 fixed`), made
 /// once for every test here: the ELF's and the UF2's bytes.
 fn built() -> &'static (Vec<u8>, Vec<u8>) {
     static BUILT: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let o = script(&["uf2", "fixed"]);
-        let stdout = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "the Pico build failed ({}):\n{stdout}\n{}",
-            o.status,
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let uf2_path = stdout.lines().last().expect("the UF2's path");
+        let uf2_path = built_path(&["uf2", "fixed"]);
         let elf_path = uf2_path.replace(".uf2", ".elf");
         let elf = std::fs::read(Path::new(&elf_path)).expect("the ELF");
-        let uf2 = std::fs::read(Path::new(uf2_path)).expect("the UF2");
+        let uf2 = std::fs::read(Path::new(&uf2_path)).expect("the UF2");
         (elf, uf2)
     })
 }
@@ -238,16 +244,8 @@ fn firmware_pico_draws_on_one_core_when_two_do_not_fit() {
     }
     // After the shared build: both would otherwise take the two build slots at once.
     built();
-    let o = script(&["build", "pico", "fixed", "--rows", "60"]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "the 60-row Pico build failed ({}):\n{stdout}\n{}",
-        o.status,
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let path = stdout.lines().last().expect("the ELF's path");
-    let elf = std::fs::read(Path::new(path)).expect("the ELF");
+    let path = built_path(&["build", "pico", "fixed", "--rows", "60"]);
+    let elf = std::fs::read(Path::new(&path)).expect("the ELF");
     let names = symbols(&elf);
     assert!(
         names
