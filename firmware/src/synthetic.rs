@@ -270,7 +270,7 @@ impl<L: Lane> Chunk<L> {
             }
             Kernel::Dqs4 | Kernel::Dqs4Normals => {
                 let mesh = SkinnedMesh::<L, 4>::new(&self.positions, &self.influences)?;
-                let duals = pose.duals.as_slice();
+                let duals = &pose.duals;
                 watch.time(|| {
                     for _ in 0..reps {
                         if kernel.normals() {

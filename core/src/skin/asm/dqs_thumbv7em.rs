@@ -7,10 +7,10 @@
 //! real part is blended first: the lead bone's two words stay in registers, and each other
 //! bone's real words give its hemisphere test as `SMUAD` + `SMLAD` (the four products of
 //! [`Lane::antipodal`], summed with wrapping as it does) and, when that sum is negative, its
-//! weight negated (`RSBLT`: [`Lane::weigh_flipped`] negates the weight too). Every term is
-//! then one `SMLA<x>B` of a component half by the (signed) weight half; the lead's terms
-//! take `2¹³` as their addend, which makes the `Q15` rounding of [`Lane::rigid`] one
-//! `ASR #14` later. The four real sums wait in the frame while the dual part is blended
+//! weight negated by `EOR` and `SUB` of the sum's sign, no branch or `IT` block
+//! ([`Lane::weigh_flipped`] negates the weight too). Every term is then one `SMLA<x>B` of
+//! a component half by the (signed) weight half; the lead's terms take `2¹³` as their
+//! addend, which makes the `Q15` rounding of [`Lane::rigid`] one `ASR #14` later. The four real sums wait in the frame while the dual part is blended
 //! with the same (possibly negated) weights.
 //!
 //! A weight of exactly 1 (`0x8000`, the other three 0) reads as −2¹⁵ in a signed half, so
@@ -54,15 +54,15 @@ macro_rules! dqs_dsp_macros {
     () => {
         r#"
 @ One bone's real part (words at \p) against the lead's (r1, r2): its hemisphere test
-@ negates the weight \w when the dot product is negative, then four terms into r3..r6.
+@ negates the weight \w when the dot product is negative (its sign word m = r0 >> 31, all
+@ ones or zero: (w ^ m) - m is -w or w), then four terms into r3..r6.
     .macro DQS_DSP_REAL p, w
     ldr r7, [\p]
     ldr r8, [\p, #4]
     smuad r0, r1, r7
     smlad r0, r2, r8, r0
-    cmp r0, #0
-    it lt
-    rsblt \w, \w, #0
+    eor \w, \w, r0, asr #31
+    sub \w, \w, r0, asr #31
     smlabb r3, r7, \w, r3
     smlatb r4, r7, \w, r4
     smlabb r5, r8, \w, r5
