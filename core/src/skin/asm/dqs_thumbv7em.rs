@@ -3,7 +3,7 @@
 //! `lane/fixed_point.rs` and `lane/fixed_rigid.rs`) operation for operation, so the same bits.
 //!
 //! **Blend.** A palette entry `Dual<Q14>` is four words: `(x, y)`, `(z, w)`, `(dx, dy)`,
-//! `(dz, dw)`, read with `LDR` (entries are only 2-byte aligned; `LDM` would need 4). The
+//! `(dz, dw)`, a part read with one `LDRD` (`Dual` is word-aligned). The
 //! real part is blended first: the lead bone's two words stay in registers, and each other
 //! bone's real words give its hemisphere test as `SMUAD` + `SMLAD` (the four products of
 //! [`Lane::antipodal`], summed with wrapping as it does) and, when that sum is negative, its
@@ -57,8 +57,7 @@ macro_rules! dqs_dsp_macros {
 @ negates the weight \w when the dot product is negative (its sign word m = r0 >> 31, all
 @ ones or zero: (w ^ m) - m is -w or w), then four terms into r3..r6.
     .macro DQS_DSP_REAL p, w
-    ldr r7, [\p]
-    ldr r8, [\p, #4]
+    ldrd r7, r8, [\p]
     smuad r0, r1, r7
     smlad r0, r2, r8, r0
     eor \w, \w, r0, asr #31
@@ -71,8 +70,7 @@ macro_rules! dqs_dsp_macros {
 
 @ One bone's dual part (words at \p + 8), four terms into r3..r6; \p is clobbered.
     .macro DQS_DSP_DUAL p, w
-    ldr r2, [\p, #8]
-    ldr \p, [\p, #12]
+    ldrd r2, \p, [\p, #8]
     smlabb r3, r2, \w, r3
     smlatb r4, r2, \w, r4
     smlabb r5, \p, \w, r5
@@ -102,8 +100,7 @@ macro_rules! dqs_dsp_macros {
     rsb r0, r0, #0x8000
     push {r0, r7, r8}
     @ Real part: the lead's terms with the rounding addend, then bones 1..3.
-    ldr r1, [r7]
-    ldr r2, [r7, #4]
+    ldrd r1, r2, [r7]
     mov r7, #0x2000
     smlabb r3, r1, r0, r7
     smlatb r4, r1, r0, r7
@@ -118,8 +115,7 @@ macro_rules! dqs_dsp_macros {
     add r1, sp, #16
     ldm r1, {r0, r7, r8}
     mov r1, #0x2000
-    ldr r2, [r7, #8]
-    ldr r7, [r7, #12]
+    ldrd r2, r7, [r7, #8]
     smlabb r3, r2, r0, r1
     smlatb r4, r2, r0, r1
     smlabb r5, r7, r0, r1
@@ -271,9 +267,9 @@ macro_rules! dqs_dsp_purge {
 /// output positions and output normals (the outputs writable and aliasing nothing the
 /// kernel reads; output positions 4-byte aligned), and a palette of unit dual quaternions
 /// that holds every bone index of those influences; `job.job.seed` must point at `SEED` and
-/// `job.recip` at `RECIP`. The core must allow unaligned word loads (the ARMv7-M default,
-/// `CCR.UNALIGN_TRP` clear), as palette entries, positions and normals are only 2-byte
-/// aligned.
+/// `job.recip` at `RECIP`. The palette must be word-aligned (as every `Dual` is: `LDRD`
+/// needs it). The core must allow unaligned word loads (the ARMv7-M default,
+/// `CCR.UNALIGN_TRP` clear), as positions and normals are only 2-byte aligned.
 #[inline(never)]
 pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     // SAFETY: the caller's contract above covers every access (the seed table index is
