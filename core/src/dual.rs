@@ -31,7 +31,12 @@ use crate::quat::Quat;
 pub const RIGID_TOLERANCE: f32 = 1.0 / 65536.0;
 
 /// A dual quaternion `real + ε·dual`, each part in glTF's component order `[x, y, z, w]`.
+///
+/// Word-aligned whatever `T` is (an `I2F14` dual quaternion, 16 bytes, included): the
+/// Cortex-M4 fixed DQS kernel reads two components with one `LDRD`, and the Cortex-M0
+/// kernel copies a palette a word at a time, both of which need 4-byte alignment.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[repr(align(4))]
 pub struct Dual<T> {
     /// The rotation quaternion.
     pub real: [T; 4],

@@ -232,6 +232,55 @@ impl<L: Lane, const CAP: usize> DualPalette<L, CAP> {
     }
 }
 
+/// Unit dual quaternions as dual quaternion skinning takes them
+/// (`crate::skin::SkinnedMesh::skin_dqs`): each entry must [fit](Lane::fits_dual) the lane.
+/// A [`DualPalette`] holds only entries that do (each is checked as it is pushed), so
+/// skinning with one checks nothing more on each call; a slice or an array is checked
+/// entry by entry on every call.
+///
+/// ```
+/// use skin_core::affine::Affine;
+/// use skin_core::dual::Dual;
+/// use skin_core::lane::Q14;
+/// use skin_core::palette::{DualEntries, DualPalette};
+/// let mut p: DualPalette<Q14, 2> = DualPalette::new();
+/// p.push(&Affine::IDENTITY).unwrap();
+/// assert_eq!(p.checked().unwrap().len(), 1);
+/// let zero = [Dual::<Q14>::default()]; // not a unit quaternion
+/// assert!(zero.checked().is_err());
+/// ```
+pub trait DualEntries<L: Lane> {
+    /// The entries, or [`Error::Overflow`] for the first that does not fit the lane.
+    fn checked(&self) -> Result<&[Dual<L>], Error>;
+}
+
+impl<L: Lane> DualEntries<L> for [Dual<L>] {
+    fn checked(&self) -> Result<&[Dual<L>], Error> {
+        match self.iter().position(|d| !L::fits_dual(d)) {
+            None => Ok(self),
+            Some(index) => Err(Error::Overflow {
+                what: Quantity::Palette,
+                index,
+                format: L::NAME,
+            }),
+        }
+    }
+}
+
+impl<L: Lane, const N: usize> DualEntries<L> for [Dual<L>; N] {
+    fn checked(&self) -> Result<&[Dual<L>], Error> {
+        self.as_slice().checked()
+    }
+}
+
+impl<L: Lane, const CAP: usize> DualEntries<L> for DualPalette<L, CAP> {
+    /// The entries, unchecked: [`DualPalette::push`] admits only ones that fit the lane
+    /// ([`Lane::narrow_dual`]).
+    fn checked(&self) -> Result<&[Dual<L>], Error> {
+        Ok(self.as_slice())
+    }
+}
+
 /// Up to `CAP` joints for dual quaternion skinning with scale (Kavan et al.) in lane `L`:
 /// each joint's unit dual quaternion and its scale/shear ([`Dual::split`]). Whether any joint
 /// has a stretch is decided once, as the palette is filled: a palette of rigid joints has

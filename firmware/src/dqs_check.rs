@@ -4,9 +4,8 @@
 //! by the LBS check's driver ([`crate::synthetic::check_loops`]): its vertices (weights of
 //! exactly one in each slot, a lead weight of 0, positions at both ends of the range, zero,
 //! tiny and over-long normals), with palettes of 1 to 70 dual quaternions (64, the most the
-//! ARMv6-M kernels' table holds, and 70, which they leave to the generic loop), word-aligned or
-//! 2 bytes off, that hold half-turns,
-//! both signs of one rotation (antipodal pairs), random rotations in either hemisphere and
+//! ARMv6-M kernels' table holds, and 70, which they leave to the generic loop) that hold
+//! half-turns, both signs of one rotation (antipodal pairs), random rotations in either hemisphere and
 //! translations up to the longest the fixed lane takes; `K` = 1…4, 0 to 48 vertices,
 //! positions alone and with normals.
 //!

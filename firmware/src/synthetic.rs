@@ -270,7 +270,7 @@ impl<L: Lane> Chunk<L> {
             }
             Kernel::Dqs4 | Kernel::Dqs4Normals => {
                 let mesh = SkinnedMesh::<L, 4>::new(&self.positions, &self.influences)?;
-                let duals = pose.duals.as_slice();
+                let duals = &pose.duals;
                 watch.time(|| {
                     for _ in 0..reps {
                         if kernel.normals() {
@@ -481,15 +481,9 @@ pub fn check_loops<L: Lane, E: CheckEntry<L>>(
                 len: 0,
                 normals: false,
             };
-            // The palette word-aligned in even rounds, 2 bytes off in odd ones where the
-            // entries need only 2-byte alignment (the fixed lane's dual quaternions; an
-            // `Affine` is word-aligned, so its odd rounds are aligned too).
-            let checked = if round % 2 == 1 {
-                check_shifted::<L, E>(&mut rng, case, &mut cases)?
-            } else {
-                check_aligned::<L, E>(&mut rng, case, &mut cases)?
-            };
-            if let Err(m) = checked {
+            // Word-aligned, as every `Affine` and `Dual` is (the kernels' `LDRD` and word
+            // copies need it: the types guarantee it, so no palette is checked off a word).
+            if let Err(m) = check_case::<L, E>(&mut rng, case, &mut cases)? {
                 return Ok(Err(m));
             }
         }
@@ -497,48 +491,16 @@ pub fn check_loops<L: Lane, E: CheckEntry<L>>(
     Ok(Ok(cases))
 }
 
-/// A word-aligned palette for [`check_loops`].
-#[repr(C, align(4))]
-struct Aligned<E> {
-    entries: [E; CHECK_BONES],
-}
-
-/// A palette that starts 2 bytes into a word-aligned `repr(C)` struct: not word-aligned
-/// where the entries need only 2-byte alignment (the fixed lane).
-#[repr(C, align(4))]
-struct Shifted<E> {
-    _pad: u16,
-    entries: [E; CHECK_BONES],
-}
-
-/// [`check_loops`]'s `case` with a word-aligned palette (its own frame: the two palettes
-/// never share the stack, which a micro:bit's 16 KiB cannot spare).
+/// [`check_loops`]'s `case` with a palette of its own (its own frame, not the caller's:
+/// a micro:bit's 16 KiB of stack is short).
 #[inline(never)]
-fn check_aligned<L: Lane, E: CheckEntry<L>>(
+fn check_case<L: Lane, E: CheckEntry<L>>(
     rng: &mut Rng,
     case: Mismatch,
     cases: &mut u32,
 ) -> Result<Result<(), Mismatch>, Error> {
-    let mut palette = Aligned {
-        entries: [E::zero(); CHECK_BONES],
-    };
-    let palette = &mut palette.entries[..case.bones];
-    E::fill(rng, palette)?;
-    check_with(rng, palette, case, cases)
-}
-
-/// [`check_loops`]'s `case` with a palette 2 bytes off a word boundary.
-#[inline(never)]
-fn check_shifted<L: Lane, E: CheckEntry<L>>(
-    rng: &mut Rng,
-    case: Mismatch,
-    cases: &mut u32,
-) -> Result<Result<(), Mismatch>, Error> {
-    let mut palette = Shifted {
-        _pad: 0,
-        entries: [E::zero(); CHECK_BONES],
-    };
-    let palette = &mut palette.entries[..case.bones];
+    let mut entries = [E::zero(); CHECK_BONES];
+    let palette = &mut entries[..case.bones];
     E::fill(rng, palette)?;
     check_with(rng, palette, case, cases)
 }

@@ -211,7 +211,8 @@ impl Lane for Q14 {
     }
     fn fits_dual(d: &Dual<Q14>) -> bool {
         // Squares (each at most 2³⁰) and their sums in 32 bits: no 64-bit arithmetic, which a
-        // Cortex-M0 spends a routine on (this runs once per palette entry per call).
+        // Cortex-M0 spends a routine on (this runs once per entry as a palette is filled,
+        // and per call for a slice given to `skin_dqs`).
         let squares = |v: &[Q14; 4]| v.map(|c| (bits(c) * bits(c)) as u32);
         // |q|² in Q28 within 2⁻¹⁰ of 1: rounding a unit quaternion's components to Q14
         // moves it by at most 4·2⁻¹⁴. The sum wraps only at exactly 2³² (every component

@@ -309,7 +309,8 @@ pub trait Lane: Copy + PartialEq + Debug + Default + 'static {
     /// Whether a dual quaternion already in this lane's format keeps the DQS loop's
     /// arithmetic in range (finite in `f32`; in fixed point a real part of unit length
     /// within 2⁻¹⁰ and a dual part shorter than √3). [`Lane::narrow_dual`] only returns
-    /// ones that fit; `crate::skin::SkinnedMesh::skin_dqs` checks its palette with this.
+    /// ones that fit; `crate::skin::SkinnedMesh::skin_dqs` checks a slice's entries with
+    /// this on every call (`crate::palette::DualEntries`; a `DualPalette` needs no check).
     fn fits_dual(d: &Dual<Self>) -> bool;
     /// `acc + w · e`, or `acc − w · e` when `flip` (a quaternion from the other hemisphere):
     /// one more term of a blended dual quaternion. The same bits whether the lane negates

@@ -8,6 +8,7 @@ use crate::affine::Affine;
 use crate::dual::Dual;
 use crate::error::Error;
 use crate::lane::Lane;
+use crate::palette::DualEntries;
 use crate::vertex::Influence;
 
 /// Vertices that each follow exactly one bone (*stitching*).
@@ -170,27 +171,32 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
     /// palette.push(&Affine::IDENTITY).unwrap();
     /// palette.push(&Affine::translation([0.0, 2.0, 0.0])).unwrap();
     /// let mut out = [[0.0; 3]; 1];
-    /// mesh.skin_dqs(palette.as_slice(), &mut out).unwrap();
+    /// mesh.skin_dqs(&palette, &mut out).unwrap();
     /// assert!((out[0][1] - 1.0).abs() < 1e-6);
     /// ```
     ///
-    /// [`Error::Overflow`] for a palette entry that does not [fit](Lane::fits_dual) the lane
-    /// (a [`crate::palette::DualPalette`] holds only ones that do).
-    pub fn skin_dqs(&self, palette: &[Dual<L>], out: &mut [[L::Out; 3]]) -> Result<(), Error> {
-        check_dual(palette)?;
+    /// [`Error::Overflow`] for a palette entry that does not [fit](Lane::fits_dual) the lane.
+    /// A [`crate::palette::DualPalette`] holds only ones that do, and is not checked again
+    /// ([`DualEntries`]); a slice's entries are checked on every call.
+    pub fn skin_dqs<P: DualEntries<L> + ?Sized>(
+        &self,
+        palette: &P,
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        let palette = palette.checked()?;
         dispatch::dqs(self.batch(palette, out.len())?, out, None);
         Ok(())
     }
 
     /// [`Self::skin_dqs`] with the normals rotated by the same blend, renormalised.
-    pub fn skin_dqs_with_normals(
+    pub fn skin_dqs_with_normals<P: DualEntries<L> + ?Sized>(
         &self,
-        palette: &[Dual<L>],
+        palette: &P,
         normals: &[[L; 3]],
         out: &mut [[L::Out; 3]],
         out_normals: &mut [[L; 3]],
     ) -> Result<(), Error> {
-        check_dual(palette)?;
+        let palette = palette.checked()?;
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
         dispatch::dqs(batch, out, Some((normals, out_normals)));
@@ -275,16 +281,9 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
 }
 
 /// Every dual quaternion of a palette [fits](Lane::fits_dual) the lane, else the first that
-/// does not, as [`Error::Overflow`].
+/// does not, as [`Error::Overflow`] ([`DualEntries::checked`]).
 pub(super) fn check_dual<L: Lane>(palette: &[Dual<L>]) -> Result<(), Error> {
-    match palette.iter().position(|d| !L::fits_dual(d)) {
-        None => Ok(()),
-        Some(index) => Err(Error::Overflow {
-            what: crate::error::Quantity::Palette,
-            index,
-            format: L::NAME,
-        }),
-    }
+    palette.checked().map(|_| ())
 }
 
 /// The input and output normals must match the mesh's length.

@@ -58,8 +58,9 @@ pub(in crate::skin) fn fixed_dqs4(
             // every bone index of those influences (the `Batch` invariant) and that the
             // kernel takes (`fixed_dqs_takes`), the 96-entry `SEED_TABLE` and the 256-entry
             // `RECIP_TABLE`; `out` is borrowed mutably, so it
-            // aliases nothing the kernel reads. `out` is 4-byte aligned (`[Out16; 3]`), the
-            // rest at least 2-byte aligned as the kernels need. The kernel's own contract
+            // aliases nothing the kernel reads. `out` and the palette are 4-byte aligned
+            // (`[Out16; 3]`, `Dual`), the rest at least 2-byte aligned, as the kernels
+            // need. The kernel's own contract
             // (registers, stack, unaligned loads) is stated on its declaration.
             unsafe { fixed_kernel::dqs4_positions(&job) }
         }

@@ -6,7 +6,8 @@
 //! **Table.** Each call first copies the palette into a table on the stack, every `I2F14`
 //! component sign-extended to a word (32 bytes a dual quaternion, real part first; at most
 //! [`MAX_BONES`] entries, else the generic loop runs), so that a part of an entry is one
-//! `LDM` of four words.
+//! `LDM` of four words; the palette is read a word (two components) at a time, as `Dual`
+//! is word-aligned.
 //!
 //! **Blend.** A vertex's (entry address, weight) pairs are pushed twice, the second set with
 //! the addresses moved to the dual parts. The lead bone's real part is loaded once; each
@@ -66,9 +67,9 @@ extern "C" {
     ///
     /// `job` must describe live arrays of at least `count` influences, positions and output
     /// positions (the latter writable, 4-byte aligned and aliasing nothing the kernel reads),
-    /// and a palette of `palette_len` dual quaternions (at least one, at most [`MAX_BONES`])
-    /// that holds every bone index of those influences; `job.job.seed` must point at `SEED`
-    /// and `job.recip` at `RECIP`. The function follows the AAPCS: it preserves r4–r11 and
+    /// and a word-aligned palette of `palette_len` dual quaternions (at least one, at most
+    /// [`MAX_BONES`]) that holds every bone index of those influences; `job.job.seed` must
+    /// point at `SEED` and `job.recip` at `RECIP`. The function follows the AAPCS: it preserves r4–r11 and
     /// sp, and uses at most `32·palette_len + 232` bytes of stack (the saved registers, the
     /// table, its frame and a vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_dqs4_v6m_positions"]
@@ -175,13 +176,11 @@ core::arch::global_asm!(
     movs r4, #3
     lsls r4, r4, #14
     mov r12, r4
-    @ Copy: r0 = palette, r1 = table, r7 = entries.
+    @ Copy: r0 = palette, r1 = table, r7 = entries. The palette is word-aligned (`Dual`
+    @ is): each word (e, e') becomes the words e, e'.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
     mov r1, r9
-    lsls r2, r0, #30
-    bne 3f
-    @ Word-aligned palette: each word (e, e') becomes the words e, e'.
 1:  ldm r0!, {{r3, r5}}
     sxth r2, r3
     asrs r3, r3, #16
@@ -196,16 +195,6 @@ core::arch::global_asm!(
     stm r1!, {{r2-r5}}
     subs r7, #1
     bne 1b
-    b 4f
-    @ A palette only 2-byte aligned: component by component.
-3:  lsls r7, r7, #3
-2:  ldrh r2, [r0]
-    adds r0, #2
-    sxth r2, r2
-    stm r1!, {{r2}}
-    subs r7, #1
-    bne 2b
-4:
     .endm
 
 @ The epilogue: drops the table and the frame, restores the registers (from \saved on:

@@ -3,14 +3,14 @@
 //! `lane/fixed_point.rs` and `lane/fixed_rigid.rs`) operation for operation, so the same bits.
 //!
 //! **Blend.** A palette entry `Dual<Q14>` is four words: `(x, y)`, `(z, w)`, `(dx, dy)`,
-//! `(dz, dw)`, read with `LDR` (entries are only 2-byte aligned; `LDM` would need 4). The
+//! `(dz, dw)`, a part read with one `LDRD` (`Dual` is word-aligned). The
 //! real part is blended first: the lead bone's two words stay in registers, and each other
 //! bone's real words give its hemisphere test as `SMUAD` + `SMLAD` (the four products of
 //! [`Lane::antipodal`], summed with wrapping as it does) and, when that sum is negative, its
-//! weight negated (`RSBLT`: [`Lane::weigh_flipped`] negates the weight too). Every term is
-//! then one `SMLA<x>B` of a component half by the (signed) weight half; the lead's terms
-//! take `2¹³` as their addend, which makes the `Q15` rounding of [`Lane::rigid`] one
-//! `ASR #14` later. The four real sums wait in the frame while the dual part is blended
+//! weight negated by `EOR` and `SUB` of the sum's sign, no branch or `IT` block
+//! ([`Lane::weigh_flipped`] negates the weight too). Every term is then one `SMLA<x>B` of
+//! a component half by the (signed) weight half; the lead's terms take `2¹³` as their
+//! addend, which makes the `Q15` rounding of [`Lane::rigid`] one `ASR #14` later. The four real sums wait in the frame while the dual part is blended
 //! with the same (possibly negated) weights.
 //!
 //! A weight of exactly 1 (`0x8000`, the other three 0) reads as −2¹⁵ in a signed half, so
@@ -40,13 +40,13 @@ use super::DualJob;
 // DualJob: the `Job` (+0 palette, +4 influences, +8 positions, +12 normals, +16 out,
 // +20 out_normals, +24 count, +28 palette_len, +32 seed), then +36 the reciprocal table.
 //
-// Frame (104 bytes below the saved r6, r7):
-//   sp+0   the real sums (x, y, z, w)
-//   sp+16  w0, then the four bones' entries
-//   sp+36  the translation numerators u0, u1, u2
-//   sp+48  P01, P2, N01, N2 (position and normal, packed halves; N only with normals)
-//   sp+64  cursors: influences, positions, normals, out, out_normals, end of out
-//   sp+88  palette, seed table - 64 bytes, reciprocal table - 512 bytes
+// Frame (56 bytes below the saved r6, r7):
+//   sp+0   P01, P2, N01, N2 (position and normal, packed halves; N only with normals)
+//   sp+16  cursors: influences, positions, normals, out, out_normals, end of out
+//   sp+40  palette, seed table - 64 bytes, reciprocal table - 512 bytes
+// Pushed below it within a vertex: w0 and the entries of bones 0 and 1, then the real sums
+// (x, y, z, w) on top, both popped after the dual part's blend; then the translation
+// numerators u0, u1, u2, popped into the point's registers.
 
 /// The assembler macros both kernels use (defined at the start of each block and purged at
 /// its end, so that the blocks are independent).
@@ -54,15 +54,14 @@ macro_rules! dqs_dsp_macros {
     () => {
         r#"
 @ One bone's real part (words at \p) against the lead's (r1, r2): its hemisphere test
-@ negates the weight \w when the dot product is negative, then four terms into r3..r6.
+@ negates the weight \w when the dot product is negative (its sign word m = r0 >> 31, all
+@ ones or zero: (w ^ m) - m is -w or w), then four terms into r3..r6.
     .macro DQS_DSP_REAL p, w
-    ldr r7, [\p]
-    ldr r8, [\p, #4]
+    ldrd r7, r8, [\p]
     smuad r0, r1, r7
     smlad r0, r2, r8, r0
-    cmp r0, #0
-    it lt
-    rsblt \w, \w, #0
+    eor \w, \w, r0, asr #31
+    sub \w, \w, r0, asr #31
     smlabb r3, r7, \w, r3
     smlatb r4, r7, \w, r4
     smlabb r5, r8, \w, r5
@@ -71,17 +70,16 @@ macro_rules! dqs_dsp_macros {
 
 @ One bone's dual part (words at \p + 8), four terms into r3..r6; \p is clobbered.
     .macro DQS_DSP_DUAL p, w
-    ldr r2, [\p, #8]
-    ldr \p, [\p, #12]
+    ldrd r2, \p, [\p, #8]
     smlabb r3, r2, \w, r3
     smlatb r4, r2, \w, r4
     smlabb r5, \p, \w, r5
     smlatb r6, \p, \w, r6
     .endm
 
-@ From the cursors (r0 influences, r1..r4, r6 = sp + 64) to the rotation and translation:
+@ From the cursors (r0 influences, r1..r4, r6 = sp + 16) to the rotation and translation:
 @ rows packed as r1 = (e00, e01), r6 = e02, r4 = (e10, e11), r12 = e12, r3 = (e20, e21),
-@ r2 = e22; r0 = r << (s + 1); u0..u2 in the frame.
+@ r2 = e22; r0 = r << (s + 1); u0..u2 pushed (sp is 12 bytes below the frame).
     .macro DQS_DSP_RIGID
     @ The influence: bones r7..r10 (r0 advanced past it), stored weights r11, r12, lr.
     ldrb r8, [r0, #1]
@@ -100,11 +98,9 @@ macro_rules! dqs_dsp_macros {
     add r0, r11, r12
     add r0, r0, lr
     rsb r0, r0, #0x8000
-    add r5, sp, #16
-    stm r5, {r0, r7-r10}
+    push {r0, r7, r8}
     @ Real part: the lead's terms with the rounding addend, then bones 1..3.
-    ldr r1, [r7]
-    ldr r2, [r7, #4]
+    ldrd r1, r2, [r7]
     mov r7, #0x2000
     smlabb r3, r1, r0, r7
     smlatb r4, r1, r0, r7
@@ -113,13 +109,13 @@ macro_rules! dqs_dsp_macros {
     DQS_DSP_REAL r8, r11
     DQS_DSP_REAL r9, r12
     DQS_DSP_REAL r10, lr
-    stm sp, {r3-r6}
-    @ Dual part, with the same weights: w0 and the entries back from the frame.
+    push {r3-r6}
+    @ Dual part, with the same weights: w0 and the entries of bones 0 and 1 back from the
+    @ stack (r9, r10 still hold bones 2 and 3's).
     add r1, sp, #16
-    ldm r1, {r0, r7-r10}
+    ldm r1, {r0, r7, r8}
     mov r1, #0x2000
-    ldr r2, [r7, #8]
-    ldr r7, [r7, #12]
+    ldrd r2, r7, [r7, #8]
     smlabb r3, r2, r0, r1
     smlatb r4, r2, r0, r1
     smlabb r5, r7, r0, r1
@@ -132,7 +128,8 @@ macro_rules! dqs_dsp_macros {
     asr r4, r4, #14
     asr r5, r5, #14
     asr r6, r6, #14
-    ldm sp, {r7-r10}
+    @ The real sums, and w0 and the two entries dropped (r11, r12, lr are free now).
+    pop {r7-r12, lr}
     asr r7, r7, #14
     asr r8, r8, #14
     asr r9, r9, #14
@@ -150,8 +147,7 @@ macro_rules! dqs_dsp_macros {
     mls r2, r6, r9, r2
     mla r2, r7, r4, r2
     mls r2, r8, r3, r2
-    add r3, sp, #36
-    stm r3, {r0-r2}
+    push {r0-r2}
     @ n = ww + xx + yy + zz (r4) and the diagonal numerators d0 r1, d1 r3, d2 r2.
     mul r0, r10, r10
     mla r1, r7, r7, r0
@@ -163,28 +159,29 @@ macro_rules! dqs_dsp_macros {
     sub r1, r1, r3
     add r3, r0, r2
     sub r2, r0, r2
-    @ The reciprocal: s r5, nn r4, seed r0, r = seed + Newton's correction, then r << s.
+    @ The reciprocal: s + 1 r5 and 2·nn r4 (in [2^31, 2^32): the same seed index by
+    @ >> 23, and mul_hi(nn, seed) is the high word of 2·nn times seed << 15), seed r0,
+    @ r = seed + Newton's correction, then r << (s + 1) r0 and r << s r4.
     cmp r4, #0x1000000
     it lt
     movlt r4, #0x1000000
     clz r5, r4
-    sub r5, r5, #1
     lsl r4, r4, r5
-    lsr r0, r4, #22
-    ldr r6, [sp, #96]
+    lsr r0, r4, #23
+    ldr r6, [sp, #60]
     ldrh r0, [r6, r0, lsl #1]
-    lsl r6, r0, #16
+    lsl r6, r0, #15
     umull r6, r11, r4, r6
     rsb r11, r11, #0x40000000
     lsl r4, r0, #2
     smmulr r4, r11, r4
     add r0, r0, r4
     lsl r0, r0, r5
+    lsr r4, r0, #1
     @ Rotation: the diagonal by r << s, the rest by r << (s + 1).
-    smmulr r1, r1, r0
-    smmulr r3, r3, r0
-    smmulr r2, r2, r0
-    lsl r0, r0, #1
+    smmulr r1, r1, r4
+    smmulr r3, r3, r4
+    smmulr r2, r2, r4
     mul r4, r7, r8
     mls r6, r10, r9, r4
     mla r4, r10, r9, r4
@@ -225,10 +222,10 @@ macro_rules! dqs_dsp_macros {
     .endm
 
 @ The prologue: saves r6, r7 (the other registers are the block's clobbers) and makes
-@ the frame; cursors into r0..r4, r6 = sp + 64. Branches to \done for no vertices.
+@ the frame; cursors into r0..r4, r6 = sp + 16. Branches to \done for no vertices.
     .macro DQS_DSP_PROLOGUE done
     push {r6, r7}
-    sub sp, #104
+    sub sp, #56
     ldr r8, [r0, #32]
     ldr r9, [r0, #36]
     ldm r0, {r0-r7}
@@ -238,11 +235,11 @@ macro_rules! dqs_dsp_macros {
     add r6, r4, r6, lsl #2
     sub r8, r8, #64
     sub r9, r9, #512
-    add r10, sp, #64
+    add r10, sp, #16
     stm r10, {r1-r6}
-    add r10, sp, #88
+    add r10, sp, #40
     stm r10, {r0, r8, r9}
-    add r6, sp, #64
+    add r6, sp, #16
     ldm r6, {r0-r4}
     .endm
 "#
@@ -270,16 +267,16 @@ macro_rules! dqs_dsp_purge {
 /// output positions and output normals (the outputs writable and aliasing nothing the
 /// kernel reads; output positions 4-byte aligned), and a palette of unit dual quaternions
 /// that holds every bone index of those influences; `job.job.seed` must point at `SEED` and
-/// `job.recip` at `RECIP`. The core must allow unaligned word loads (the ARMv7-M default,
-/// `CCR.UNALIGN_TRP` clear), as palette entries, positions and normals are only 2-byte
-/// aligned.
+/// `job.recip` at `RECIP`. The palette must be word-aligned (as every `Dual` is: `LDRD`
+/// needs it). The core must allow unaligned word loads (the ARMv7-M default,
+/// `CCR.UNALIGN_TRP` clear), as positions and normals are only 2-byte aligned.
 #[inline(never)]
 pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     // SAFETY: the caller's contract above covers every access (the seed table index is
     // `Lane::unit`'s, the reciprocal table's `(nn >> 22) − 256` is in 0..256 for the
     // `nn` in [2³⁰, 2³¹) that the floor and the shift make); the block declares every
     // register it changes (r0-r5, r8-r12, lr, the flags) but r6 and r7, which it saves and
-    // restores itself, and leaves sp as it found it (112 bytes used below it). Labels are
+    // restores itself, and leaves sp as it found it (92 bytes used below it). Labels are
     // numeric (local), so the block stays valid wherever the compiler places it.
     unsafe {
         core::arch::asm!(
@@ -287,7 +284,7 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
                 dqs_dsp_macros!(),
                 r#"
     DQS_DSP_PROLOGUE 9f
-1:  @ Position P01, P2 and normal N01, N2 to sp+48.
+1:  @ Position P01, P2 and normal N01, N2 to sp+0.
     ldrh r8, [r1, #4]
     ldr r7, [r1], #6
     ldrh r10, [r2, #4]
@@ -295,11 +292,11 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     stmdb r6, {r7-r10}
     DQS_DSP_RIGID
     @ u0..u2 r7..r9, P01 r10, P2 r11, N01 lr.
-    add r5, sp, #36
-    ldm r5, {r7-r11, lr}
+    pop {r7-r9}
+    ldm sp, {r10, r11, lr}
     DQS_DSP_POINT
     @ The normal's rotation: v0 r11, v1 r12, v2 r10.
-    ldr r10, [sp, #60]
+    ldr r10, [sp, #12]
     mov r0, #0x2000
     smlad r11, r1, lr, r0
     smlabb r11, r6, r10, r11
@@ -321,7 +318,7 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     clz r4, r2
     bic r4, r4, #1
     lsl r5, r2, r4
-    ldr r6, [sp, #92]
+    ldr r6, [sp, #44]
     lsr r3, r5, #25
     ldrh r6, [r6, r3, lsl #1]
     lsr r5, r5, #16
@@ -342,7 +339,7 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     asr r12, r12, r5
     mla r10, r10, r6, r3
     asr r10, r10, r5
-4:  add r6, sp, #64
+4:  add r6, sp, #16
     ldm r6, {r0-r5}
     stm r3!, {r7-r9}
     strh r12, [r4, #2]
@@ -350,7 +347,7 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     strh r11, [r4], #6
     cmp r3, r5
     bne 1b
-9:  add sp, #104
+9:  add sp, #56
     pop {r6, r7}
     b 0f
 8:  @ |v|^2 >= 2^32 (a normal longer than 1): halve v, as `Lane::unit` does.
@@ -393,21 +390,21 @@ pub(super) unsafe fn dqs4_positions(job: &DualJob) {
                 dqs_dsp_macros!(),
                 r#"
     DQS_DSP_PROLOGUE 9f
-1:  @ Position P01, P2 to sp+48.
+1:  @ Position P01, P2 to sp+0.
     ldrh r8, [r1, #4]
     ldr r7, [r1], #6
-    strd r7, r8, [sp, #48]
+    strd r7, r8, [sp]
     DQS_DSP_RIGID
     @ u0..u2 r7..r9, P01 r10, P2 r11.
-    add r5, sp, #36
-    ldm r5, {r7-r11}
+    pop {r7-r9}
+    ldm sp, {r10, r11}
     DQS_DSP_POINT
-    add r6, sp, #64
+    add r6, sp, #16
     ldm r6, {r0-r5}
     stm r3!, {r7-r9}
     cmp r3, r5
     bne 1b
-9:  add sp, #104
+9:  add sp, #56
     pop {r6, r7}
 0:
 "#,

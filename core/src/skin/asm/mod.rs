@@ -132,6 +132,7 @@ const _: () = {
     use crate::dual::Dual;
     use core::mem::{offset_of, size_of};
     assert!(size_of::<Dual<Q14>>() == 16 && offset_of!(Dual<Q14>, dual) == 8);
+    assert!(core::mem::align_of::<Dual<Q14>>() == 4);
     assert!(offset_of!(DualJob, recip) == 36);
 };
 
