@@ -150,6 +150,27 @@ pub trait Real:
     /// fractional bits, one 32-bit product each: within `(‖a‖₁ + ‖b‖₁)·2⁻¹⁴ + 2⁻²⁶` of the
     /// exact value.
     fn unit_dot(a: [Self; 4], b: [Self; 4]) -> Self;
+    /// Whether every coordinate of `v` is within `±limit` (NaN never is): a point's range
+    /// check. The default compares each; `f32` first compares `|x| + |y| + |z|` once (each
+    /// term is at most the rounded sum, and NaN or ∞ fails it) and each only where that
+    /// fails, so a point well inside takes one comparison instead of three.
+    #[inline(always)]
+    fn within(v: [Self; 3], limit: Self) -> bool {
+        v.iter().all(|&c| c.abs() <= limit)
+    }
+    /// `p` converted when every coordinate is finite and within `±limit` (a value of the
+    /// format), else `None`: [`Real::from_f32`] and [`Real::within`]. `f32`, where the
+    /// conversion is the identity, compares the sum of magnitudes once (as
+    /// [`Real::within`]) without a separate finiteness test.
+    #[inline(always)]
+    fn point_within(p: [f32; 3], limit: Self) -> Option<[Self; 3]> {
+        let v = [
+            Self::from_f32(p[0]).ok()?,
+            Self::from_f32(p[1]).ok()?,
+            Self::from_f32(p[2]).ok()?,
+        ];
+        Self::within(v, limit).then_some(v)
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -231,6 +252,14 @@ impl Real for f32 {
     #[inline(always)]
     fn unit_dot(a: [f32; 4], b: [f32; 4]) -> f32 {
         a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+    }
+    #[inline(always)]
+    fn within(v: [f32; 3], limit: f32) -> bool {
+        v[0].abs() + v[1].abs() + v[2].abs() <= limit || each_within(v, limit)
+    }
+    #[inline(always)]
+    fn point_within(p: [f32; 3], limit: f32) -> Option<[f32; 3]> {
+        Self::within(p, limit).then_some(p)
     }
     fn acos(self) -> Self {
         libm::acosf(self.clamp(-1.0, 1.0))
@@ -399,6 +428,15 @@ impl Real for Fx {
     fn sin(self) -> Self {
         Fx::from_num(libm::sinf(self.to_f32()))
     }
+}
+
+/// Whether each of `v`'s coordinates is within `±limit`, compared one by one (NaN never
+/// is): `f32`'s [`Real::within`] where the sum of magnitudes exceeds the limit. Kept out
+/// of line: points near the limit are rare.
+#[cold]
+#[inline(never)]
+fn each_within(v: [f32; 3], limit: f32) -> bool {
+    v.iter().all(|c| c.abs() <= limit)
 }
 
 /// [`Fx`]'s unit scalar ([`Real::Unit`]): a value in [−1, 1] with 15 fractional bits (1 is
@@ -850,5 +888,39 @@ mod tests {
             assert!((s - x.to_f32().sqrt()).abs() < 1.0e-6, "sqrt({v}) = {s}");
         }
         assert_eq!(Real::sqrt(Fx::from_f32(-4.0).unwrap()), Fx::ZERO);
+    }
+
+    #[test]
+    fn points_are_within_a_limit_coordinate_by_coordinate() {
+        // f32 tests the sum of magnitudes first: a point past the limit only in that sum is
+        // within it; NaN and ∞ anywhere are not.
+        let within = <f32 as Real>::within;
+        assert!(within([0.9, -0.9, 0.9], 1.0));
+        assert!(within([-1.0, 1.0, -1.0], 1.0));
+        assert!(!within([0.1, -1.5, 0.1], 1.0));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for at in 0..3 {
+                let mut p = [0.5f32; 3];
+                p[at] = bad;
+                assert!(!within(p, 1.0), "{p:?}");
+                assert_eq!(<f32 as Real>::point_within(p, 1.0), None);
+            }
+        }
+        assert_eq!(
+            <f32 as Real>::point_within([0.9, 0.9, -0.9], 1.0),
+            Some([0.9, 0.9, -0.9])
+        );
+        let fx = |v: f32| Fx::from_f32(v).unwrap();
+        assert!(<Fx as Real>::within([fx(1.9), fx(-2.0), fx(1.9)], fx(2.0)));
+        assert!(!<Fx as Real>::within([fx(0.0), fx(0.0), fx(-2.5)], fx(2.0)));
+        assert_eq!(<Fx as Real>::point_within([0.0, 200.0, 0.0], fx(2.0)), None);
+        assert_eq!(
+            <Fx as Real>::point_within([0.0, f32::NAN, 0.0], fx(2.0)),
+            None
+        );
+        assert_eq!(
+            <Fx as Real>::point_within([0.5, 1.5, -2.0], fx(2.0)),
+            Some([fx(0.5), fx(1.5), fx(-2.0)])
+        );
     }
 }

@@ -43,15 +43,20 @@ const fn root(x: f32) -> f32 {
     y
 }
 
+/// [`coordinate_limit`] in `R` (a constant).
+fn limit<R: Real>() -> R {
+    R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO)
+}
+
 /// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
 /// comparison in `R`, where the limit is a constant (`16·v² > LIMIT` in `f32` took two
 /// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software). One
 /// comparison, `!(|v| ≤ limit)`, where `partial_cmp`'s two outcomes took a NaN test and a
-/// comparison in `f32`.
+/// comparison in `f32`. The solve's points are checked whole by [`Real::within`]; this
+/// names the coordinate of one that fails.
 fn beyond<R: Real>(v: R) -> bool {
-    let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
     #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must count as beyond
-    let out = !(v.abs() <= limit);
+    let out = !(v.abs() <= limit::<R>());
     out
 }
 
@@ -132,21 +137,23 @@ pub(super) struct Bent<R> {
     pub(super) end: Vec3<R>,
 }
 
-/// `p` converted to `R` when every coordinate is finite and within the limit.
+/// `p` converted to `R` when every coordinate is finite and within the limit
+/// ([`Real::point_within`]: in `f32` one comparison of the magnitudes' sum).
+#[inline(always)]
 pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
-    let mut out = [R::ZERO; 3];
-    for (o, v) in out.iter_mut().zip(p) {
-        let bad = || AnimError::Point {
-            what,
-            value: v,
-            limit: coordinate_limit::<R>(),
-        };
-        *o = R::from_f32(v).map_err(|_| bad())?;
-        if beyond(*o) {
-            return Err(bad());
-        }
+    R::point_within(p, limit::<R>()).ok_or_else(|| point_error::<R>(what, p))
+}
+
+/// [`AnimError::Point`] for the first coordinate of `p` that is not finite or beyond
+/// [`coordinate_limit`] (kept out of the solve's path).
+#[cold]
+fn point_error<R: Real>(what: &'static str, p: [f32; 3]) -> AnimError {
+    let good = |v: f32| matches!(R::from_f32(v), Ok(r) if !beyond(r));
+    AnimError::Point {
+        what,
+        value: p.iter().copied().find(|&v| !good(v)).unwrap_or(f32::NAN),
+        limit: coordinate_limit::<R>(),
     }
-    Ok(out)
 }
 
 /// [`AnimError::Point`] for the first coordinate of `root`, `mid` and `end` that is beyond
@@ -178,13 +185,14 @@ impl<R: Real> TwoBone<R> {
 
     /// The chain with its joints at `root`, `mid` and `end`, given in `R` (a skeleton's
     /// world positions); errors as [`TwoBone::new`].
+    #[inline(always)]
     pub(super) fn from_points(
         root: Vec3<R>,
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        let far = |p: &Vec3<R>| p.iter().any(|&v| beyond(v));
-        if far(&root) || far(&mid) || far(&end) {
+        let near = |p: Vec3<R>| R::within(p, limit::<R>());
+        if !(near(root) && near(mid) && near(end)) {
             return Err(beyond_error(root, mid, end));
         }
         let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).fast_sqrt();
@@ -231,6 +239,7 @@ impl<R: Real> TwoBone<R> {
 
     /// [`TwoBone::solve`] with the bones' new directions: a limb turns its joints by them
     /// without normalising the differences of the positions again.
+    #[inline(always)]
     pub(super) fn bend(
         &self,
         target: [f32; 3],

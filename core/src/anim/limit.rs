@@ -149,11 +149,21 @@ impl<R: Real> Prepared<R> {
 
     /// `q` moved within the limit, or `None` when it is within already (so that a caller
     /// knows the rotation it asked for is the one it has).
+    /// The test is inlined into the solve; the clamp, needed only outside the limit, is
+    /// [`Prepared::move_within`].
+    #[inline(always)]
     pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
         if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {
             return None;
         }
+        self.move_within(frame, q)
+    }
+
+    /// [`Prepared::hold`] of a `q` that its test found outside the limit (or too short an
+    /// offset to tell): split, clamped, put together again.
+    #[inline(never)]
+    fn move_within(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         let (reference, axis) = (frame.reference, frame.axis);
         let offset = reference.conjugate().hamilton(q);
         let along = dot([offset.x, offset.y, offset.z], axis);
@@ -201,6 +211,7 @@ impl<R: Real> Prepared<R> {
     /// the twist's sine is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the
     /// swing within its limit when `n ≥ cos`. An offset too short to split is left to the
     /// full clamp.
+    #[inline(always)]
     fn holds(&self, along: R, w: R) -> bool {
         let len2 = along.times(along) + w.times(w);
         if !long_enough(len2) {
