@@ -626,22 +626,24 @@ fn fx_bits(v: f32) -> Option<i32> {
         0 => (fraction, -125),
         e => (fraction | 0x80_0000, e - 126),
     };
+    // In 32 bits (no 64-bit shifts, a library call on a Cortex-M0): m < 2^24 shifted left by
+    // at most 8 is below 2^32, and a right shift leaves at most 2^24.
     let magnitude = if shift >= 0 {
-        // m < 2^24: beyond 2^32 when shifted by more than 8 (2^31 is −128's magnitude).
+        // Beyond 2^32 when shifted by more than 8 (2^31 is −128's magnitude).
         if shift > 8 {
             return None;
         }
-        u64::from(m) << shift
+        m << shift
     } else {
         let right = (-shift).min(26) as u32;
         let (q, rest) = (m >> right, m & ((1 << right) - 1));
         let half = 1 << (right - 1);
-        u64::from(q + u32::from(rest > half || (rest == half && q & 1 == 1)))
+        q + u32::from(rest > half || (rest == half && q & 1 == 1))
     };
     if bits >> 31 == 0 {
         i32::try_from(magnitude).ok()
     } else {
-        (magnitude <= 1 << 31).then(|| (magnitude as i64).wrapping_neg() as i32)
+        (magnitude <= 1 << 31).then(|| (magnitude as i32).wrapping_neg())
     }
 }
 

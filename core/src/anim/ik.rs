@@ -185,7 +185,7 @@ impl<R: Real> TwoBone<R> {
 
     /// The chain with its joints at `root`, `mid` and `end`, given in `R` (a skeleton's
     /// world positions); errors as [`TwoBone::new`].
-    #[inline(always)]
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn from_points(
         root: Vec3<R>,
         mid: Vec3<R>,
@@ -239,7 +239,7 @@ impl<R: Real> TwoBone<R> {
 
     /// [`TwoBone::solve`] with the bones' new directions: a limb turns its joints by them
     /// without normalising the differences of the positions again.
-    #[inline(always)]
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn bend(
         &self,
         target: [f32; 3],

@@ -151,7 +151,7 @@ impl<R: Real> Prepared<R> {
     /// knows the rotation it asked for is the one it has).
     /// The test is inlined into the solve; the clamp, needed only outside the limit, is
     /// [`Prepared::move_within`].
-    #[inline(always)]
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
         if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {

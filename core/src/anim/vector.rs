@@ -60,7 +60,7 @@ pub(super) fn long_enough<R: Real>(len2: R) -> bool {
 
 /// `q` scaled to unit length ([`Quat::normalize`] by [`Real::recip_sqrt`]): the identity
 /// when it is shorter than [`Real::EPSILON`].
-#[inline(always)]
+#[cfg_attr(not(skin_v6m), inline(always))]
 pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
     // Components within 2 (unit quaternions' sums and products, shortest arcs):
     // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
@@ -134,7 +134,7 @@ fn one_plus_dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
 /// normalise once, after their product with it); only vectors opposite to within rounding
 /// (that length below [`Real::EPSILON`]) take the half turn about `fallback()` (a unit
 /// vector perpendicular to `from`, worked out only then).
-#[inline(always)]
+#[cfg_attr(not(skin_v6m), inline(always))]
 pub(super) fn arc<R: Real>(
     from: Vec3<R>,
     to: Vec3<R>,
