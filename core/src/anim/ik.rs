@@ -267,7 +267,9 @@ impl<R: Real> TwoBone<R> {
         // clamped.
         let at = |cos: f32| {
             let c = r(cos);
-            l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)
+            l1.times_small(l1)
+                + l2.times_small(l2)
+                + (l1.times_small(l2) + l1.times_small(l2)).times_small(c)
         };
         let to_target = sub(target, self.root);
         // The distance and the direction from one reciprocal square root: d = d²·(1/d).
@@ -282,13 +284,13 @@ impl<R: Real> TwoBone<R> {
                 d2.fast_sqrt(),
             )
         };
-        let start = r(soft).times(reach);
+        let start = r(soft).times_small(reach);
         if d > start && reach > start {
             let (x, span) = (d - start, reach - start);
             d = start + span.times(x).times((x + span).recip());
         }
         let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
-        let dd = d.times(d);
+        let dd = d.times_small(d);
         if dd > far2 {
             d = far2.fast_sqrt();
         } else if dd < near2 {
@@ -303,11 +305,11 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2))
-            .times((l1 + l1).times(d.max(R::EPSILON)).recip());
+        let cos_a = (l1.times_small(l1) + d.times_small(d) - l2.times_small(l2))
+            .times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
-        let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
+        let sin_a = (R::ONE - cos_a.times_small(cos_a)).fast_sqrt();
         let upper = add(scale(direction, cos_a), scale(side, sin_a));
         let mid = add(self.root, scale(upper, l1));
         let end = add(self.root, scale(direction, d));

@@ -186,7 +186,7 @@ impl<R: Real> Prepared<R> {
         if let Some((lo, hi)) = self.twist {
             if twist.0 < lo || twist.0 > hi {
                 let s = if twist.0 < lo { lo } else { hi };
-                twist = (s, (R::ONE - s.times(s)).fast_sqrt());
+                twist = (s, (R::ONE - s.times_small(s)).fast_sqrt());
                 clamped = true;
             }
         }
@@ -213,14 +213,14 @@ impl<R: Real> Prepared<R> {
     /// full clamp.
     #[inline(always)]
     fn holds(&self, along: R, w: R) -> bool {
-        let len2 = along.times(along) + w.times(w);
+        let len2 = along.times_small(along) + w.times_small(w);
         if !long_enough(len2) {
             return false;
         }
         let n = len2.fast_sqrt();
         let sine = if w < R::ZERO { -along } else { along };
         let twist = match self.twist {
-            Some((lo, hi)) => sine >= lo.times(n) && sine <= hi.times(n),
+            Some((lo, hi)) => sine >= lo.times_small(n) && sine <= hi.times_small(n),
             None => true,
         };
         let swing = match self.swing {
@@ -233,7 +233,7 @@ impl<R: Real> Prepared<R> {
 
 /// `(s, w)` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
 fn unit4<R: Real>(s: R, w: R) -> Option<(R, R)> {
-    let len2 = s.times(s) + w.times(w);
+    let len2 = s.times_small(s) + w.times_small(w);
     long_enough(len2).then(|| {
         let r = len2.recip_sqrt();
         (s.times(r), w.times(r))
