@@ -124,18 +124,7 @@ pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
     }
 }
 
-/// The direction `v` (given in the frame `m` maps from) seen in that frame: `v` times the
-/// transpose of `m`'s linear part. For a rotation times a uniform scale (the frames of
-/// skeletons whose scales are uniform) this is the inverse's direction, scaled, with no
-/// division.
-fn into_frame<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Vec3<R> {
-    let r = &m.rows;
-    core::array::from_fn(|c| {
-        r[0][c].times_small(v[0]) + r[1][c].times_small(v[1]) + r[2][c].times_small(v[2])
-    })
-}
-
-/// The unit direction of the world vector `v` in the frame of `m` ([`into_frame`] of `v`
+/// The unit direction of the world vector `v` in the frame of `m` ([`unit_in`] of `v`
 /// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
 /// vector without length.
 pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>> {
@@ -143,9 +132,18 @@ pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>
 }
 
 /// The unit direction of the unit world vector `u` in the frame of `m` ([`direction_in`]
-/// of a vector already of unit length: one normalisation, not two).
+/// of a vector already of unit length: one normalisation, not two): `u` times the transpose
+/// of `m`'s linear part, normalised. For a rotation times a uniform scale (the frames of
+/// skeletons whose scales are uniform) that product is the inverse's direction, scaled,
+/// with no division. `u`'s components go in as the lane's unit scalar ([`Real::to_unit`]:
+/// `Q15` in fixed point, so that each of the nine products is [`Real::times_unit`]; in
+/// `f32` the same products as before, bit for bit).
 pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
-    unit(into_frame(m, u))
+    let r = &m.rows;
+    let [x, y, z] = u.map(R::to_unit);
+    unit(core::array::from_fn(|c| {
+        r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z)
+    }))
 }
 
 /// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
