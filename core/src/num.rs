@@ -118,6 +118,13 @@ pub trait Real:
     fn fast_sqrt(self) -> Self {
         self.sqrt()
     }
+    /// `(√self, 1/√self)` for `self > 0` ([`Real::fast_sqrt`] and [`Real::recip_sqrt`]): a
+    /// length and its reciprocal. `f32` divides 1 by its square root (the same bits as the
+    /// two); [`Fx`] takes both from one normalisation.
+    #[inline(always)]
+    fn root_and_recip(self) -> (Self, Self) {
+        (self.fast_sqrt(), self.recip_sqrt())
+    }
     /// `1/self` for `self > 0`, where a result within a step or two of the format will do.
     /// The default is a division; [`Fx`] squares its [`Real::recip_sqrt`], without the
     /// fixed crate's 64-bit division loop.
@@ -235,6 +242,13 @@ impl Real for f32 {
     fn recip_sqrt(self) -> Self {
         1.0 / root(self)
     }
+    /// One square root: `1 / √x` divides by the `√x` it returns (for `x > 0` the same bits
+    /// as [`Real::fast_sqrt`] and [`Real::recip_sqrt`]).
+    #[inline]
+    fn root_and_recip(self) -> (Self, Self) {
+        let r = Real::sqrt(self);
+        (r, 1.0 / r)
+    }
     #[inline(always)]
     fn abs(self) -> Self {
         // One `VABS` (a bit cleared), not a comparison and a negation.
@@ -341,27 +355,28 @@ impl Real for Fx {
     /// give `I8F24`'s largest. One out-of-line copy (flash on the micro:bit).
     #[inline(never)]
     fn recip_sqrt(self) -> Self {
-        let Some((y, s, _)) = inverse_root(self.to_bits()) else {
-            return Fx::MAX;
-        };
-        // 1/√x in I8F24 bits: y·2^(24 − 29 + (s − 8)/2) = y >> (9 − s/2).
-        match 9 - s as i32 / 2 {
-            shift @ 1.. => Fx::from_bits((((y >> (shift - 1)) + 1) >> 1) as i32),
-            0 => Fx::from_bits(y.min(i32::MAX as u32) as i32),
-            shift => Fx::from_bits((u64::from(y) << -shift).min(i32::MAX as u64) as i32),
+        match inverse_root(self.to_bits()) {
+            Some((y, s, _)) => recip_root_bits(y, s),
+            None => Fx::MAX,
         }
     }
     /// `√x = m'·(1/√m')·2^((8 − s)/2)` from [`inverse_root`], rounded to nearest: within
     /// 2⁻²⁶ of the result and one step of `I8F24` (0 for `x ≤ 0`).
     #[inline(never)]
     fn fast_sqrt(self) -> Self {
-        let Some((y, s, m)) = inverse_root(self.to_bits()) else {
-            return Fx::ZERO;
-        };
-        let z = high_umul(m, y); // √m' in Q29, below 2^29
-                                 // √x in I8F24 bits: z·2^(24 − 29 + (8 − s)/2) = z >> (1 + s/2).
-        let shift = 1 + s / 2;
-        Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
+        match inverse_root(self.to_bits()) {
+            Some((y, s, m)) => root_bits(y, s, m),
+            None => Fx::ZERO,
+        }
+    }
+    /// [`Real::fast_sqrt`] and [`Real::recip_sqrt`] from one [`inverse_root`]: the same two
+    /// values for the cost of one.
+    #[inline(never)]
+    fn root_and_recip(self) -> (Self, Self) {
+        match inverse_root(self.to_bits()) {
+            Some((y, s, m)) => (root_bits(y, s, m), recip_root_bits(y, s)),
+            None => (Fx::ZERO, Fx::MAX),
+        }
     }
     /// `(1/√x)²` (within 2⁻²⁴ of the result plus two steps of `I8F24`) for `x ≥ 2⁻⁶`, where
     /// the reciprocal square root stays below 8 and its square in range; below, a division.
@@ -540,6 +555,26 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
     let x = (3 << 29) - t;
     let y = ((y * (x >> 16)) << 1) + ((y * (x & 0xFFFF)) >> 15); // Q29
     Some((y, s, m))
+}
+
+/// `1/√x` in `I8F24` from [`inverse_root`]'s `y` and `s`: `y·2^(24 − 29 + (s − 8)/2) =
+/// y >> (9 − s/2)`, rounded to nearest, `I8F24`'s largest where it does not fit.
+#[inline(always)]
+fn recip_root_bits(y: u32, s: u32) -> Fx {
+    match 9 - s as i32 / 2 {
+        shift @ 1.. => Fx::from_bits((((y >> (shift - 1)) + 1) >> 1) as i32),
+        0 => Fx::from_bits(y.min(i32::MAX as u32) as i32),
+        shift => Fx::from_bits((u64::from(y) << -shift).min(i32::MAX as u64) as i32),
+    }
+}
+
+/// `√x` in `I8F24` from [`inverse_root`]'s `y`, `s` and `m`: `√m'` in Q29 is `m'·y` (below
+/// 2²⁹), and `√x` in `I8F24` bits is that `>> (1 + s/2)`, rounded to nearest.
+#[inline(always)]
+fn root_bits(y: u32, s: u32, m: u32) -> Fx {
+    let z = high_umul(m, y);
+    let shift = 1 + s / 2;
+    Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
 }
 
 /// `⌊a·b/2³²⌋` exactly (the high word of the 64-bit product); on ARMv6-M (no 32 × 32 →
@@ -924,5 +959,17 @@ mod tests {
             <Fx as Real>::point_within([0.5, 1.5, -2.0], fx(2.0)),
             Some([fx(0.5), fx(1.5), fx(-2.0)])
         );
+    }
+
+    #[test]
+    fn root_and_recip_is_the_root_and_the_reciprocal_root() {
+        for v in [1.0e-6f32, 0.01, 0.2025, 1.0, 2.0, 3.7, 48.0, 100.0] {
+            let x = Fx::from_f32(v).unwrap();
+            let want = (Real::fast_sqrt(x), Real::recip_sqrt(x));
+            assert_eq!(Real::root_and_recip(x), want, "{v}");
+            let want = (Real::sqrt(v), Real::recip_sqrt(v));
+            assert_eq!(Real::root_and_recip(v), want, "{v}");
+        }
+        assert_eq!(Real::root_and_recip(Fx::ZERO), (Fx::ZERO, Fx::MAX));
     }
 }

@@ -124,6 +124,8 @@ pub struct TwoBone<R> {
     end: Vec3<R>,
     upper: R,
     lower: R,
+    /// `1/lower`, from the same normalisation as the length.
+    lower_recip: R,
 }
 
 /// A solve's new mid and end positions with the bones' directions: `mid` is the root plus
@@ -195,8 +197,9 @@ impl<R: Real> TwoBone<R> {
         if !(near(root) && near(mid) && near(end)) {
             return Err(beyond_error(root, mid, end));
         }
-        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).fast_sqrt();
-        let (upper, lower) = (length(mid, root), length(end, mid));
+        let squared = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b));
+        let upper = squared(mid, root).fast_sqrt();
+        let (lower, lower_recip) = squared(end, mid).root_and_recip();
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
                 return Err(AnimError::ZeroBone {
@@ -211,6 +214,7 @@ impl<R: Real> TwoBone<R> {
             end,
             upper,
             lower,
+            lower_recip,
         })
     }
 
@@ -319,7 +323,7 @@ impl<R: Real> TwoBone<R> {
             let lower = sub(scale(direction, d), scale(upper, l1));
             return Ok(Bent {
                 upper,
-                lower: scale(lower, l2.recip()),
+                lower: scale(lower, self.lower_recip),
                 mid,
                 end,
             });
