@@ -118,6 +118,13 @@ pub trait Real:
     fn fast_sqrt(self) -> Self {
         self.sqrt()
     }
+    /// `(√self, 1/√self)` for `self > 0` ([`Real::fast_sqrt`] and [`Real::recip_sqrt`]): a
+    /// length and its reciprocal. `f32` divides 1 by its square root (the same bits as the
+    /// two); [`Fx`] takes both from one normalisation.
+    #[inline(always)]
+    fn root_and_recip(self) -> (Self, Self) {
+        (self.fast_sqrt(), self.recip_sqrt())
+    }
     /// `1/self` for `self > 0`, where a result within a step or two of the format will do.
     /// The default is a division; [`Fx`] squares its [`Real::recip_sqrt`], without the
     /// fixed crate's 64-bit division loop.
@@ -150,6 +157,27 @@ pub trait Real:
     /// fractional bits, one 32-bit product each: within `(‖a‖₁ + ‖b‖₁)·2⁻¹⁴ + 2⁻²⁶` of the
     /// exact value.
     fn unit_dot(a: [Self; 4], b: [Self; 4]) -> Self;
+    /// Whether every coordinate of `v` is within `±limit` (NaN never is): a point's range
+    /// check. The default compares each; `f32` first compares `|x| + |y| + |z|` once (each
+    /// term is at most the rounded sum, and NaN or ∞ fails it) and each only where that
+    /// fails, so a point well inside takes one comparison instead of three.
+    #[inline(always)]
+    fn within(v: [Self; 3], limit: Self) -> bool {
+        v.iter().all(|&c| c.abs() <= limit)
+    }
+    /// `p` converted when every coordinate is finite and within `±limit` (a value of the
+    /// format), else `None`: [`Real::from_f32`] and [`Real::within`]. `f32`, where the
+    /// conversion is the identity, compares the sum of magnitudes once (as
+    /// [`Real::within`]) without a separate finiteness test.
+    #[inline(always)]
+    fn point_within(p: [f32; 3], limit: Self) -> Option<[Self; 3]> {
+        let v = [
+            Self::from_f32(p[0]).ok()?,
+            Self::from_f32(p[1]).ok()?,
+            Self::from_f32(p[2]).ok()?,
+        ];
+        Self::within(v, limit).then_some(v)
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -214,6 +242,13 @@ impl Real for f32 {
     fn recip_sqrt(self) -> Self {
         1.0 / root(self)
     }
+    /// One square root: `1 / √x` divides by the `√x` it returns (for `x > 0` the same bits
+    /// as [`Real::fast_sqrt`] and [`Real::recip_sqrt`]).
+    #[inline]
+    fn root_and_recip(self) -> (Self, Self) {
+        let r = Real::sqrt(self);
+        (r, 1.0 / r)
+    }
     #[inline(always)]
     fn abs(self) -> Self {
         // One `VABS` (a bit cleared), not a comparison and a negation.
@@ -231,6 +266,14 @@ impl Real for f32 {
     #[inline(always)]
     fn unit_dot(a: [f32; 4], b: [f32; 4]) -> f32 {
         a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+    }
+    #[inline(always)]
+    fn within(v: [f32; 3], limit: f32) -> bool {
+        v[0].abs() + v[1].abs() + v[2].abs() <= limit || each_within(v, limit)
+    }
+    #[inline(always)]
+    fn point_within(p: [f32; 3], limit: f32) -> Option<[f32; 3]> {
+        Self::within(p, limit).then_some(p)
     }
     fn acos(self) -> Self {
         libm::acosf(self.clamp(-1.0, 1.0))
@@ -312,27 +355,28 @@ impl Real for Fx {
     /// give `I8F24`'s largest. One out-of-line copy (flash on the micro:bit).
     #[inline(never)]
     fn recip_sqrt(self) -> Self {
-        let Some((y, s, _)) = inverse_root(self.to_bits()) else {
-            return Fx::MAX;
-        };
-        // 1/√x in I8F24 bits: y·2^(24 − 29 + (s − 8)/2) = y >> (9 − s/2).
-        match 9 - s as i32 / 2 {
-            shift @ 1.. => Fx::from_bits((((y >> (shift - 1)) + 1) >> 1) as i32),
-            0 => Fx::from_bits(y.min(i32::MAX as u32) as i32),
-            shift => Fx::from_bits((u64::from(y) << -shift).min(i32::MAX as u64) as i32),
+        match inverse_root(self.to_bits()) {
+            Some((y, s, _)) => recip_root_bits(y, s),
+            None => Fx::MAX,
         }
     }
     /// `√x = m'·(1/√m')·2^((8 − s)/2)` from [`inverse_root`], rounded to nearest: within
     /// 2⁻²⁶ of the result and one step of `I8F24` (0 for `x ≤ 0`).
     #[inline(never)]
     fn fast_sqrt(self) -> Self {
-        let Some((y, s, m)) = inverse_root(self.to_bits()) else {
-            return Fx::ZERO;
-        };
-        let z = high_umul(m, y); // √m' in Q29, below 2^29
-                                 // √x in I8F24 bits: z·2^(24 − 29 + (8 − s)/2) = z >> (1 + s/2).
-        let shift = 1 + s / 2;
-        Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
+        match inverse_root(self.to_bits()) {
+            Some((y, s, m)) => root_bits(y, s, m),
+            None => Fx::ZERO,
+        }
+    }
+    /// [`Real::fast_sqrt`] and [`Real::recip_sqrt`] from one [`inverse_root`]: the same two
+    /// values for the cost of one.
+    #[inline(never)]
+    fn root_and_recip(self) -> (Self, Self) {
+        match inverse_root(self.to_bits()) {
+            Some((y, s, m)) => (root_bits(y, s, m), recip_root_bits(y, s)),
+            None => (Fx::ZERO, Fx::MAX),
+        }
     }
     /// `(1/√x)²` (within 2⁻²⁴ of the result plus two steps of `I8F24`) for `x ≥ 2⁻⁶`, where
     /// the reciprocal square root stays below 8 and its square in range; below, a division.
@@ -399,6 +443,15 @@ impl Real for Fx {
     fn sin(self) -> Self {
         Fx::from_num(libm::sinf(self.to_f32()))
     }
+}
+
+/// Whether each of `v`'s coordinates is within `±limit`, compared one by one (NaN never
+/// is): `f32`'s [`Real::within`] where the sum of magnitudes exceeds the limit. Kept out
+/// of line: points near the limit are rare.
+#[cold]
+#[inline(never)]
+fn each_within(v: [f32; 3], limit: f32) -> bool {
+    v.iter().all(|c| c.abs() <= limit)
 }
 
 /// [`Fx`]'s unit scalar ([`Real::Unit`]): a value in [−1, 1] with 15 fractional bits (1 is
@@ -504,6 +557,26 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
     Some((y, s, m))
 }
 
+/// `1/√x` in `I8F24` from [`inverse_root`]'s `y` and `s`: `y·2^(24 − 29 + (s − 8)/2) =
+/// y >> (9 − s/2)`, rounded to nearest, `I8F24`'s largest where it does not fit.
+#[inline(always)]
+fn recip_root_bits(y: u32, s: u32) -> Fx {
+    match 9 - s as i32 / 2 {
+        shift @ 1.. => Fx::from_bits((((y >> (shift - 1)) + 1) >> 1) as i32),
+        0 => Fx::from_bits(y.min(i32::MAX as u32) as i32),
+        shift => Fx::from_bits((u64::from(y) << -shift).min(i32::MAX as u64) as i32),
+    }
+}
+
+/// `√x` in `I8F24` from [`inverse_root`]'s `y`, `s` and `m`: `√m'` in Q29 is `m'·y` (below
+/// 2²⁹), and `√x` in `I8F24` bits is that `>> (1 + s/2)`, rounded to nearest.
+#[inline(always)]
+fn root_bits(y: u32, s: u32, m: u32) -> Fx {
+    let z = high_umul(m, y);
+    let shift = 1 + s / 2;
+    Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
+}
+
 /// `⌊a·b/2³²⌋` exactly (the high word of the 64-bit product); on ARMv6-M (no 32 × 32 →
 /// 64-bit multiply there) from four 16 × 16-bit products with 32-bit sums only.
 #[inline(always)]
@@ -588,22 +661,24 @@ fn fx_bits(v: f32) -> Option<i32> {
         0 => (fraction, -125),
         e => (fraction | 0x80_0000, e - 126),
     };
+    // In 32 bits (no 64-bit shifts, a library call on a Cortex-M0): m < 2^24 shifted left by
+    // at most 8 is below 2^32, and a right shift leaves at most 2^24.
     let magnitude = if shift >= 0 {
-        // m < 2^24: beyond 2^32 when shifted by more than 8 (2^31 is −128's magnitude).
+        // Beyond 2^32 when shifted by more than 8 (2^31 is −128's magnitude).
         if shift > 8 {
             return None;
         }
-        u64::from(m) << shift
+        m << shift
     } else {
         let right = (-shift).min(26) as u32;
         let (q, rest) = (m >> right, m & ((1 << right) - 1));
         let half = 1 << (right - 1);
-        u64::from(q + u32::from(rest > half || (rest == half && q & 1 == 1)))
+        q + u32::from(rest > half || (rest == half && q & 1 == 1))
     };
     if bits >> 31 == 0 {
         i32::try_from(magnitude).ok()
     } else {
-        (magnitude <= 1 << 31).then(|| (magnitude as i64).wrapping_neg() as i32)
+        (magnitude <= 1 << 31).then(|| (magnitude as i32).wrapping_neg())
     }
 }
 
@@ -850,5 +925,51 @@ mod tests {
             assert!((s - x.to_f32().sqrt()).abs() < 1.0e-6, "sqrt({v}) = {s}");
         }
         assert_eq!(Real::sqrt(Fx::from_f32(-4.0).unwrap()), Fx::ZERO);
+    }
+
+    #[test]
+    fn points_are_within_a_limit_coordinate_by_coordinate() {
+        // f32 tests the sum of magnitudes first: a point past the limit only in that sum is
+        // within it; NaN and ∞ anywhere are not.
+        let within = <f32 as Real>::within;
+        assert!(within([0.9, -0.9, 0.9], 1.0));
+        assert!(within([-1.0, 1.0, -1.0], 1.0));
+        assert!(!within([0.1, -1.5, 0.1], 1.0));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for at in 0..3 {
+                let mut p = [0.5f32; 3];
+                p[at] = bad;
+                assert!(!within(p, 1.0), "{p:?}");
+                assert_eq!(<f32 as Real>::point_within(p, 1.0), None);
+            }
+        }
+        assert_eq!(
+            <f32 as Real>::point_within([0.9, 0.9, -0.9], 1.0),
+            Some([0.9, 0.9, -0.9])
+        );
+        let fx = |v: f32| Fx::from_f32(v).unwrap();
+        assert!(<Fx as Real>::within([fx(1.9), fx(-2.0), fx(1.9)], fx(2.0)));
+        assert!(!<Fx as Real>::within([fx(0.0), fx(0.0), fx(-2.5)], fx(2.0)));
+        assert_eq!(<Fx as Real>::point_within([0.0, 200.0, 0.0], fx(2.0)), None);
+        assert_eq!(
+            <Fx as Real>::point_within([0.0, f32::NAN, 0.0], fx(2.0)),
+            None
+        );
+        assert_eq!(
+            <Fx as Real>::point_within([0.5, 1.5, -2.0], fx(2.0)),
+            Some([fx(0.5), fx(1.5), fx(-2.0)])
+        );
+    }
+
+    #[test]
+    fn root_and_recip_is_the_root_and_the_reciprocal_root() {
+        for v in [1.0e-6f32, 0.01, 0.2025, 1.0, 2.0, 3.7, 48.0, 100.0] {
+            let x = Fx::from_f32(v).unwrap();
+            let want = (Real::fast_sqrt(x), Real::recip_sqrt(x));
+            assert_eq!(Real::root_and_recip(x), want, "{v}");
+            let want = (Real::sqrt(v), Real::recip_sqrt(v));
+            assert_eq!(Real::root_and_recip(v), want, "{v}");
+        }
+        assert_eq!(Real::root_and_recip(Fx::ZERO), (Fx::ZERO, Fx::MAX));
     }
 }

@@ -168,6 +168,7 @@ impl<R: Real> Quat<R> {
     /// let half = quarter.hamilton(quarter);
     /// assert!(half.z > 0.999_999 && half.w.abs() < 1e-6);
     /// ```
+    #[inline]
     pub fn hamilton(self, o: Self) -> Self {
         let (a, b) = (self, o);
         let p = |u: R, v: R| u.times_small(v);

@@ -9,7 +9,10 @@
 //! - weight 0 leaves the pose as it was; bad input is a typed error.
 //!
 //! Tolerances: f32 1e-4 (directions, as sines of angles); fixed point (`I8F24`,
-//! coordinates ≤ 2, directions divided by distances ≥ 0.3) 2⁻¹⁰.
+//! coordinates ≤ 2, directions divided by distances ≥ 0.3) 2⁻¹⁰. The directions taken into
+//! the parent's frame and the forward axis rotated by the joint go through the unit scalar
+//! (`Q15`: components within 2⁻¹⁶), which moves a direction by at most about 2⁻¹³ (a
+//! rotation, quadratic in the quaternion's components) — within the 2⁻¹⁰.
 
 use proptest::prelude::*;
 use skin_core::affine::Affine;

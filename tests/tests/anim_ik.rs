@@ -17,7 +17,7 @@
 //! within 30 · 4 · 10 · u ≈ 2⁻¹⁴; the tests allow 2⁻¹³.
 
 use proptest::prelude::*;
-use skin_core::anim::{AnimError, Hinge, Input, TwoBone};
+use skin_core::anim::{coordinate_limit, AnimError, Hinge, Input, TwoBone};
 use skin_core::num::{Fx, Real};
 
 type P = [f64; 3];
@@ -232,6 +232,44 @@ fn bad_chains_and_targets_are_typed_errors() {
         .solve([f32::NAN, 0.0, 0.0], z, 1.0, 1.0, Hinge::FREE)
         .unwrap_err();
     assert!(matches!(e, AnimError::Point { what: "target", value, .. } if value.is_nan()));
+    // A point is checked whole (in f32 by the sum of its magnitudes first): the coordinate
+    // named is the one at fault, wherever it is, and a point whose magnitudes only sum past
+    // the limit is within it.
+    let limit = coordinate_limit::<f32>();
+    let e = ik
+        .solve(z, [0.0, 1.0, f32::INFINITY], 1.0, 1.0, Hinge::FREE)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        AnimError::Point {
+            what: "pole",
+            value: f32::INFINITY,
+            limit
+        }
+    );
+    let e = ik
+        .solve([0.5, 2.0 * limit, 0.0], z, 1.0, 1.0, Hinge::FREE)
+        .unwrap_err();
+    assert!(matches!(e, AnimError::Point { what: "target", value, .. } if value == 2.0 * limit));
+    let e = TwoBone::<f32>::new(z, [0.0, 1.0, 0.0], [0.0, 1.0, -2.0 * limit]).unwrap_err();
+    assert!(matches!(e, AnimError::Point { what: "end", value, .. } if value == -2.0 * limit));
+    let far = [0.9 * limit, -0.9 * limit, 0.9 * limit];
+    let (_, end) = ik.solve(far, z, 1.0, 1.0, Hinge::FREE).unwrap();
+    let d = (0..3).map(|i| end[i] * end[i]).sum::<f32>().sqrt();
+    assert!(
+        (d - 2.0).abs() < 1e-5,
+        "an unreachable target is reached for: {d}"
+    );
+    let ik = TwoBone::<Fx>::new(z, [0.0, 1.0, 0.0], [1.5, 1.5, 1.5]).unwrap();
+    assert!(ik.solve([1.9, -1.9, 1.9], z, 1.0, 1.0, Hinge::FREE).is_ok());
+    let e = ik
+        .solve([1.9, -2.5, 1.9], z, 1.0, 1.0, Hinge::FREE)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the IK target has the coordinate -2.5, which is not finite or beyond ±2"
+    );
+    let ik = TwoBone::<f32>::new(z, [0.0, 1.0, 0.0], [0.0, 2.0, 0.0]).unwrap();
     let e = ik.solve(z, z, 1.5, 1.0, Hinge::FREE).unwrap_err();
     assert_eq!(
         e,

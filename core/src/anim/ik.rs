@@ -43,15 +43,20 @@ const fn root(x: f32) -> f32 {
     y
 }
 
+/// [`coordinate_limit`] in `R` (a constant).
+fn limit<R: Real>() -> R {
+    R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO)
+}
+
 /// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
 /// comparison in `R`, where the limit is a constant (`16·v² > LIMIT` in `f32` took two
 /// products, and on a Cortex-M0 the fixed lane's conversions to `f32` were software). One
 /// comparison, `!(|v| ≤ limit)`, where `partial_cmp`'s two outcomes took a NaN test and a
-/// comparison in `f32`.
+/// comparison in `f32`. The solve's points are checked whole by [`Real::within`]; this
+/// names the coordinate of one that fails.
 fn beyond<R: Real>(v: R) -> bool {
-    let limit = R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO);
     #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must count as beyond
-    let out = !(v.abs() <= limit);
+    let out = !(v.abs() <= limit::<R>());
     out
 }
 
@@ -119,6 +124,8 @@ pub struct TwoBone<R> {
     end: Vec3<R>,
     upper: R,
     lower: R,
+    /// `1/lower`, from the same normalisation as the length.
+    lower_recip: R,
 }
 
 /// A solve's new mid and end positions with the bones' directions: `mid` is the root plus
@@ -132,21 +139,23 @@ pub(super) struct Bent<R> {
     pub(super) end: Vec3<R>,
 }
 
-/// `p` converted to `R` when every coordinate is finite and within the limit.
+/// `p` converted to `R` when every coordinate is finite and within the limit
+/// ([`Real::point_within`]: in `f32` one comparison of the magnitudes' sum).
+#[inline(always)]
 pub(super) fn point<R: Real>(what: &'static str, p: [f32; 3]) -> Result<Vec3<R>, AnimError> {
-    let mut out = [R::ZERO; 3];
-    for (o, v) in out.iter_mut().zip(p) {
-        let bad = || AnimError::Point {
-            what,
-            value: v,
-            limit: coordinate_limit::<R>(),
-        };
-        *o = R::from_f32(v).map_err(|_| bad())?;
-        if beyond(*o) {
-            return Err(bad());
-        }
+    R::point_within(p, limit::<R>()).ok_or_else(|| point_error::<R>(what, p))
+}
+
+/// [`AnimError::Point`] for the first coordinate of `p` that is not finite or beyond
+/// [`coordinate_limit`] (kept out of the solve's path).
+#[cold]
+fn point_error<R: Real>(what: &'static str, p: [f32; 3]) -> AnimError {
+    let good = |v: f32| matches!(R::from_f32(v), Ok(r) if !beyond(r));
+    AnimError::Point {
+        what,
+        value: p.iter().copied().find(|&v| !good(v)).unwrap_or(f32::NAN),
+        limit: coordinate_limit::<R>(),
     }
-    Ok(out)
 }
 
 /// [`AnimError::Point`] for the first coordinate of `root`, `mid` and `end` that is beyond
@@ -178,17 +187,19 @@ impl<R: Real> TwoBone<R> {
 
     /// The chain with its joints at `root`, `mid` and `end`, given in `R` (a skeleton's
     /// world positions); errors as [`TwoBone::new`].
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn from_points(
         root: Vec3<R>,
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        let far = |p: &Vec3<R>| p.iter().any(|&v| beyond(v));
-        if far(&root) || far(&mid) || far(&end) {
+        let near = |p: Vec3<R>| R::within(p, limit::<R>());
+        if !(near(root) && near(mid) && near(end)) {
             return Err(beyond_error(root, mid, end));
         }
-        let length = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b)).fast_sqrt();
-        let (upper, lower) = (length(mid, root), length(end, mid));
+        let squared = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b));
+        let upper = squared(mid, root).fast_sqrt();
+        let (lower, lower_recip) = squared(end, mid).root_and_recip();
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
                 return Err(AnimError::ZeroBone {
@@ -203,6 +214,7 @@ impl<R: Real> TwoBone<R> {
             end,
             upper,
             lower,
+            lower_recip,
         })
     }
 
@@ -231,6 +243,7 @@ impl<R: Real> TwoBone<R> {
 
     /// [`TwoBone::solve`] with the bones' new directions: a limb turns its joints by them
     /// without normalising the differences of the positions again.
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn bend(
         &self,
         target: [f32; 3],
@@ -258,7 +271,9 @@ impl<R: Real> TwoBone<R> {
         // clamped.
         let at = |cos: f32| {
             let c = r(cos);
-            l1.times(l1) + l2.times(l2) + (l1.times(l2) + l1.times(l2)).times(c)
+            l1.times_small(l1)
+                + l2.times_small(l2)
+                + (l1.times_small(l2) + l1.times_small(l2)).times_small(c)
         };
         let to_target = sub(target, self.root);
         // The distance and the direction from one reciprocal square root: d = d²·(1/d).
@@ -273,13 +288,13 @@ impl<R: Real> TwoBone<R> {
                 d2.fast_sqrt(),
             )
         };
-        let start = r(soft).times(reach);
+        let start = r(soft).times_small(reach);
         if d > start && reach > start {
             let (x, span) = (d - start, reach - start);
             d = start + span.times(x).times((x + span).recip());
         }
         let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
-        let dd = d.times(d);
+        let dd = d.times_small(d);
         if dd > far2 {
             d = far2.fast_sqrt();
         } else if dd < near2 {
@@ -294,11 +309,11 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a = (l1.times(l1) + d.times(d) - l2.times(l2))
-            .times((l1 + l1).times(d.max(R::EPSILON)).recip());
+        let cos_a = (l1.times_small(l1) + d.times_small(d) - l2.times_small(l2))
+            .times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
-        let sin_a = (R::ONE - cos_a.times(cos_a)).fast_sqrt();
+        let sin_a = (R::ONE - cos_a.times_small(cos_a)).fast_sqrt();
         let upper = add(scale(direction, cos_a), scale(side, sin_a));
         let mid = add(self.root, scale(upper, l1));
         let end = add(self.root, scale(direction, d));
@@ -308,7 +323,7 @@ impl<R: Real> TwoBone<R> {
             let lower = sub(scale(direction, d), scale(upper, l1));
             return Ok(Bent {
                 upper,
-                lower: scale(lower, l2.recip()),
+                lower: scale(lower, self.lower_recip),
                 mid,
                 end,
             });

@@ -22,7 +22,7 @@ use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, times, unit,
+    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, then, times, unit,
     unit_in, Vec3,
 };
 use crate::affine::Affine;
@@ -202,7 +202,7 @@ impl<R: Real> Limb<R> {
         if let Some(to) = unit_in(&parent, bent.upper) {
             let q0 = pose[root].rotation;
             let from = rotate(q0, bone);
-            let mut q = normalized(arc(from, to, || perpendicular(from)).hamilton(q0));
+            let mut q = normalized(then(arc(from, to, || perpendicular(from)), q0));
             as_asked = true;
             if let Some((limit, frame)) = &self.swing {
                 if let Some(held) = limit.hold(frame, q) {
@@ -233,7 +233,7 @@ impl<R: Real> Limb<R> {
         // The solve held the bend within the hinge; where the root's limit stopped it
         // short, the bend from where the mid joint now is is held again.
         let to = if as_asked { to } else { self.bend(bone, to) };
-        let q = arc(from, to, || perpendicular(from)).hamilton(pose[mid].rotation);
+        let q = then(arc(from, to, || perpendicular(from)), pose[mid].rotation);
         pose[mid].rotation = normalized(q);
         Ok(())
     }

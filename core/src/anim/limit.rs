@@ -149,11 +149,21 @@ impl<R: Real> Prepared<R> {
 
     /// `q` moved within the limit, or `None` when it is within already (so that a caller
     /// knows the rotation it asked for is the one it has).
+    /// The test is inlined into the solve; the clamp, needed only outside the limit, is
+    /// [`Prepared::move_within`].
+    #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
         if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {
             return None;
         }
+        self.move_within(frame, q)
+    }
+
+    /// [`Prepared::hold`] of a `q` that its test found outside the limit (or too short an
+    /// offset to tell): split, clamped, put together again.
+    #[inline(never)]
+    fn move_within(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         let (reference, axis) = (frame.reference, frame.axis);
         let offset = reference.conjugate().hamilton(q);
         let along = dot([offset.x, offset.y, offset.z], axis);
@@ -176,7 +186,7 @@ impl<R: Real> Prepared<R> {
         if let Some((lo, hi)) = self.twist {
             if twist.0 < lo || twist.0 > hi {
                 let s = if twist.0 < lo { lo } else { hi };
-                twist = (s, (R::ONE - s.times(s)).fast_sqrt());
+                twist = (s, (R::ONE - s.times_small(s)).fast_sqrt());
                 clamped = true;
             }
         }
@@ -201,15 +211,16 @@ impl<R: Real> Prepared<R> {
     /// the twist's sine is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the
     /// swing within its limit when `n ≥ cos`. An offset too short to split is left to the
     /// full clamp.
+    #[inline(always)]
     fn holds(&self, along: R, w: R) -> bool {
-        let len2 = along.times(along) + w.times(w);
+        let len2 = along.times_small(along) + w.times_small(w);
         if !long_enough(len2) {
             return false;
         }
         let n = len2.fast_sqrt();
         let sine = if w < R::ZERO { -along } else { along };
         let twist = match self.twist {
-            Some((lo, hi)) => sine >= lo.times(n) && sine <= hi.times(n),
+            Some((lo, hi)) => sine >= lo.times_small(n) && sine <= hi.times_small(n),
             None => true,
         };
         let swing = match self.swing {
@@ -222,7 +233,7 @@ impl<R: Real> Prepared<R> {
 
 /// `(s, w)` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
 fn unit4<R: Real>(s: R, w: R) -> Option<(R, R)> {
-    let len2 = s.times(s) + w.times(w);
+    let len2 = s.times_small(s) + w.times_small(w);
     long_enough(len2).then(|| {
         let r = len2.recip_sqrt();
         (s.times(r), w.times(r))

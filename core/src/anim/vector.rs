@@ -60,6 +60,7 @@ pub(super) fn long_enough<R: Real>(len2: R) -> bool {
 
 /// `q` scaled to unit length ([`Quat::normalize`] by [`Real::recip_sqrt`]): the identity
 /// when it is shorter than [`Real::EPSILON`].
+#[cfg_attr(not(skin_v6m), inline(always))]
 pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
     // Components within 2 (unit quaternions' sums and products, shortest arcs):
     // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
@@ -88,26 +89,42 @@ pub(super) fn perpendicular<R: Real>(a: Vec3<R>) -> Vec3<R> {
     unit(cross(a, other)).unwrap_or(other)
 }
 
-/// `v` rotated by the unit quaternion `q`: `v + 2w(u × v) + 2u × (u × v)`, `u = (x, y, z)`.
+/// `v` rotated by the unit quaternion `q`: `v + 2w(u × v) + 2u × (u × v)`, `u = (x, y, z)`,
+/// with `q`'s components as the lane's unit scalar ([`Real::to_unit`]; in fixed point `Q15`,
+/// rounded to nearest, so that each of the fifteen products is [`Real::times_unit`]'s two
+/// 32-bit multiplies; in `f32` the same products as before, bit for bit).
 pub(super) fn rotate<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
-    let u = [q.x, q.y, q.z];
-    let c = cross(u, v);
+    let u = [q.x.to_unit(), q.y.to_unit(), q.z.to_unit()];
+    let c = cross_unit(u, v);
     let c = add(c, c);
-    add(add(v, scale(c, q.w)), cross(u, c))
+    let w = q.w.to_unit();
+    add(add(v, c.map(|c| c.times_unit(w))), cross_unit(u, c))
 }
 
-/// The direction `v` (given in the frame `m` maps from) seen in that frame: `v` times the
-/// transpose of `m`'s linear part. For a rotation times a uniform scale (the frames of
-/// skeletons whose scales are uniform) this is the inverse's direction, scaled, with no
-/// division.
-fn into_frame<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Vec3<R> {
-    let r = &m.rows;
-    core::array::from_fn(|c| {
-        r[0][c].times_small(v[0]) + r[1][c].times_small(v[1]) + r[2][c].times_small(v[2])
-    })
+/// `u × v` of a unit-scalar vector `u` and a vector `v` ([`cross`]'s products in its order,
+/// each by [`Real::times_unit`]).
+fn cross_unit<R: Real>(u: [R::Unit; 3], v: Vec3<R>) -> Vec3<R> {
+    [
+        v[2].times_unit(u[1]) - v[1].times_unit(u[2]),
+        v[0].times_unit(u[2]) - v[2].times_unit(u[0]),
+        v[1].times_unit(u[0]) - v[0].times_unit(u[1]),
+    ]
 }
 
-/// The unit direction of the world vector `v` in the frame of `m` ([`into_frame`] of `v`
+/// The Hamilton product `a · q` of a quaternion `a` (components within 2: a shortest arc, a
+/// roll) and a unit quaternion `q` ([`Quat::hamilton`]'s sums, `q`'s components as the
+/// lane's unit scalar: each product [`Real::times_unit`], in `f32` bit for bit the same).
+pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
+    let [x, y, z, w] = [q.x, q.y, q.z, q.w].map(R::to_unit);
+    Quat {
+        x: a.w.times_unit(x) + a.x.times_unit(w) + a.y.times_unit(z) - a.z.times_unit(y),
+        y: a.w.times_unit(y) - a.x.times_unit(z) + a.y.times_unit(w) + a.z.times_unit(x),
+        z: a.w.times_unit(z) + a.x.times_unit(y) - a.y.times_unit(x) + a.z.times_unit(w),
+        w: a.w.times_unit(w) - a.x.times_unit(x) - a.y.times_unit(y) - a.z.times_unit(z),
+    }
+}
+
+/// The unit direction of the world vector `v` in the frame of `m` ([`unit_in`] of `v`
 /// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
 /// vector without length.
 pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>> {
@@ -115,9 +132,18 @@ pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>
 }
 
 /// The unit direction of the unit world vector `u` in the frame of `m` ([`direction_in`]
-/// of a vector already of unit length: one normalisation, not two).
+/// of a vector already of unit length: one normalisation, not two): `u` times the transpose
+/// of `m`'s linear part, normalised. For a rotation times a uniform scale (the frames of
+/// skeletons whose scales are uniform) that product is the inverse's direction, scaled,
+/// with no division. `u`'s components go in as the lane's unit scalar ([`Real::to_unit`]:
+/// `Q15` in fixed point, so that each of the nine products is [`Real::times_unit`]; in
+/// `f32` the same products as before, bit for bit).
 pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
-    unit(into_frame(m, u))
+    let r = &m.rows;
+    let [x, y, z] = u.map(R::to_unit);
+    unit(core::array::from_fn(|c| {
+        r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z)
+    }))
 }
 
 /// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
@@ -125,7 +151,7 @@ pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
 /// the dot product).
 fn one_plus_dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
     let h = add(a, b);
-    dot(h, h).times(R::HALF)
+    dot(h, h).times_small(R::HALF)
 }
 
 /// The shortest rotation taking the unit vector `from` to the unit vector `to`, not
@@ -133,6 +159,7 @@ fn one_plus_dot<R: Real>(a: Vec3<R>, b: Vec3<R>) -> R {
 /// normalise once, after their product with it); only vectors opposite to within rounding
 /// (that length below [`Real::EPSILON`]) take the half turn about `fallback()` (a unit
 /// vector perpendicular to `from`, worked out only then).
+#[cfg_attr(not(skin_v6m), inline(always))]
 pub(super) fn arc<R: Real>(
     from: Vec3<R>,
     to: Vec3<R>,
