@@ -193,18 +193,8 @@ impl<'a> Band<'a> {
         if x0 > x1 || y0 > y1 {
             return;
         }
-        let [p0, p1, p2] = t.p;
-        // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive inside,
-        // at the first candidate centre (cx, cy), and its steps per pixel right and down.
-        // Top-left edges keep centres with E = 0, the others need E ≥ 1 (a bias of 1).
+        // The first candidate's centre, in subpixels.
         let (cx, cy) = (x0 * SUBPIXEL + HALF, y0 * SUBPIXEL + HALF);
-        let edge = |a: (i32, i32), b: (i32, i32)| {
-            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-            let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
-            let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
-            (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
-        };
-        let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
         let width = usize::from(self.width);
         let len = (x1 - x0 + 1) as usize;
         let first = (y0 - band) as usize * width + x0 as usize;
@@ -213,46 +203,73 @@ impl<'a> Band<'a> {
             &mut self.colour[first..=last],
             &mut self.depth[first..=last],
         );
-        let mut scan = Scan {
-            row: [ea.0, eb.0, ec.0],
-            e: [ea.0, eb.0, ec.0],
-            right: [ea.1, eb.1, ec.1],
-            down: [ea.2, eb.2, ec.2],
-            start: 0,
-            left: len,
-            len,
-            width,
-            n: colours.len().min(depths.len()),
-        };
-        // A small triangle's candidates are mostly outside it, and many cover no centre in
-        // a band at all: the depth set-up waits for the first covered one.
-        if !scan.find() {
-            return;
+        // ARMv6-M: the edge functions, the scan and the depths in assembly (`fill_v6m`).
+        #[cfg(skin_asm_v6m)]
+        {
+            let depth = Depth::new(t.z, t.area as u32);
+            let shape = (len, (y1 - y0 + 1) as usize, width);
+            let buffers = (colours, depths);
+            if super::fill_v6m::fill(&t.p, (cx, cy), &depth, colour, buffers, shape) {
+                // Clipped to the band: within 0..width.
+                self.drawn.lo = self.drawn.lo.min(x0 as u16);
+                self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
+            }
         }
-        // Clipped to the band: within 0..width.
-        self.drawn.lo = self.drawn.lo.min(x0 as u16);
-        self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
-        let depth = Depth::new(t.z, t.area as u32);
-        loop {
-            // The covered centres of a row are consecutive (the triangle is convex): draw
-            // them, and go on to the next row at the first one past them.
+        #[cfg(not(skin_asm_v6m))]
+        {
+            let [p0, p1, p2] = t.p;
+            // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive
+            // inside, at the first candidate centre (cx, cy), and its steps per pixel right
+            // and down. Top-left edges keep centres with E = 0, the others need E ≥ 1 (a
+            // bias of 1).
+            let edge = |a: (i32, i32), b: (i32, i32)| {
+                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+                let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
+                let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
+                (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
+            };
+            let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
+            let mut scan = Scan {
+                row: [ea.0, eb.0, ec.0],
+                e: [ea.0, eb.0, ec.0],
+                right: [ea.1, eb.1, ec.1],
+                down: [ea.2, eb.2, ec.2],
+                start: 0,
+                left: len,
+                len,
+                width,
+                n: colours.len().min(depths.len()),
+            };
+            // A small triangle's candidates are mostly outside it, and many cover no centre in
+            // a band at all: the depth set-up waits for the first covered one.
+            if !scan.find() {
+                return;
+            }
+            // Clipped to the band: within 0..width.
+            self.drawn.lo = self.drawn.lo.min(x0 as u16);
+            self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
+            let depth = Depth::new(t.z, t.area as u32);
             loop {
-                // The edge functions opposite the second and third vertices without their
-                // fill-rule bias: the barycentric numerators.
-                let z = depth.at(scan.e[1] + eb.3, scan.e[2] + ec.3);
-                let i = scan.index();
-                if let (Some(d), Some(c)) = (depths.get_mut(i), colours.get_mut(i)) {
-                    if z < *d {
-                        *d = z;
-                        *c = colour;
+                // The covered centres of a row are consecutive (the triangle is convex): draw
+                // them, and go on to the next row at the first one past them.
+                loop {
+                    // The edge functions opposite the second and third vertices without their
+                    // fill-rule bias: the barycentric numerators.
+                    let z = depth.at(scan.e[1] + eb.3, scan.e[2] + ec.3);
+                    let i = scan.index();
+                    if let (Some(d), Some(c)) = (depths.get_mut(i), colours.get_mut(i)) {
+                        if z < *d {
+                            *d = z;
+                            *c = colour;
+                        }
+                    }
+                    if !scan.right() {
+                        break;
                     }
                 }
-                if !scan.right() {
-                    break;
+                if !scan.next_row() || !scan.find() {
+                    return;
                 }
-            }
-            if !scan.next_row() || !scan.find() {
-                return;
             }
         }
     }
@@ -272,6 +289,7 @@ impl<'a> Band<'a> {
 /// the current row starts at pixel `start` (from the first candidate) and has `left` pixels
 /// left from the current one; each row has `len` pixels, `width` after the previous one's
 /// start; `n` pixels in all.
+#[cfg(not(skin_asm_v6m))]
 struct Scan {
     row: [i32; 3],
     e: [i32; 3],
@@ -284,6 +302,7 @@ struct Scan {
     n: usize,
 }
 
+#[cfg(not(skin_asm_v6m))]
 impl Scan {
     /// Whether the current pixel's centre is covered (every edge function non-negative).
     #[inline(always)]

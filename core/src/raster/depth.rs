@@ -25,6 +25,7 @@
 //! definition it is checked against.
 
 /// The weights' fractional bits.
+#[cfg(not(skin_asm_v6m))]
 const W: u32 = 15;
 
 /// A triangle's depth interpolation: its first vertex's depth, the differences of the
@@ -102,8 +103,17 @@ impl Depth {
         }
     }
 
+    /// The first vertex's depth, the others' differences from it, the area's shift and
+    /// reciprocal, as `(shift, r, dz, z0)` (the ARMv6-M band fill computes [`Self::at`]).
+    #[cfg(skin_asm_v6m)]
+    #[inline(always)]
+    pub(crate) fn terms(&self) -> (u32, u32, [i32; 2], i32) {
+        (self.shift, self.r, self.dz, self.z0)
+    }
+
     /// The depth where the edge functions opposite the second and third vertices are `e1`
     /// and `e2` (non-negative, with `e1 + e2` at most the doubled area: a covered pixel).
+    #[cfg(not(skin_asm_v6m))]
     #[inline(always)]
     pub(crate) fn at(&self, e1: i32, e2: i32) -> u16 {
         let w = |e: i32| ((e as u32 >> self.shift) * self.r) >> W;
