@@ -28,6 +28,8 @@ mod clock;
 mod display;
 #[cfg(feature = "bench")]
 mod dqs_check;
+#[cfg(feature = "bench")]
+mod fill_check;
 #[cfg(not(feature = "bench"))]
 mod frame;
 #[cfg(feature = "bench")]

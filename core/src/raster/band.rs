@@ -181,9 +181,24 @@ impl<'a> Band<'a> {
         self.fill_in(t, scale(material, t.shade));
     }
 
+    /// [`Self::fill`] by the Rust scan on every target: on ARMv6-M, where [`Self::fill`]
+    /// runs the assembly (`fill_v6m`), the reference the firmware's device check compares
+    /// it with; elsewhere [`Self::fill`] itself.
+    #[doc(hidden)]
+    pub fn fill_reference(&mut self, t: &Triangle, material: Rgb565) {
+        self.fill_by::<false>(t, scale(material, t.shade));
+    }
+
     /// [`Self::fill`] in `colour`, the material already scaled by the triangle's intensity.
     #[inline(always)]
     pub(crate) fn fill_in(&mut self, t: &Triangle, colour: Rgb565) {
+        self.fill_by::<true>(t, colour);
+    }
+
+    /// [`Self::fill_in`], by the ARMv6-M assembly where `ASM` and the target has it, else by
+    /// the Rust scan.
+    #[inline(always)]
+    fn fill_by<const ASM: bool>(&mut self, t: &Triangle, colour: Rgb565) {
         let band = i32::from(self.y0);
         let (x0, x1) = (t.lo.0.max(0), t.hi.0.min(i32::from(self.width) - 1));
         let (y0, y1) = (
@@ -205,7 +220,7 @@ impl<'a> Band<'a> {
         );
         // ARMv6-M: the edge functions, the scan and the depths in assembly (`fill_v6m`).
         #[cfg(skin_asm_v6m)]
-        {
+        if ASM {
             let depth = Depth::new(t.z, t.area as u32);
             let shape = (len, (y1 - y0 + 1) as usize, width);
             let buffers = (colours, depths);
@@ -214,62 +229,60 @@ impl<'a> Band<'a> {
                 self.drawn.lo = self.drawn.lo.min(x0 as u16);
                 self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
             }
+            return;
         }
-        #[cfg(not(skin_asm_v6m))]
-        {
-            let [p0, p1, p2] = t.p;
-            // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive
-            // inside, at the first candidate centre (cx, cy), and its steps per pixel right
-            // and down. Top-left edges keep centres with E = 0, the others need E ≥ 1 (a
-            // bias of 1).
-            let edge = |a: (i32, i32), b: (i32, i32)| {
-                let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-                let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
-                let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
-                (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
-            };
-            let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
-            let mut scan = Scan {
-                row: [ea.0, eb.0, ec.0],
-                e: [ea.0, eb.0, ec.0],
-                right: [ea.1, eb.1, ec.1],
-                down: [ea.2, eb.2, ec.2],
-                start: 0,
-                left: len,
-                len,
-                width,
-                n: colours.len().min(depths.len()),
-            };
-            // A small triangle's candidates are mostly outside it, and many cover no centre in
-            // a band at all: the depth set-up waits for the first covered one.
-            if !scan.find() {
-                return;
-            }
-            // Clipped to the band: within 0..width.
-            self.drawn.lo = self.drawn.lo.min(x0 as u16);
-            self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
-            let depth = Depth::new(t.z, t.area as u32);
+        let [p0, p1, p2] = t.p;
+        // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive
+        // inside, at the first candidate centre (cx, cy), and its steps per pixel right
+        // and down. Top-left edges keep centres with E = 0, the others need E ≥ 1 (a
+        // bias of 1).
+        let edge = |a: (i32, i32), b: (i32, i32)| {
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
+            let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
+            (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
+        };
+        let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
+        let mut scan = Scan {
+            row: [ea.0, eb.0, ec.0],
+            e: [ea.0, eb.0, ec.0],
+            right: [ea.1, eb.1, ec.1],
+            down: [ea.2, eb.2, ec.2],
+            start: 0,
+            left: len,
+            len,
+            width,
+            n: colours.len().min(depths.len()),
+        };
+        // A small triangle's candidates are mostly outside it, and many cover no centre in
+        // a band at all: the depth set-up waits for the first covered one.
+        if !scan.find() {
+            return;
+        }
+        // Clipped to the band: within 0..width.
+        self.drawn.lo = self.drawn.lo.min(x0 as u16);
+        self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
+        let depth = Depth::new(t.z, t.area as u32);
+        loop {
+            // The covered centres of a row are consecutive (the triangle is convex): draw
+            // them, and go on to the next row at the first one past them.
             loop {
-                // The covered centres of a row are consecutive (the triangle is convex): draw
-                // them, and go on to the next row at the first one past them.
-                loop {
-                    // The edge functions opposite the second and third vertices without their
-                    // fill-rule bias: the barycentric numerators.
-                    let z = depth.at(scan.e[1] + eb.3, scan.e[2] + ec.3);
-                    let i = scan.index();
-                    if let (Some(d), Some(c)) = (depths.get_mut(i), colours.get_mut(i)) {
-                        if z < *d {
-                            *d = z;
-                            *c = colour;
-                        }
-                    }
-                    if !scan.right() {
-                        break;
+                // The edge functions opposite the second and third vertices without their
+                // fill-rule bias: the barycentric numerators.
+                let z = depth.at(scan.e[1] + eb.3, scan.e[2] + ec.3);
+                let i = scan.index();
+                if let (Some(d), Some(c)) = (depths.get_mut(i), colours.get_mut(i)) {
+                    if z < *d {
+                        *d = z;
+                        *c = colour;
                     }
                 }
-                if !scan.next_row() || !scan.find() {
-                    return;
+                if !scan.right() {
+                    break;
                 }
+            }
+            if !scan.next_row() || !scan.find() {
+                return;
             }
         }
     }
@@ -289,7 +302,6 @@ impl<'a> Band<'a> {
 /// the current row starts at pixel `start` (from the first candidate) and has `left` pixels
 /// left from the current one; each row has `len` pixels, `width` after the previous one's
 /// start; `n` pixels in all.
-#[cfg(not(skin_asm_v6m))]
 struct Scan {
     row: [i32; 3],
     e: [i32; 3],
@@ -302,7 +314,6 @@ struct Scan {
     n: usize,
 }
 
-#[cfg(not(skin_asm_v6m))]
 impl Scan {
     /// Whether the current pixel's centre is covered (every edge function non-negative).
     #[inline(always)]

@@ -25,7 +25,6 @@
 //! definition it is checked against.
 
 /// The weights' fractional bits.
-#[cfg(not(skin_asm_v6m))]
 const W: u32 = 15;
 
 /// A triangle's depth interpolation: its first vertex's depth, the differences of the
@@ -113,7 +112,6 @@ impl Depth {
 
     /// The depth where the edge functions opposite the second and third vertices are `e1`
     /// and `e2` (non-negative, with `e1 + e2` at most the doubled area: a covered pixel).
-    #[cfg(not(skin_asm_v6m))]
     #[inline(always)]
     pub(crate) fn at(&self, e1: i32, e2: i32) -> u16 {
         let w = |e: i32| ((e as u32 >> self.shift) * self.r) >> W;

@@ -43,7 +43,8 @@ use super::depth::Depth;
 struct Job {
     /// The vertices' coordinates, `x0, y0, x1, …` (`(i32, i32)` is not an FFI type).
     p: *const i32,
-    centre: (i32, i32),
+    cx: i32,
+    cy: i32,
     at: *mut u16,
     shift: u32,
     r: u32,
@@ -62,7 +63,7 @@ const _: () = {
     assert!(size_of::<usize>() == 4 && size_of::<*mut u16>() == 4);
     assert!(size_of::<(i32, i32)>() == 8 && offset_of!((i32, i32), 1) == 4);
     assert!(size_of::<[(i32, i32); 3]>() == 24);
-    assert!(offset_of!(Job, centre) == 4 && offset_of!(Job, at) == 12);
+    assert!(offset_of!(Job, cx) == 4 && offset_of!(Job, at) == 12);
     assert!(offset_of!(Job, shift) == 16 && offset_of!(Job, stride) == 52);
     assert!(size_of::<Job>() == 56);
 };
@@ -103,7 +104,8 @@ pub(super) fn fill(
     let at = depths.as_mut_ptr();
     let job = Job {
         p: p.as_ptr().cast::<i32>(),
-        centre,
+        cx: centre.0,
+        cy: centre.1,
         at,
         shift,
         r,
