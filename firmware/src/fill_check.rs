@@ -7,7 +7,7 @@
 //! grid of half pixels: the fill rule's biases).
 
 use embedded_graphics_core::pixelcolor::Rgb565;
-use skin_core::raster::band::Triangle;
+use skin_core::raster::band::{scale, Triangle};
 use skin_core::raster::{Band, ScreenVertex};
 
 use crate::synthetic::Rng;
@@ -31,15 +31,18 @@ pub struct Mismatch {
 #[inline(never)]
 pub fn check_fill_loop() -> Result<u32, Mismatch> {
     let mut rng = Rng::new(0x5EED_F111);
+    let material = Rgb565::new(31, 63, 31);
+    let shades: [Rgb565; 256] = core::array::from_fn(|i| scale(material, i as u8));
     let mut cases = 0;
-    let (mut colour, mut depth) = ([Rgb565::new(0, 0, 0); WIDTH * ROWS], [0u16; WIDTH * ROWS]);
     while cases < FILL_CASES {
         let width = 1 + rng.below(WIDTH as u32) as u16;
         let rows = 1 + rng.below(ROWS as u32) as u16;
         let y0 = rng.below(16) as u16;
-        let Some(t) = triangle(&mut rng, width, y0, rows) else {
+        let v = vertices(&mut rng, width, y0, rows);
+        let Some(t) = Triangle::new(&v).or_else(|| Triangle::new(&[v[0], v[2], v[1]])) else {
             continue;
         };
+        let (mut colour, mut depth) = ([Rgb565::new(0, 0, 0); WIDTH * ROWS], [0u16; WIDTH * ROWS]);
         for (c, d) in colour.iter_mut().zip(&mut depth) {
             *c = Rgb565::new(0, 0, rng.below(32) as u8);
             *d = if rng.below(2) == 0 {
@@ -48,16 +51,40 @@ pub fn check_fill_loop() -> Result<u32, Mismatch> {
                 rng.next_u32() as u16
             };
         }
-        let (mut colour2, mut depth2) = (colour, depth);
-        let material = Rgb565::new(31, 63, 31);
-        if let (Ok(mut a), Ok(mut b)) = (
-            Band::new(width, y0, rows, &mut colour, &mut depth),
-            Band::new(width, y0, rows, &mut colour2, &mut depth2),
-        ) {
-            a.fill(&t, material);
-            b.fill_reference(&t, material);
-        }
-        if colour != colour2 || depth != depth2 {
+        // A front face by `Band::fill` (the assembly's triangle entry), and the triangle as
+        // drawn, either way round, by binned drawing's step (its pair entry: the culling,
+        // the box, the depth's reciprocal and the bottom row too).
+        let same = |draw: &dyn Fn(&mut Band) -> Option<i32>,
+                    reference: &dyn Fn(&mut Band) -> Option<i32>| {
+            let (mut colour2, mut depth2) = (colour, depth);
+            let (mut colour1, mut depth1) = (colour, depth);
+            let (Ok(mut a), Ok(mut b)) = (
+                Band::new(width, y0, rows, &mut colour1, &mut depth1),
+                Band::new(width, y0, rows, &mut colour2, &mut depth2),
+            ) else {
+                return false;
+            };
+            draw(&mut a) == reference(&mut b) && colour1 == colour2 && depth1 == depth2
+        };
+        let filled = same(
+            &|band| {
+                band.fill(&t, material);
+                None
+            },
+            &|band| {
+                band.fill_reference(&t, material);
+                None
+            },
+        );
+        let binned = same(
+            &|band| band.draw_binned([&v[0], &v[1], &v[2]], &shades),
+            &|band| {
+                let t = Triangle::new(&v)?;
+                band.fill_reference(&t, material);
+                Some(t.bottom())
+            },
+        );
+        if !(filled && binned) {
             return Err(Mismatch { case: cases });
         }
         cases += 1;
@@ -65,9 +92,9 @@ pub fn check_fill_loop() -> Result<u32, Mismatch> {
     Ok(cases)
 }
 
-/// A front-facing triangle near a `width`-pixel band of `rows` rows from row `y0`; `None`
-/// when the one drawn has no area.
-fn triangle(rng: &mut Rng, width: u16, y0: u16, rows: u16) -> Option<Triangle> {
+/// A triangle's vertices near a `width`-pixel band of `rows` rows from row `y0`, wound
+/// either way.
+fn vertices(rng: &mut Rng, width: u16, y0: u16, rows: u16) -> [ScreenVertex; 3] {
     // Its size in subpixels: mostly a few pixels, sometimes tens, rarely hundreds.
     let size = match rng.below(16) {
         0 => 16 * 400,
@@ -99,5 +126,5 @@ fn triangle(rng: &mut Rng, width: u16, y0: u16, rows: u16) -> Option<Triangle> {
             shade: rng.next_u32() as u8,
         };
     }
-    Triangle::new(&v).or_else(|| Triangle::new(&[v[0], v[2], v[1]]))
+    v
 }

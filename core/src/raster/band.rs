@@ -287,6 +287,40 @@ impl<'a> Band<'a> {
         }
     }
 
+    /// Draws the triangle `v` as binned drawing does ([`Self::triangles`]: on ARMv6-M the
+    /// assembly's pair entry) in `shades` at its provoking vertex's intensity; its last
+    /// candidate row when it faces the viewer. The firmware's device check compares it with
+    /// [`Triangle::new`], [`Triangle::bottom`] and [`Self::fill_reference`].
+    #[doc(hidden)]
+    pub fn draw_binned(&mut self, v: [&ScreenVertex; 3], shades: &[Rgb565; 256]) -> Option<i32> {
+        self.triangles(shades).draw(v)
+    }
+
+    /// Draws triangles from their vertices, one after another, each in `shades` at its
+    /// provoking vertex's intensity (binned drawing's step: `bins`).
+    #[inline(always)]
+    pub(crate) fn triangles<'b>(&'b mut self, shades: &'b [Rgb565; 256]) -> Triangles<'b, 'a> {
+        #[cfg(skin_asm_v6m)]
+        let pairs = super::fill_v6m::Pairs::new(
+            (&mut *self.colour, &mut *self.depth),
+            (self.width, self.y0, self.rows),
+            shades,
+            (self.drawn.lo, self.drawn.hi),
+        );
+        Triangles {
+            #[cfg(skin_asm_v6m)]
+            pairs,
+            #[cfg(skin_asm_v6m)]
+            drawn: &mut self.drawn,
+            #[cfg(not(skin_asm_v6m))]
+            band: self,
+            #[cfg(not(skin_asm_v6m))]
+            shades,
+            #[cfg(skin_asm_v6m)]
+            band: core::marker::PhantomData,
+        }
+    }
+
     /// Send the band to `target` (one `fill_contiguous` of its rectangle).
     pub fn flush<D: DrawTarget<Color = Rgb565>>(&self, target: &mut D) -> Result<(), D::Error> {
         let area = Rectangle::new(
@@ -294,6 +328,48 @@ impl<'a> Band<'a> {
             Size::new(u32::from(self.width), u32::from(self.rows)),
         );
         target.fill_contiguous(&area, self.colour.iter().copied())
+    }
+}
+
+/// A band's triangles drawn one after another from their vertices ([`Band::triangles`]):
+/// on ARMv6-M by the assembly's pair entry (`fill_v6m`: the triangle's set-up too),
+/// elsewhere as [`Triangle::new`] and [`Band::fill`].
+pub(crate) struct Triangles<'b, 'a> {
+    #[cfg(skin_asm_v6m)]
+    pairs: super::fill_v6m::Pairs<'b>,
+    #[cfg(skin_asm_v6m)]
+    drawn: &'b mut Columns,
+    #[cfg(skin_asm_v6m)]
+    band: core::marker::PhantomData<&'b mut Band<'a>>,
+    #[cfg(not(skin_asm_v6m))]
+    band: &'b mut Band<'a>,
+    #[cfg(not(skin_asm_v6m))]
+    shades: &'b [Rgb565; 256],
+}
+
+impl Triangles<'_, '_> {
+    /// Draws the triangle `v` ([`Triangle::of`]); its last candidate row
+    /// ([`Triangle::bottom`]) when it faces the viewer.
+    #[inline(always)]
+    pub(crate) fn draw(&mut self, v: [&ScreenVertex; 3]) -> Option<i32> {
+        #[cfg(skin_asm_v6m)]
+        {
+            self.pairs.draw(v)
+        }
+        #[cfg(not(skin_asm_v6m))]
+        {
+            let t = Triangle::of(v)?;
+            self.band.fill_in(&t, self.shades[usize::from(t.shade)]);
+            Some(t.bottom())
+        }
+    }
+}
+
+#[cfg(skin_asm_v6m)]
+impl Drop for Triangles<'_, '_> {
+    /// The columns the assembly drew in, back in the band.
+    fn drop(&mut self) {
+        (self.drawn.lo, self.drawn.hi) = self.pairs.drawn();
     }
 }
 
@@ -479,14 +555,9 @@ impl Triangle {
         })
     }
 
-    /// The provoking vertex's intensity.
-    pub(crate) fn shade(&self) -> u8 {
-        self.shade
-    }
-
     /// The last row it may cover, not clipped to the screen.
     #[inline(always)]
-    pub(crate) fn bottom(&self) -> i32 {
+    pub fn bottom(&self) -> i32 {
         self.hi.1
     }
 

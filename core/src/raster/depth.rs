@@ -63,6 +63,12 @@ const HIGHEST: [u8; 256] = {
     t
 };
 
+/// The reciprocals' table and the bytes' highest bits (the ARMv6-M band fill reads them).
+#[cfg(skin_asm_v6m)]
+pub(crate) fn tables() -> (&'static [u16; 256], &'static [u8; 256]) {
+    (&TABLE, &HIGHEST)
+}
+
 impl Depth {
     /// For depths `z` at vertices whose doubled area is `a` (in `1..2^30`).
     #[inline(always)]

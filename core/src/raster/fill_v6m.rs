@@ -35,7 +35,10 @@ use embedded_graphics_core::pixelcolor::raw::RawU16;
 use embedded_graphics_core::pixelcolor::Rgb565;
 use embedded_graphics_core::prelude::RawData;
 
-use super::depth::Depth;
+use core::marker::PhantomData;
+
+use super::depth::{self, Depth};
+use super::ScreenVertex;
 
 /// What the assembly reads: the vertices, the first candidate's centre and depth address,
 /// then the part of its frame the caller computes (copied to the stack).
@@ -76,7 +79,7 @@ extern "C" {
     /// `job` must describe live vertices and depth and colour buffers (2-byte aligned,
     /// writable, not overlapping) holding every pixel `at + k · stride + j` (bytes,
     /// `j < len`) below `end`, and the colour's at `off` bytes from its depth's. The
-    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 108 bytes of stack.
+    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 156 bytes of stack.
     #[link_name = "skin_core_fill_v6m"]
     fn scan(job: &Job) -> u32;
 }
@@ -123,6 +126,107 @@ pub(super) fn fill(
     // mutably, do not overlap; `p` is borrowed. The function touches nothing else but its
     // stack frame.
     unsafe { scan(&job) != 0 }
+}
+
+/// A band as the assembly's pair entry reads it: the triangle's vertices (written for each),
+/// the band's depth buffer, its colour buffer's place, width, first row and rows, the
+/// colours at each intensity, the depth's tables, and the columns drawn (`lo .. hi`,
+/// widened by each triangle that covers a pixel).
+#[repr(C)]
+pub(super) struct Pairs<'b> {
+    v: [*const ScreenVertex; 3],
+    depth: *mut u16,
+    off: isize,
+    width: u32,
+    y0: i32,
+    rows: u32,
+    /// The colours' `RawU16` values (`Rgb565` is not an FFI type).
+    shades: *const u16,
+    table: *const u16,
+    highest: *const u8,
+    lo: u32,
+    hi: u32,
+    /// The band's buffers, borrowed while the pointers live.
+    band: PhantomData<&'b mut [u16]>,
+}
+
+// The layouts the assembly relies on (its offsets below).
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(offset_of!(Pairs<'static>, depth) == 12 && offset_of!(Pairs<'static>, width) == 20);
+    assert!(offset_of!(Pairs<'static>, shades) == 32 && offset_of!(Pairs<'static>, lo) == 44);
+    assert!(offset_of!(Pairs<'static>, hi) == 48 && size_of::<Pairs<'static>>() == 52);
+    assert!(size_of::<ScreenVertex>() == 8 && size_of::<Rgb565>() == 2);
+    assert!(offset_of!(ScreenVertex, y) == 2 && offset_of!(ScreenVertex, z) == 4);
+    assert!(offset_of!(ScreenVertex, shade) == 6);
+};
+
+extern "C" {
+    /// Draws the triangle `pairs.v` (as `Triangle::new` and `Band::fill_in` in the colour
+    /// at its first vertex's intensity); its last candidate row (`Triangle::bottom`), or
+    /// `i32::MIN` when it is culled.
+    ///
+    /// # Safety
+    ///
+    /// `pairs` must hold three live vertices, a live table of 256 colours and the depth's
+    /// tables (256 entries each), and depth and colour buffers (2-byte aligned, writable,
+    /// not overlapping) of `width × rows` pixels each. The function follows the AAPCS: it
+    /// preserves r4–r11 and sp, and uses 156 bytes of stack.
+    #[link_name = "skin_core_pair_v6m"]
+    fn pair(pairs: &mut Pairs<'_>) -> i32;
+}
+
+impl<'b> Pairs<'b> {
+    /// For a band of `width × rows` pixels from row `y0` over `colours` and `depths`,
+    /// drawing in `shades`, the columns `lo .. hi` drawn already; rows past the buffers'
+    /// end are left out (a band's buffers hold them all).
+    pub(super) fn new(
+        (colours, depths): (&'b mut [Rgb565], &'b mut [u16]),
+        (width, y0, rows): (u16, u16, u16),
+        shades: &'b [Rgb565; 256],
+        (lo, hi): (u16, u16),
+    ) -> Self {
+        let short = colours.len().min(depths.len());
+        let rows = match usize::from(width) {
+            0 => 0,
+            w => usize::from(rows).min(short / w) as u32,
+        };
+        let (table, highest) = depth::tables();
+        let depth = depths.as_mut_ptr();
+        Self {
+            v: [core::ptr::null(); 3],
+            depth,
+            off: (colours.as_mut_ptr() as isize).wrapping_sub(depth as isize),
+            width: u32::from(width),
+            y0: i32::from(y0),
+            rows,
+            shades: shades.as_ptr().cast::<u16>(),
+            table: table.as_ptr(),
+            highest: highest.as_ptr(),
+            lo: u32::from(lo),
+            hi: u32::from(hi),
+            band: PhantomData,
+        }
+    }
+
+    /// Draws the triangle `v`: its last candidate row when it faces the viewer.
+    #[inline(always)]
+    pub(super) fn draw(&mut self, v: [&ScreenVertex; 3]) -> Option<i32> {
+        self.v = v.map(|v| v as *const ScreenVertex);
+        // SAFETY: the vertices are borrowed for the call; the buffers hold `width × rows`
+        // pixels (`new` keeps `rows` within them) and are borrowed mutably for `'b`, the tables are
+        // `'static` or borrowed for `'b`; the assembly writes only pixels of columns
+        // `0 ..= width − 1` and rows `y0 ..= y0 + rows − 1` (the triangle's box clipped to
+        // them), reads a colour at an intensity (`u8`), a table entry at a byte and a
+        // highest bit at a value below 256.
+        let bottom = unsafe { pair(self) };
+        (bottom != i32::MIN).then_some(bottom)
+    }
+
+    /// The columns drawn, `lo .. hi`.
+    pub(super) fn drawn(&self) -> (u16, u16) {
+        (self.lo as u16, self.hi as u16)
+    }
 }
 
 // Job: +0 p, +4 cx, +8 cy, +12 at, +16 shift .. +48 end (the frame's +8 .. +40), +52 stride.
@@ -205,6 +309,225 @@ core::arch::global_asm!(
     mov \right, r4
     .endm
 
+@ The smaller and the larger of \x, \y, \z into r6, r7.
+    .macro SKIN_FILL_RANGE x, y, z
+    movs r6, \x
+    movs r7, \x
+    cmp \y, r6
+    bge 1f
+    movs r6, \y
+1:
+    cmp \y, r7
+    ble 1f
+    movs r7, \y
+1:
+    cmp \z, r6
+    bge 1f
+    movs r6, \z
+1:
+    cmp \z, r7
+    ble 1f
+    movs r7, \z
+1:
+    @ The first and last pixel centres within: ⌈(min − 8) / 16⌉, ⌊(max − 8) / 16⌋.
+    adds r6, #7
+    asrs r6, r6, #4
+    subs r7, #8
+    asrs r7, r7, #4
+    .endm
+
+    .global skin_core_pair_v6m
+    .type skin_core_pair_v6m, %function
+    .thumb_func
+skin_core_pair_v6m:
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    push {{r4-r6}}
+    sub sp, #124
+    str r0, [sp, #76]
+    ldm r0!, {{r1-r3}}
+    @ The vertices a (r1), b (r2), c (r3) wound as p0 = a, p1 = c, p2 = b: the depths.
+    ldrh r4, [r1, #4]
+    ldrh r5, [r3, #4]
+    subs r5, r4
+    str r5, [sp, #16]
+    ldrh r5, [r2, #4]
+    subs r5, r4
+    str r5, [sp, #20]
+    lsls r4, r4, #15
+    movs r5, #1
+    lsls r5, r5, #14
+    adds r4, r5
+    str r4, [sp, #24]
+    @ The colour at a's intensity; the colour buffer's place.
+    ldrb r4, [r1, #6]
+    lsls r4, r4, #1
+    ldr r5, [r0, #20]
+    ldrh r4, [r5, r4]
+    str r4, [sp, #28]
+    ldr r4, [r0, #4]
+    str r4, [sp, #32]
+    @ The coordinates: a (r4, r5), c (r0, r1), b (r3, r2), stored as p0, p1, p2.
+    movs r6, #0
+    movs r7, #2
+    ldrsh r4, [r1, r6]
+    ldrsh r5, [r1, r7]
+    ldrsh r0, [r3, r6]
+    ldrsh r1, [r3, r7]
+    ldrsh r3, [r2, r6]
+    ldrsh r2, [r2, r7]
+    add r6, sp, #80
+    stm r6!, {{r4, r5}}
+    stm r6!, {{r0, r1}}
+    str r3, [r6]
+    str r2, [r6, #4]
+    @ Twice the signed area (b − a) × (c − a): a front face's is negative; its negation.
+    subs r6, r3, r4
+    subs r7, r1, r5
+    muls r6, r7, r6
+    subs r7, r0, r4
+    subs r2, r2, r5
+    muls r7, r2, r7
+    subs r6, r6, r7
+    bmi 1f
+    b .Lskin_pair_v6m_culled
+1:
+    rsbs r6, r6, #0
+    str r6, [sp, #116]
+    @ The columns, clipped to 0 ..= width − 1.
+    SKIN_FILL_RANGE r4, r0, r3
+    cmp r6, #0
+    bge 1f
+    movs r6, #0
+1:
+    ldr r2, [sp, #76]
+    ldr r1, [r2, #20]
+    subs r1, #1
+    cmp r7, r1
+    ble 1f
+    movs r7, r1
+1:
+    str r6, [sp, #104]
+    str r7, [sp, #112]
+    @ The rows, the last kept as the triangle's bottom, clipped to the band's.
+    ldr r4, [sp, #84]
+    ldr r0, [sp, #92]
+    ldr r3, [sp, #100]
+    SKIN_FILL_RANGE r4, r0, r3
+    str r7, [sp, #108]
+    ldr r1, [r2, #24]
+    cmp r6, r1
+    bge 1f
+    movs r6, r1
+1:
+    ldr r0, [r2, #28]
+    adds r0, r1
+    subs r0, #1
+    cmp r7, r0
+    ble 1f
+    movs r7, r0
+1:
+    @ No candidate in the band: its bottom.
+    ldr r4, [sp, #104]
+    ldr r5, [sp, #112]
+    cmp r4, r5
+    bgt 2f
+    cmp r6, r7
+    ble 1f
+2:
+    b .Lskin_pair_v6m_bottom
+1:
+    str r6, [sp, #120]
+    @ The row's pixels, the first candidate's depth address, the stride, the end.
+    subs r5, r5, r4
+    adds r5, #1
+    str r5, [sp, #36]
+    subs r3, r6, r1
+    ldr r1, [r2, #20]
+    muls r3, r1, r3
+    adds r3, r4
+    lsls r3, r3, #1
+    ldr r0, [r2, #12]
+    adds r3, r0
+    str r3, [sp, #72]
+    lsls r1, r1, #1
+    str r1, [sp, #56]
+    subs r0, r7, r6
+    muls r0, r1, r0
+    adds r0, r3
+    lsls r5, r5, #1
+    adds r0, r5
+    str r0, [sp, #40]
+    @ The area's shift and reciprocal (`depth::Depth::new`): m = a >> shift below 2^15,
+    @ or a << up at least 2^14, then the table's reciprocal and one Newton step.
+    ldr r0, [sp, #116]
+    movs r1, #0
+    movs r3, #0
+    lsrs r4, r0, #15
+    beq 3f
+    lsrs r4, r0, #22
+    beq 1f
+    lsrs r0, r0, #8
+    adds r1, #8
+1:
+    lsrs r4, r0, #18
+    beq 1f
+    lsrs r0, r0, #4
+    adds r1, #4
+1:
+    lsrs r4, r0, #16
+    beq 1f
+    lsrs r0, r0, #2
+    adds r1, #2
+1:
+    lsrs r4, r0, #15
+    beq 4f
+    lsrs r0, r0, #1
+    adds r1, #1
+    b 4f
+3:
+    ldr r5, [r2, #40]
+    lsrs r4, r0, #8
+    beq 1f
+    ldrb r4, [r5, r4]
+    adds r4, #8
+    b 2f
+1:
+    ldrb r4, [r5, r0]
+2:
+    movs r3, #14
+    subs r3, r3, r4
+    lsls r0, r3
+4:
+    str r1, [sp, #8]
+    lsrs r4, r0, #6
+    movs r5, #255
+    ands r4, r5
+    lsls r4, r4, #1
+    ldr r5, [r2, #36]
+    ldrh r4, [r5, r4]
+    muls r0, r4, r0
+    movs r5, #1
+    lsls r5, r5, #30
+    subs r5, r5, r0
+    lsrs r5, r5, #9
+    muls r5, r4, r5
+    lsrs r5, r5, #21
+    adds r5, r4
+    lsls r5, r3
+    str r5, [sp, #12]
+    @ The first candidate's centre, the vertices.
+    ldr r6, [sp, #104]
+    lsls r6, r6, #4
+    adds r6, #8
+    ldr r7, [sp, #120]
+    lsls r7, r7, #4
+    adds r7, #8
+    add r5, sp, #80
+    b .Lskin_fill_v6m_edges
+
     .global skin_core_fill_v6m
     .type skin_core_fill_v6m, %function
     .thumb_func
@@ -214,7 +537,10 @@ skin_core_fill_v6m:
     mov r5, r9
     mov r6, r10
     push {{r4-r6}}
-    sub sp, #76
+    sub sp, #124
+    @ No pair's job: the function returns whether a pixel was covered.
+    movs r1, #0
+    str r1, [sp, #76]
     @ The frame's copied part.
     movs r1, r0
     adds r1, #16
@@ -224,10 +550,12 @@ skin_core_fill_v6m:
     ldm r1!, {{r2-r6}}
     stm r7!, {{r2-r5}}
     str r6, [sp, #56]
-    @ The edges (vertices p1 → p2, p2 → p0, p0 → p1), the first row's cursor.
+    @ The first row's cursor, the vertices and the centre.
     ldr r3, [r0, #12]
     str r3, [sp, #72]
     ldm r0!, {{r5-r7}}
+.Lskin_fill_v6m_edges:
+    @ The edges (vertices p1 → p2, p2 → p0, p0 → p1).
     SKIN_FILL_EDGE 0, 8, 16, r8
     SKIN_FILL_EDGE 1, 16, 0, r9
     SKIN_FILL_EDGE 2, 0, 8, r10
@@ -303,11 +631,36 @@ skin_core_fill_v6m:
     b .Lskin_fill_v6m_pixel
 .Lskin_fill_v6m_none:
     movs r0, #0
-    b .Lskin_fill_v6m_exit
+    b 1f
 .Lskin_fill_v6m_done:
     movs r0, #1
+1:
+    @ A pair's job: the columns drawn widened to the triangle's, and its bottom returned.
+    ldr r2, [sp, #76]
+    cmp r2, #0
+    beq .Lskin_fill_v6m_exit
+    cmp r0, #0
+    beq .Lskin_pair_v6m_bottom
+    ldr r0, [sp, #104]
+    ldr r1, [r2, #44]
+    cmp r0, r1
+    bhs 1f
+    str r0, [r2, #44]
+1:
+    ldr r0, [sp, #112]
+    adds r0, #1
+    ldr r1, [r2, #48]
+    cmp r0, r1
+    bls .Lskin_pair_v6m_bottom
+    str r0, [r2, #48]
+.Lskin_pair_v6m_bottom:
+    ldr r0, [sp, #108]
+    b .Lskin_fill_v6m_exit
+.Lskin_pair_v6m_culled:
+    movs r0, #1
+    lsls r0, r0, #31
 .Lskin_fill_v6m_exit:
-    add sp, #76
+    add sp, #124
     pop {{r4-r6}}
     mov r8, r4
     mov r9, r5
@@ -315,6 +668,7 @@ skin_core_fill_v6m:
     pop {{r4-r7}}
     pop {{r3}}
     bx r3
+    .size skin_core_pair_v6m, . - skin_core_pair_v6m
     .size skin_core_fill_v6m, . - skin_core_fill_v6m
     .popsection
 "#
