@@ -1,4 +1,4 @@
-//! A triangle's pixels in a band, in ARMv6-M assembly (Cortex-M0, M0+, M1): one of
+//! A triangle's set-up and pixels in a band, in ARMv6-M assembly (Cortex-M0, M0+, M1): one of
 //! skin-core's `unsafe` modules, selected by the `skin_asm_v6m` flag (`build.rs`).
 //!
 //! **Why assembly.** Scanning a triangle's candidate pixels steps three edge functions and
@@ -11,23 +11,35 @@
 //! low registers through the scan, the steps right in three high registers (each an `ADD`
 //! from there), and everything else in a frame on the stack, one `LDR` away.
 //!
-//! **What it computes.** Exactly the Rust scan's arithmetic, operation for operation on
-//! `i32`/`u32` with wrapping: from the first candidate, row by row, the first covered pixel
-//! (all three edge functions, with their biases, non-negative), then each covered pixel's
-//! depth `z0 + ((w₁·dz₁ + w₂·dz₂ + 2^14) >> 15)` with `wᵢ = ((eᵢ + biasᵢ) >> shift) · r >> 15`
+//! **What it computes.** Exactly the Rust code's arithmetic, operation for operation on
+//! `i32`/`u32` with wrapping. Two entries: the *pair* entry ([`Pairs::draw`], binned
+//! drawing's step) starts from a triangle's three vertices as `band::Triangle::of` does
+//! (twice the signed area, culling when it is not negative, the winding `a, c, b`, the
+//! candidate box `⌈(min − 8) / 16⌉ ..= ⌊(max − 8) / 16⌋`, clipped to the band), computes
+//! the depth's shift and reciprocal as `depth::Depth::new` (the same tables and Newton step)
+//! and the colour at the first vertex's intensity, and returns the box's last row; the
+//! *triangle* entry ([`fill`]) starts from a `Triangle` already set up. Both then set up
+//! the three edge functions as `Band::fill_in` (biases, steps), and scan: from the first
+//! candidate, row by row, the first covered pixel (all three edge functions, with their
+//! biases, non-negative), then each covered pixel's depth
+//! `z0 + ((w₁·dz₁ + w₂·dz₂ + 2^14) >> 15)` with `wᵢ = ((eᵢ + biasᵢ) >> shift) · r >> 15`
 //! (`depth::Depth::at`, the rounding folded into the first depth: `z0 · 2^15 + 2^14`), kept
 //! where it is below the stored depth with the colour; a row ends at its first uncovered
 //! pixel after a covered one (the triangle is convex). A covered pixel's depth lies within
 //! the vertices' (the weights never sum past one), so its 32-bit value is the `u16` the Rust
-//! code stores. It returns whether any pixel was covered. The frames that the firmware draws
-//! with this loop are compared with the host's (the Rust loop) bit for bit by the
-//! `firmware_frames` tests.
+//! code stores. The frames that the firmware draws with it are compared with the host's
+//! (the Rust code) bit for bit by the `firmware_frames` tests, and the firmware benchmark
+//! compares both entries with the Rust scan on the device (`firmware/src/fill_check.rs`,
+//! its `CHECK fill-loop` line).
 //!
-//! **Safety.** The one entry, [`fill`], makes the [`Job`] from two slices of the same
-//! length `n = (rows − 1) · width + len` (checked), with `1 ≤ len ≤ width`: the assembly
-//! reads and writes the depth and colour of pixels `k · width + j` for `j < len` while
-//! `k · width < n` only, all below `n`; it reads the `Job` and keeps its frame on the stack.
-//! Only instructions that ARMv4T's Thumb has as well are used.
+//! **Safety.** [`fill`] makes its [`Job`] from two slices of the same length
+//! `n = (rows − 1) · width + len` (checked), with `1 ≤ len ≤ width`: the assembly reads and
+//! writes the depth and colour of pixels `k · width + j` for `j < len` while `k · width < n`
+//! only, all below `n`. [`Pairs::new`] takes the band's buffers and keeps its rows within
+//! them; the pair entry writes only pixels of the triangle's box clipped to the band's
+//! columns and rows, and reads the three vertices [`Pairs::draw`] borrows, a colour at an
+//! intensity (a byte) and the depth's two 256-entry tables at a byte. Both keep their frame
+//! on the stack. Only instructions that ARMv4T's Thumb has as well are used.
 
 #![allow(unsafe_code)]
 
