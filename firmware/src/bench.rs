@@ -82,6 +82,8 @@ where
     // The fixed lane's projection loop (ARMv6-M assembly in Cortex-M0 code).
     #[cfg(feature = "fixed")]
     let same = same && project_loop_matches_per_vertex_path();
+    // The band's fill (ARMv6-M assembly in Cortex-M0 code).
+    let same = same && fill_loop_matches_rust_scan();
     // Not in the micro:bit's `f32` build: its soft-float scene and the benchmark's asset
     // need more stack than its 16 KiB leave beside the kernels' (its Cortex-M0 code measures
     // it on the mps2-an385, `scripts/firmware.sh kernels mps2-an385-m0 f32`).
@@ -316,6 +318,34 @@ fn project_loop_matches_per_vertex_path() -> bool {
                 m.len
             );
             defmt::info!("CHECK project-loop failed");
+            false
+        }
+    }
+}
+
+/// A band's fill must give the Rust scan's pixels on [`fill_check::check_fill_loop`]'s
+/// triangles.
+fn fill_loop_matches_rust_scan() -> bool {
+    match crate::fill_check::check_fill_loop() {
+        // Every planned triangle compared, or the check proved less than it says.
+        Ok(cases) if cases == crate::fill_check::FILL_CASES => {
+            defmt::info!("CHECK fill-loop ok cases={=u32}", cases);
+            true
+        }
+        Ok(cases) => {
+            defmt::error!(
+                "CHECK FAILED: the fill check compared {=u32} triangles, not {=u32}",
+                cases,
+                crate::fill_check::FILL_CASES
+            );
+            false
+        }
+        Err(m) => {
+            defmt::error!(
+                "CHECK FAILED: the band's fill differs from the Rust scan: case={=u32}",
+                m.case
+            );
+            defmt::info!("CHECK fill-loop failed");
             false
         }
     }

@@ -31,6 +31,8 @@ mod core1;
 mod display;
 #[cfg(feature = "bench")]
 mod dqs_check;
+#[cfg(feature = "bench")]
+mod fill_check;
 #[cfg(not(feature = "bench"))]
 mod frame;
 #[cfg(feature = "bench")]

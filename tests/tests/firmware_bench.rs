@@ -26,6 +26,10 @@ mod dqs_check;
 #[path = "../../firmware/src/project_check.rs"]
 mod project_check;
 
+#[allow(dead_code)] // the on-device check: its case count
+#[path = "../../firmware/src/fill_check.rs"]
+mod fill_check;
+
 use skin_tests::firmware::{fields, lines, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
@@ -129,6 +133,18 @@ fn check_run(
             "{ctx}"
         );
     }
+    // The band's fill (assembly in Cortex-M0 code) gave the Rust scan's pixels on every
+    // triangle.
+    let fill = log
+        .lines()
+        .find(|l| l.contains("CHECK fill-loop"))
+        .unwrap_or_else(|| panic!("no fill-loop check: {ctx}"));
+    assert!(fill.contains("CHECK fill-loop ok"), "{ctx}");
+    assert_eq!(
+        fields(fill)["cases"],
+        fill_check::FILL_CASES.to_string(),
+        "{ctx}"
+    );
     // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.
     let dqs = log
         .lines()

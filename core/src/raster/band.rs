@@ -181,9 +181,24 @@ impl<'a> Band<'a> {
         self.fill_in(t, scale(material, t.shade));
     }
 
+    /// [`Self::fill`] by the Rust scan on every target: on ARMv6-M, where [`Self::fill`]
+    /// runs the assembly (`fill_v6m`), the reference the firmware's device check compares
+    /// it with; elsewhere [`Self::fill`] itself.
+    #[doc(hidden)]
+    pub fn fill_reference(&mut self, t: &Triangle, material: Rgb565) {
+        self.fill_by::<false>(t, scale(material, t.shade));
+    }
+
     /// [`Self::fill`] in `colour`, the material already scaled by the triangle's intensity.
     #[inline(always)]
     pub(crate) fn fill_in(&mut self, t: &Triangle, colour: Rgb565) {
+        self.fill_by::<true>(t, colour);
+    }
+
+    /// [`Self::fill_in`], by the ARMv6-M assembly where `ASM` and the target has it, else by
+    /// the Rust scan.
+    #[inline(always)]
+    fn fill_by<const ASM: bool>(&mut self, t: &Triangle, colour: Rgb565) {
         let band = i32::from(self.y0);
         let (x0, x1) = (t.lo.0.max(0), t.hi.0.min(i32::from(self.width) - 1));
         let (y0, y1) = (
@@ -193,18 +208,8 @@ impl<'a> Band<'a> {
         if x0 > x1 || y0 > y1 {
             return;
         }
-        let [p0, p1, p2] = t.p;
-        // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive inside,
-        // at the first candidate centre (cx, cy), and its steps per pixel right and down.
-        // Top-left edges keep centres with E = 0, the others need E ≥ 1 (a bias of 1).
+        // The first candidate's centre, in subpixels.
         let (cx, cy) = (x0 * SUBPIXEL + HALF, y0 * SUBPIXEL + HALF);
-        let edge = |a: (i32, i32), b: (i32, i32)| {
-            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-            let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
-            let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
-            (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
-        };
-        let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
         let width = usize::from(self.width);
         let len = (x1 - x0 + 1) as usize;
         let first = (y0 - band) as usize * width + x0 as usize;
@@ -213,6 +218,31 @@ impl<'a> Band<'a> {
             &mut self.colour[first..=last],
             &mut self.depth[first..=last],
         );
+        // ARMv6-M: the edge functions, the scan and the depths in assembly (`fill_v6m`).
+        #[cfg(skin_asm_v6m)]
+        if ASM {
+            let depth = Depth::new(t.z, t.area as u32);
+            let shape = (len, (y1 - y0 + 1) as usize, width);
+            let buffers = (colours, depths);
+            if super::fill_v6m::fill(&t.p, (cx, cy), &depth, colour, buffers, shape) {
+                // Clipped to the band: within 0..width.
+                self.drawn.lo = self.drawn.lo.min(x0 as u16);
+                self.drawn.hi = self.drawn.hi.max(x1 as u16 + 1);
+            }
+            return;
+        }
+        let [p0, p1, p2] = t.p;
+        // Edge a→b: E(p) = (b.x − a.x)(p.y − a.y) − (b.y − a.y)(p.x − a.x), positive
+        // inside, at the first candidate centre (cx, cy), and its steps per pixel right
+        // and down. Top-left edges keep centres with E = 0, the others need E ≥ 1 (a
+        // bias of 1).
+        let edge = |a: (i32, i32), b: (i32, i32)| {
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let bias = i32::from(!(dy < 0 || (dy == 0 && dx > 0)));
+            let at = dx * (cy - a.1) - dy * (cx - a.0) - bias;
+            (at, -dy * SUBPIXEL, dx * SUBPIXEL, bias)
+        };
+        let (ea, eb, ec) = (edge(p1, p2), edge(p2, p0), edge(p0, p1));
         let mut scan = Scan {
             row: [ea.0, eb.0, ec.0],
             e: [ea.0, eb.0, ec.0],
@@ -257,6 +287,40 @@ impl<'a> Band<'a> {
         }
     }
 
+    /// Draws the triangle `v` as binned drawing does ([`Self::triangles`]: on ARMv6-M the
+    /// assembly's pair entry) in `shades` at its provoking vertex's intensity; its last
+    /// candidate row when it faces the viewer. The firmware's device check compares it with
+    /// [`Triangle::new`], [`Triangle::bottom`] and [`Self::fill_reference`].
+    #[doc(hidden)]
+    pub fn draw_binned(&mut self, v: [&ScreenVertex; 3], shades: &[Rgb565; 256]) -> Option<i32> {
+        self.triangles(shades).draw(v)
+    }
+
+    /// Draws triangles from their vertices, one after another, each in `shades` at its
+    /// provoking vertex's intensity (binned drawing's step: `bins`).
+    #[inline(always)]
+    pub(crate) fn triangles<'b>(&'b mut self, shades: &'b [Rgb565; 256]) -> Triangles<'b, 'a> {
+        #[cfg(skin_asm_v6m)]
+        let pairs = super::fill_v6m::Pairs::new(
+            (&mut *self.colour, &mut *self.depth),
+            (self.width, self.y0, self.rows),
+            shades,
+            (self.drawn.lo, self.drawn.hi),
+        );
+        Triangles {
+            #[cfg(skin_asm_v6m)]
+            pairs,
+            #[cfg(skin_asm_v6m)]
+            drawn: &mut self.drawn,
+            #[cfg(not(skin_asm_v6m))]
+            band: self,
+            #[cfg(not(skin_asm_v6m))]
+            shades,
+            #[cfg(skin_asm_v6m)]
+            band: core::marker::PhantomData,
+        }
+    }
+
     /// Send the band to `target` (one `fill_contiguous` of its rectangle).
     pub fn flush<D: DrawTarget<Color = Rgb565>>(&self, target: &mut D) -> Result<(), D::Error> {
         let area = Rectangle::new(
@@ -264,6 +328,48 @@ impl<'a> Band<'a> {
             Size::new(u32::from(self.width), u32::from(self.rows)),
         );
         target.fill_contiguous(&area, self.colour.iter().copied())
+    }
+}
+
+/// A band's triangles drawn one after another from their vertices ([`Band::triangles`]):
+/// on ARMv6-M by the assembly's pair entry (`fill_v6m`: the triangle's set-up too),
+/// elsewhere as [`Triangle::new`] and [`Band::fill`].
+pub(crate) struct Triangles<'b, 'a> {
+    #[cfg(skin_asm_v6m)]
+    pairs: super::fill_v6m::Pairs<'b>,
+    #[cfg(skin_asm_v6m)]
+    drawn: &'b mut Columns,
+    #[cfg(skin_asm_v6m)]
+    band: core::marker::PhantomData<&'b mut Band<'a>>,
+    #[cfg(not(skin_asm_v6m))]
+    band: &'b mut Band<'a>,
+    #[cfg(not(skin_asm_v6m))]
+    shades: &'b [Rgb565; 256],
+}
+
+impl Triangles<'_, '_> {
+    /// Draws the triangle `v` ([`Triangle::of`]); its last candidate row
+    /// ([`Triangle::bottom`]) when it faces the viewer.
+    #[inline(always)]
+    pub(crate) fn draw(&mut self, v: [&ScreenVertex; 3]) -> Option<i32> {
+        #[cfg(skin_asm_v6m)]
+        {
+            self.pairs.draw(v)
+        }
+        #[cfg(not(skin_asm_v6m))]
+        {
+            let t = Triangle::of(v)?;
+            self.band.fill_in(&t, self.shades[usize::from(t.shade)]);
+            Some(t.bottom())
+        }
+    }
+}
+
+#[cfg(skin_asm_v6m)]
+impl Drop for Triangles<'_, '_> {
+    /// The columns the assembly drew in, back in the band.
+    fn drop(&mut self) {
+        (self.drawn.lo, self.drawn.hi) = self.pairs.drawn();
     }
 }
 
@@ -449,14 +555,9 @@ impl Triangle {
         })
     }
 
-    /// The provoking vertex's intensity.
-    pub(crate) fn shade(&self) -> u8 {
-        self.shade
-    }
-
     /// The last row it may cover, not clipped to the screen.
     #[inline(always)]
-    pub(crate) fn bottom(&self) -> i32 {
+    pub fn bottom(&self) -> i32 {
         self.hi.1
     }
 

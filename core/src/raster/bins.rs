@@ -219,6 +219,7 @@ impl Bins {
         let mut calls = Calls::new(parts, vertices);
         // The spans that reach below this band, in order: the next band's carried list.
         let (mut head, mut tail) = (NONE, NONE);
+        let mut triangles = band.triangles(shades);
         loop {
             // The earlier of the two lists' heads (NONE is larger than any span).
             let s = if carried < fresh {
@@ -237,11 +238,10 @@ impl Bins {
             let Some(v) = calls.triangle(number)? else {
                 return Err(calls.past_the_end(number));
             };
-            let Some(t) = Triangle::of(v) else {
+            let Some(bottom) = triangles.draw(v) else {
                 continue;
             };
-            band.fill_in(&t, shades[usize::from(t.shade())]);
-            if t.bottom() >= below {
+            if bottom >= below {
                 match tail {
                     NONE => head = s,
                     t => spans[usize::from(t)].next = s,
@@ -256,9 +256,7 @@ impl Bins {
         // The triangles the spans had no room for, each tested by every band.
         let mut number = self.unbinned;
         while let Some(v) = calls.triangle(number)? {
-            if let Some(t) = Triangle::of(v) {
-                band.fill_in(&t, shades[usize::from(t.shade())]);
-            }
+            triangles.draw(v);
             number += 1;
         }
         Ok(())

@@ -63,6 +63,12 @@ const HIGHEST: [u8; 256] = {
     t
 };
 
+/// The reciprocals' table and the bytes' highest bits (the ARMv6-M band fill reads them).
+#[cfg(skin_asm_v6m)]
+pub(crate) fn tables() -> (&'static [u16; 256], &'static [u8; 256]) {
+    (&TABLE, &HIGHEST)
+}
+
 impl Depth {
     /// For depths `z` at vertices whose doubled area is `a` (in `1..2^30`).
     #[inline(always)]
@@ -100,6 +106,14 @@ impl Depth {
             shift,
             r,
         }
+    }
+
+    /// The first vertex's depth, the others' differences from it, the area's shift and
+    /// reciprocal, as `(shift, r, dz, z0)` (the ARMv6-M band fill computes [`Self::at`]).
+    #[cfg(skin_asm_v6m)]
+    #[inline(always)]
+    pub(crate) fn terms(&self) -> (u32, u32, [i32; 2], i32) {
+        (self.shift, self.r, self.dz, self.z0)
     }
 
     /// The depth where the edge functions opposite the second and third vertices are `e1`

@@ -42,6 +42,8 @@ pub mod band;
 pub mod bins;
 pub mod camera;
 mod depth;
+#[cfg(skin_asm_v6m)]
+mod fill_v6m;
 pub mod frame;
 #[cfg(skin_asm_v6m)]
 mod project_v6m;
