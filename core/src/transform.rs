@@ -72,18 +72,16 @@ impl<R: Real> Transform<R> {
     /// [`Transform::from_f32`] guarantees; checked again where transforms are taken in,
     /// since the fields are public).
     pub fn is_valid(&self) -> bool {
-        let q = self.rotation;
-        // Compared in `R`: no conversion per component.
-        let (Ok(limit), Ok(unit)) = (R::from_f32(R::LIMIT), R::from_f32(1.0 + 1.0e-3)) else {
-            return false;
+        Bounds::new().is_some_and(|b| b.hold(self))
+    }
+
+    /// The index of the first transform of `pose` that is not [valid](Self::is_valid), the
+    /// bounds converted once (forward kinematics checks every bone each frame).
+    pub(crate) fn first_invalid(pose: &[Self]) -> Option<usize> {
+        let Some(bounds) = Bounds::new() else {
+            return (!pose.is_empty()).then_some(0);
         };
-        let within = |v: R| v.abs() <= limit;
-        let unitish = |v: R| v.abs() <= unit;
-        self.translation
-            .iter()
-            .chain(&self.scale)
-            .all(|&v| within(v))
-            && [q.x, q.y, q.z, q.w].into_iter().all(unitish)
+        pose.iter().position(|t| !bounds.hold(t))
     }
 
     /// The matrix `T·R·S`.
@@ -101,5 +99,28 @@ impl<R: Real> Transform<R> {
                 ]
             }),
         }
+    }
+}
+
+/// [`Transform::is_valid`]'s bounds in `R`: compared in `R`, no conversion per component.
+struct Bounds<R> {
+    limit: R,
+    unit: R,
+}
+
+impl<R: Real> Bounds<R> {
+    fn new() -> Option<Self> {
+        Some(Self {
+            limit: R::from_f32(R::LIMIT).ok()?,
+            unit: R::from_f32(1.0 + 1.0e-3).ok()?,
+        })
+    }
+
+    fn hold(&self, t: &Transform<R>) -> bool {
+        let q = t.rotation;
+        let within = |v: R| v.abs() <= self.limit;
+        let unitish = |v: R| v.abs() <= self.unit;
+        t.translation.iter().chain(&t.scale).all(|&v| within(v))
+            && [q.x, q.y, q.z, q.w].into_iter().all(unitish)
     }
 }
