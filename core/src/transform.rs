@@ -84,7 +84,10 @@ impl<R: Real> Transform<R> {
         pose.iter().position(|t| !bounds.hold(t))
     }
 
-    /// The matrix `T·R·S`.
+    /// The matrix `T·R·S`. Of a [valid](Self::is_valid) transform, rotation entries (within
+    /// 5 for components within 1.001) times scales within [`Real::LIMIT`]: products by
+    /// [`Real::times_small`], the same value as [`Real::times`] (exact for magnitudes
+    /// summing below 127).
     pub fn to_affine(&self) -> Affine<R> {
         let r = self.rotation.to_matrix();
         let s = self.scale;
@@ -92,9 +95,9 @@ impl<R: Real> Transform<R> {
         Affine {
             rows: core::array::from_fn(|i| {
                 [
-                    r[i][0].times(s[0]),
-                    r[i][1].times(s[1]),
-                    r[i][2].times(s[2]),
+                    r[i][0].times_small(s[0]),
+                    r[i][1].times_small(s[1]),
+                    r[i][2].times_small(s[2]),
                     t[i],
                 ]
             }),

@@ -223,8 +223,10 @@ impl<K: Keys> Channel<K> {
                 _ => {
                     let a = to_real::<R>(self.vector(k, 1)).map_err(conv)?;
                     let b = to_real::<R>(self.vector(lo, 1)).map_err(conv)?;
-                    // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow.
-                    core::array::from_fn(|i| a[i].times(R::ONE - u) + b[i].times(u))
+                    // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow;
+                    // weights in [0, 1] times values within LIMIT: `times_small`, the same
+                    // value as `times`.
+                    core::array::from_fn(|i| (R::ONE - u).times_small(a[i]) + u.times_small(b[i]))
                 }
             }
         };
