@@ -1,6 +1,6 @@
 //! The key interval a time falls in, and the interpolation parameter across it, kept from
-//! one channel to the next: a clip's channels usually share their key times (glTF
-//! exporters key every property of every bone at the same instants), so the next channel
+//! one channel to the next: a clip's channels often share their key times (exporters
+//! key many properties of many bones at the same instants), so the next channel
 //! checks the last channel's interval with two key reads instead of a binary search, and
 //! reuses its parameter when the interval's times are the same bits. The result is the
 //! one a fresh search and division give: the count of keys at or before `t` is unique
