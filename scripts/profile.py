@@ -27,7 +27,8 @@ import sys
 import tempfile
 
 TRACE = re.compile(r"Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
-INSN = re.compile(r"0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)\s*(.*)")
+# The encoding is one halfword, or two for BL (and MRS/MSR/DMB): the mnemonic follows both.
+INSN = re.compile(r"0x([0-9a-f]+):\s+(?:[0-9a-f]{4} )+\s*(\S+)\s*(.*)")
 CONDITIONAL = re.compile(r"b(eq|ne|hs|lo|cs|cc|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)$")
 
 

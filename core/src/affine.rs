@@ -51,11 +51,6 @@ impl<R: Real> Affine<R> {
         [self.rows[0][3], self.rows[1][3], self.rows[2][3]]
     }
 
-    /// Column `c` of the linear part.
-    fn column(&self, c: usize) -> [R; 3] {
-        [self.rows[0][c], self.rows[1][c], self.rows[2][c]]
-    }
-
     /// `M·p` for a point (translation applied).
     #[inline]
     pub fn transform_point(&self, p: [R; 3]) -> [R; 3] {
@@ -72,15 +67,7 @@ impl<R: Real> Affine<R> {
     /// The product `self · rhs`, or `None` if an entry leaves [`Real::LIMIT`] (or is not
     /// finite). Each entry is one exact dot product, rounded once.
     pub fn checked_mul(&self, rhs: &Self) -> Option<Self> {
-        let mut out = Self::IDENTITY;
-        for (i, row) in self.rows.iter().enumerate() {
-            let lhs = [row[0], row[1], row[2]];
-            for c in 0..4 {
-                let add = if c == 3 { row[3] } else { R::ZERO };
-                out.rows[i][c] = R::dot3_add(lhs, rhs.column(c), add)?;
-            }
-        }
-        Some(out)
+        R::affine_product(&self.rows, &rhs.rows).map(|rows| Self { rows })
     }
 
     /// The inverse of an affine matrix, or `None` when it is singular (|det| below

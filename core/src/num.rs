@@ -102,6 +102,14 @@ pub trait Real:
     /// `a·b + c·d + e·f + g`, or `None` when the result is not finite or exceeds
     /// [`Real::LIMIT`]. Fixed point computes it exactly in 64 bits and rounds once.
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self>;
+    /// The product of two affine matrices (three rows `[x, y, z, translation]`, the last
+    /// row `[0, 0, 0, 1]` implied): each entry [`Real::dot3_add`] of a row and a column,
+    /// or `None` when one is. Fixed point gives the same bits with unchecked sums when
+    /// every entry is within 64 (world matrices are), without 12 × 4 checked additions.
+    #[inline]
+    fn affine_product(a: &[[Self; 4]; 3], b: &[[Self; 4]; 3]) -> Option<[[Self; 4]; 3]> {
+        checked_affine_product(a, b)
+    }
     /// Square root (0 for negative input).
     fn sqrt(self) -> Self;
     /// `1/√self` for `self > 0`, what normalising a vector or quaternion scales by. The
@@ -198,6 +206,19 @@ pub trait Real:
             self
         }
     }
+}
+
+/// [`Real::affine_product`] entry by entry with [`Real::dot3_add`].
+fn checked_affine_product<R: Real>(a: &[[R; 4]; 3], b: &[[R; 4]; 3]) -> Option<[[R; 4]; 3]> {
+    let mut out = [[R::ZERO; 4]; 3];
+    for (o, row) in out.iter_mut().zip(a) {
+        for (c, entry) in o.iter_mut().enumerate() {
+            let add = if c == 3 { row[3] } else { R::ZERO };
+            let column = [b[0][c], b[1][c], b[2][c]];
+            *entry = R::dot3_add([row[0], row[1], row[2]], column, add)?;
+        }
+    }
+    Some(out)
 }
 
 impl Real for f32 {
@@ -325,6 +346,38 @@ impl Real for Fx {
         // wrapping (its `*` checks overflow only with debug assertions; the crate's maths
         // keeps products in range).
         Fx::from_bits((wide_mul(self.to_bits(), o.to_bits()) >> Fx::FRAC_NBITS) as i32)
+    }
+    fn affine_product(a: &[[Self; 4]; 3], b: &[[Self; 4]; 3]) -> Option<[[Self; 4]; 3]> {
+        // Entries within 2^30 (64): each product within 2^60, three and the translation
+        // (2^54) and the rounding within 2^62, so no sum overflows; `dot3_add`'s rounding
+        // and range check as they are.
+        let small = |m: &[[Fx; 4]; 3]| {
+            m.iter()
+                .flatten()
+                .all(|v| v.to_bits().unsigned_abs() <= 1 << 30)
+        };
+        if !(small(a) && small(b)) {
+            return checked_affine_product(a, b);
+        }
+        let limit = (Self::LIMIT as i64) << Fx::FRAC_NBITS;
+        let mut out = [[Fx::ZERO; 4]; 3];
+        for (o, row) in out.iter_mut().zip(a) {
+            for (c, entry) in o.iter_mut().enumerate() {
+                let wide = |k: usize| wide_mul(row[k].to_bits(), b[k][c].to_bits());
+                let add = if c == 3 {
+                    i64::from(row[3].to_bits()) << Fx::FRAC_NBITS
+                } else {
+                    0
+                };
+                let sum = wide(0) + wide(1) + wide(2) + add + (1 << (Fx::FRAC_NBITS - 1));
+                let bits = sum >> Fx::FRAC_NBITS;
+                if bits.abs() > limit {
+                    return None;
+                }
+                *entry = Fx::from_bits(bits as i32);
+            }
+        }
+        Some(out)
     }
     #[inline]
     fn dot3_add(a: [Self; 3], b: [Self; 3], g: Self) -> Option<Self> {
@@ -688,6 +741,26 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// The unchecked fixed-point product equals the checked one entry by entry,
+        /// `None` included, with entries small (≤ 64), near the bound and beyond it.
+        #[test]
+        fn affine_products_equal_checked_ones(
+            a in proptest::array::uniform3(proptest::array::uniform4(prop_oneof![
+                4 => -(1i32 << 25)..=1 << 25,
+                1 => -(1i32 << 30)..=1 << 30,
+                1 => (1i32 << 30) - 8..=(1 << 30) + 8,
+                1 => any::<i32>(),
+            ])),
+            b in proptest::array::uniform3(proptest::array::uniform4(prop_oneof![
+                4 => -(1i32 << 25)..=1 << 25,
+                1 => -(1i32 << 30)..=1 << 30,
+            ])),
+        ) {
+            let (a, b) = (a.map(|r| r.map(Fx::from_bits)), b.map(|r| r.map(Fx::from_bits)));
+            prop_assert_eq!(Fx::affine_product(&a, &b), checked_affine_product(&a, &b));
+            prop_assert_eq!(Fx::affine_product(&b, &a), checked_affine_product(&b, &a));
+        }
+
         #[test]
         fn halves_multiply_exactly(a: i32, b: i32) {
             prop_assert_eq!(halves_mul(a, b), i64::from(a) * i64::from(b));

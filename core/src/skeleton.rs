@@ -154,7 +154,7 @@ impl<R: Real, const N: usize> Skeleton<R, N> {
                 actual: world.len(),
             });
         }
-        if let Some(index) = pose.iter().position(|t| !t.is_valid()) {
+        if let Some(index) = Transform::first_invalid(pose) {
             return Err(Error::NotFinite {
                 what: Quantity::LocalTransform,
                 index,

@@ -72,21 +72,22 @@ impl<R: Real> Transform<R> {
     /// [`Transform::from_f32`] guarantees; checked again where transforms are taken in,
     /// since the fields are public).
     pub fn is_valid(&self) -> bool {
-        let q = self.rotation;
-        // Compared in `R`: no conversion per component.
-        let (Ok(limit), Ok(unit)) = (R::from_f32(R::LIMIT), R::from_f32(1.0 + 1.0e-3)) else {
-            return false;
-        };
-        let within = |v: R| v.abs() <= limit;
-        let unitish = |v: R| v.abs() <= unit;
-        self.translation
-            .iter()
-            .chain(&self.scale)
-            .all(|&v| within(v))
-            && [q.x, q.y, q.z, q.w].into_iter().all(unitish)
+        Bounds::new().is_some_and(|b| b.hold(self))
     }
 
-    /// The matrix `T·R·S`.
+    /// The index of the first transform of `pose` that is not [valid](Self::is_valid), the
+    /// bounds converted once (forward kinematics checks every bone each frame).
+    pub(crate) fn first_invalid(pose: &[Self]) -> Option<usize> {
+        let Some(bounds) = Bounds::new() else {
+            return (!pose.is_empty()).then_some(0);
+        };
+        pose.iter().position(|t| !bounds.hold(t))
+    }
+
+    /// The matrix `T·R·S`. Of a [valid](Self::is_valid) transform, rotation entries (within
+    /// 5 for components within 1.001) times scales within [`Real::LIMIT`]: products by
+    /// [`Real::times_small`], the same value as [`Real::times`] (exact for magnitudes
+    /// summing below 127).
     pub fn to_affine(&self) -> Affine<R> {
         let r = self.rotation.to_matrix();
         let s = self.scale;
@@ -94,12 +95,35 @@ impl<R: Real> Transform<R> {
         Affine {
             rows: core::array::from_fn(|i| {
                 [
-                    r[i][0].times(s[0]),
-                    r[i][1].times(s[1]),
-                    r[i][2].times(s[2]),
+                    r[i][0].times_small(s[0]),
+                    r[i][1].times_small(s[1]),
+                    r[i][2].times_small(s[2]),
                     t[i],
                 ]
             }),
         }
+    }
+}
+
+/// [`Transform::is_valid`]'s bounds in `R`: compared in `R`, no conversion per component.
+struct Bounds<R> {
+    limit: R,
+    unit: R,
+}
+
+impl<R: Real> Bounds<R> {
+    fn new() -> Option<Self> {
+        Some(Self {
+            limit: R::from_f32(R::LIMIT).ok()?,
+            unit: R::from_f32(1.0 + 1.0e-3).ok()?,
+        })
+    }
+
+    fn hold(&self, t: &Transform<R>) -> bool {
+        let q = t.rotation;
+        let within = |v: R| v.abs() <= self.limit;
+        let unitish = |v: R| v.abs() <= self.unit;
+        t.translation.iter().chain(&t.scale).all(|&v| within(v))
+            && [q.x, q.y, q.z, q.w].into_iter().all(unitish)
     }
 }

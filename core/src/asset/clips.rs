@@ -52,9 +52,14 @@ fn channel<'a>(
         _ => return Err(invalid(Field::Interpolation, index)),
     };
     let keys = u32::from_le_bytes([r[4], r[5], r[6], r[7]]) as usize;
-    let values = keys
-        .checked_mul(path.width() * interpolation.stride())
-        .ok_or(AssetError::TooLarge)?;
+    let per_key = path.width() * interpolation.stride(); // at most 12
+                                                         // Every channel is decoded each frame: below the bound the product cannot overflow, and
+                                                         // the checked one is a 64-bit multiply (a library call on ARMv6-M).
+    let values = if keys <= usize::MAX / 12 {
+        keys * per_key
+    } else {
+        keys.checked_mul(per_key).ok_or(AssetError::TooLarge)?
+    };
     let short = AssetError::Mismatch {
         what: Field::Keys,
         expected: floats.len(),

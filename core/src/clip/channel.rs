@@ -5,6 +5,7 @@ use crate::num::Real;
 use crate::quat::Quat;
 use crate::transform::Transform;
 
+use super::span::Span;
 use super::Keys;
 
 /// What a channel animates.
@@ -165,28 +166,18 @@ impl<K: Keys> Channel<K> {
     }
 
     /// Set this channel's property in `pose` to its value at `t` seconds (held at the first
-    /// and last keys outside their range). The channel must have passed
-    /// [`Channel::validate`] for `R` and `pose` must hold its bone.
+    /// and last keys outside their range); `span` is the previous channel's at `t`. The
+    /// channel must have passed [`Channel::validate`] for `R` and `pose` must hold its bone.
     pub(crate) fn sample_into<R: Real>(
         &self,
         t: f32,
+        span: &mut Span<R>,
         index: usize,
         pose: &mut [Transform<R>],
     ) -> Result<(), Error> {
         let conv = |e| num_error(e, Quantity::Channel, index, R::NAME);
         let keys = self.times.len();
-        // The number of keys at or before t: the interval is [n − 1, n]. Compared as
-        // ordered integers: a float comparison is a library call without an FPU.
-        let at_or_before = ordered(t);
-        let (mut lo, mut hi) = (0, keys);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if ordered(self.times.at(mid)) <= at_or_before {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let lo = span.count(self.times);
         let v: [R; 4] = if lo == 0 || lo == keys || self.interpolation == Interpolation::Step {
             let k = lo.saturating_sub(1);
             let q = self.vector(k, 1);
@@ -199,8 +190,7 @@ impl<K: Keys> Channel<K> {
         } else {
             let k = lo - 1;
             let (t0, t1) = (self.times.at(k), self.times.at(lo));
-            let gap = t1 - t0;
-            let u = R::from_f32(((t - t0) / gap).clamp(0.0, 1.0)).map_err(conv)?;
+            let (u, gap) = span.parameter(t, t0, t1).map_err(conv)?;
             match self.interpolation {
                 Interpolation::CubicSpline => {
                     let scaled = |a: [f32; 4]| to_real::<R>(a.map(|v| v * gap));
@@ -233,8 +223,10 @@ impl<K: Keys> Channel<K> {
                 _ => {
                     let a = to_real::<R>(self.vector(k, 1)).map_err(conv)?;
                     let b = to_real::<R>(self.vector(lo, 1)).map_err(conv)?;
-                    // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow.
-                    core::array::from_fn(|i| a[i].times(R::ONE - u) + b[i].times(u))
+                    // (1 − u)·a + u·b: both terms within LIMIT, so no fixed-point overflow;
+                    // weights in [0, 1] times values within LIMIT: `times_small`, the same
+                    // value as `times`.
+                    core::array::from_fn(|i| (R::ONE - u).times_small(a[i]) + u.times_small(b[i]))
                 }
             }
         };
@@ -252,19 +244,6 @@ impl<K: Keys> Channel<K> {
             }
         }
         Ok(())
-    }
-}
-
-/// An integer that orders finite floats as `<=` does (−0 and +0 alike): the bits with the
-/// sign flipped for positive values and all flipped for negative ones.
-fn ordered(v: f32) -> u32 {
-    let bits = v.to_bits();
-    if bits << 1 == 0 {
-        1 << 31
-    } else if bits >> 31 == 1 {
-        !bits
-    } else {
-        bits | 1 << 31
     }
 }
 
@@ -321,24 +300,4 @@ fn to_real<R: Real>(v: [f32; 4]) -> Result<[R; 4], crate::num::NumError> {
         R::from_f32(v[2])?,
         R::from_f32(v[3])?,
     ])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ordered;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn ordered_integers_compare_as_floats(a: f32, b: f32) {
-            prop_assume!(a.is_finite() && b.is_finite());
-            prop_assert_eq!(ordered(a) <= ordered(b), a <= b);
-        }
-    }
-
-    #[test]
-    fn zeros_are_equal() {
-        assert_eq!(ordered(0.0), ordered(-0.0));
-        assert!(ordered(-1e-45) < ordered(0.0) && ordered(0.0) < ordered(1e-45));
-    }
 }

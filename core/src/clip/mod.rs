@@ -42,6 +42,7 @@ use crate::transform::Transform;
 
 mod channel;
 mod keys;
+mod span;
 
 pub use channel::{Channel, Interpolation, Path};
 pub use keys::{Keys, LeF32s};
@@ -161,8 +162,9 @@ pub(crate) fn sample<R: Real, K: Keys>(
             actual: pose.len(),
         });
     }
+    let mut span = span::Span::new(t);
     for (i, c) in channels.enumerate() {
-        c.sample_into(t, i, pose)?;
+        c.sample_into(t, &mut span, i, pose)?;
     }
     Ok(())
 }
