@@ -95,10 +95,10 @@
 //! `(20/ν + 11/ν² + 8)·2⁻¹⁵`, 1.2·10⁻³ asset units for `ν = 1` (each entry rounded on its
 //! own, with the reciprocal applied to each, it was `(20/ν + 11/ν² + 5)·2⁻¹⁵`; the 64-bit
 //! division before that had no `ρ`: `(17/ν + 11/ν² + 4)·2⁻¹⁵`). It is worst-case: the rounding errors
-//! rarely align. Measured: worst 4.6·10⁻⁴ asset units (22% of the bound) over 25 000
+//! rarely align. Measured: worst 4.6·10⁻⁴ asset units (26% of the bound) over 25 000
 //! vertices of random 48-bone rigs that blend unrelated rotations
 //! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.4·10⁻⁴ asset
-//! units, 1.6·10⁻⁴ of the extent (CesiumMan; 13% of the bound; `tests/tests/dqs_models.rs`).
+//! units, 1.6·10⁻⁴ of the extent (CesiumMan; 12% of the bound; `tests/tests/dqs_models.rs`).
 //!
 //! **Dual quaternion skinning with scale** (Kavan et al., `crate::palette::StretchPalette`)
 //! in the fixed lane: each bone's stretch `S` (symmetric: six distinct entries) is stored in
