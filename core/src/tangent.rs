@@ -52,11 +52,12 @@
 //! normalising: the position bound's `3·2⁻¹⁵` ([`crate::lane`]: the palette's and the sums'
 //! roundings) and the weights' `3·2⁻¹⁶·2` (`|qₖ − q₀| ≤ 2`), `ε = 6·2⁻¹⁵`; normalised, its
 //! unit quaternion is within `2ε/ν`, which turns a unit vector by at most twice that,
-//! `24/ν·2⁻¹⁵`. The reciprocal's relative error (0.85·2⁻¹⁵), the rotation entries' rounding
-//! (√3·2⁻¹⁵ on a component), the tangent's rounding (√3·2⁻¹⁵) and the product's (2⁻¹⁵) add
-//! `√3·4.3·2⁻¹⁵ = 7.5·2⁻¹⁵` in length; renormalising doubles the sum, and the inverse
-//! square root and the output rounding add 7.6·2⁻¹⁵: `(48/ν + 23)·2⁻¹⁵`, 2.2·10⁻³ for
-//! `ν = 1`.
+//! `24/ν·2⁻¹⁵`. The rotation entries' truncation (below 2⁻¹⁴ an entry of the rotation at
+//! its scale `N ≥ 1`, so 2√3·2⁻¹⁵ on a component relative to the length; the scale itself
+//! and the reciprocal are undone by renormalising), the tangent's rounding (√3·2⁻¹⁵) and
+//! the product's (2⁻¹⁵) add at most `7.5·2⁻¹⁵` in length; renormalising doubles the sum,
+//! and the inverse square root and the output rounding add 7.6·2⁻¹⁵: `(48/ν + 23)·2⁻¹⁵`,
+//! 2.2·10⁻³ for `ν = 1`.
 //!
 //! ```
 //! use skin_core::tangent::{fixed_dual_error_bound, fixed_error_bound};

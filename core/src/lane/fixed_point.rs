@@ -1,6 +1,6 @@
 //! The fixed-point lane: `I2F14` values, `U1F15` weights, `I16F16` output, `i32` accumulators.
 
-use super::fixed_rigid::{rigid, FixedRigid};
+use super::fixed_rigid::{apply_point, rigid, FixedRigid};
 use super::{Lane, OfLane, Out16, Weight15, Which, Q14};
 use crate::affine::Affine;
 use crate::dual::{Dual, Stretch};
@@ -251,30 +251,21 @@ impl Lane for Q14 {
     }
     #[inline(always)]
     fn rigid_point(r: &FixedRigid, p: &[Q14; 3]) -> [Out16; 3] {
-        let p = p.map(bits);
-        core::array::from_fn(|i| {
-            // |R p| ≤ |p| < 2√3 (Q28 below 2³¹) for a rotation; wrapping, so that a palette
-            // built otherwise cannot make the loop panic.
-            let [a, b, c] = r.rotation[i];
-            let rp = a
-                .wrapping_mul(p[0])
-                .wrapping_add(b.wrapping_mul(p[1]))
-                .wrapping_add(c.wrapping_mul(p[2]))
-                .wrapping_add(1 << 11)
-                >> 12;
-            Out16::from_bits(rp.wrapping_add(r.translation[i]))
-        })
+        apply_point(r, p.map(bits)).map(Out16::from_bits)
     }
     #[inline(always)]
     fn rigid_normal(r: &FixedRigid, n: &[Q14; 3]) -> [Q14; 3] {
-        // As `linear`, wrapping (see `rigid_point`).
+        // As `linear`, wrapping (see `rigid_point`): the rotation's scale `N` goes with the
+        // renormalisation.
         let n = n.map(bits);
+        // Rounded to Q14 at half the scale (`N/2` in [½, 1)), as `unit` takes components
+        // below 2¹⁶ (an input normal up to 2√3 long).
         Self::unit(r.rotation.map(|[a, b, c]| {
             a.wrapping_mul(n[0])
                 .wrapping_add(b.wrapping_mul(n[1]))
                 .wrapping_add(c.wrapping_mul(n[2]))
-                .wrapping_add(1 << 13)
-                >> 14
+                .wrapping_add(1 << 14)
+                >> 15
         }))
     }
     #[inline(always)]

@@ -6,8 +6,11 @@
 //! With `q`, `d` the blended real and dual parts and `n = |q|²`, the normalised blend is the
 //! rotation `R(q)/n` (each entry a quadratic form `P` of `q` with `|P| ≤ n`) and the
 //! translation `2·vec(d·q*)/n`. `n` is brought to `N·2³⁰` with `N` in [1, 2) by a left shift
-//! `s`, and `1/N` is formed once to 16 bits; each entry is then one [`mul_hi`] of a 32-bit
-//! numerator by that reciprocal (two 16-bit halves) and a rounding shift.
+//! `s`, and `1/N` is formed once to 16 bits. The transform is kept at the scale `N`: each
+//! rotation entry is the high half of its numerator `P << s` (`N·R` in Q14, one shift), the
+//! translation numerator is brought to the same scale (`N·t` in Q25, two shifts), and the
+//! reciprocal is applied once per skinned coordinate ([`apply_point`]: one [`mul_hi`] of the
+//! rotated point plus the translation). A normal needs no reciprocal: it is renormalised.
 //!
 //! [`Lane::rigid`]: super::Lane::rigid
 
@@ -30,19 +33,21 @@ pub(crate) const RECIP: [u16; RECIP_INTERVALS] = {
     t
 };
 
-/// A blended dual quaternion as the fixed lane applies it ([`Lane::rigid`]).
+/// A blended dual quaternion as the fixed lane applies it ([`Lane::rigid`]), at the scale
+/// `N` in [1, 2) that its reciprocal undoes ([`apply_point`]).
 ///
 /// [`Lane::rigid`]: super::Lane::rigid
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FixedRigid {
-    /// The rotation, rows of Q14 values (each entry within ±1).
+    /// The rotation times `N`, rows of Q14 values (each entry within ±2, in `i16`).
     pub(super) rotation: [[i32; 3]; 3],
-    /// The translation in `I16F16` bits.
+    /// The translation times `N`, in Q25.
     pub(super) translation: [i32; 3],
+    /// `≈ 2¹⁶ / N`.
+    pub(super) recip: i32,
 }
 
-/// `⌊v · r / 2¹⁶⌋` for `0 < r ≤ 2¹⁶ + 1` and `|v · r / 2¹⁶| < 2³¹ − 2¹⁵` (room for
-/// [`mul_round`]'s rounding). On ARMv6-M, in 32-bit products: the high half of `v` times `r` (below 2³¹ in magnitude) plus the low half's
+/// `⌊v · r / 2¹⁶⌋` for `0 < r ≤ 2¹⁶ + 1` and `|v · r / 2¹⁶| < 2³¹`. On ARMv6-M, in 32-bit products: the high half of `v` times `r` (below 2³¹ in magnitude) plus the low half's
 /// product (below 2³² unsigned) shifted down; elsewhere one 32 × 32 → 64 multiply (`SMULL`).
 /// Both are exact, so every core gives the same bits.
 #[inline(always)]
@@ -62,24 +67,12 @@ fn split_mul_hi(v: i32, r: i32) -> i32 {
     hi.wrapping_add(lo as i32)
 }
 
-/// `v · r / 2^(16 + shift)` rounded (half up), `1 ≤ shift ≤ 16`: [`mul_hi`] then a rounding
-/// shift, which is exactly `⌊(v·r + 2^(15 + shift)) / 2^(16 + shift)⌋` (one `SMULL`, an add
-/// and a shift where the core has the 64-bit product).
-#[inline(always)]
-fn mul_round(v: i32, r: i32, shift: u32) -> i32 {
-    if cfg!(skin_v6m) {
-        split_mul_hi(v, r).wrapping_add(1 << (shift - 1)) >> shift
-    } else {
-        ((i64::from(v) * i64::from(r) + (1 << (15 + shift))) >> (16 + shift)) as i32
-    }
-}
-
-/// `(r, s)` with `n << s = N·2³⁰`, `N` in [1, 2), and `r ≈ 2¹⁶ / N` (so `2³⁰/n ≈ r·2^(s−16)`),
+/// `(r, s, n << s)` with `n << s = N·2³⁰`, `N` in [1, 2), and `r ≈ 2¹⁶ / N` (so `2³⁰/n ≈ r·2^(s−16)`),
 /// for a Q30 squared norm `n` in [2²⁴, 2³¹). `r` is within 0.85 of `2¹⁶ / N`
 /// (`reciprocal_is_accurate_over_the_range`): a relative error below 2.6·10⁻⁵ (`N` near 2)
 /// and 1.3·10⁻⁵ (`N` near 1, a unit blend), most of it `r`'s own rounding.
 #[inline(always)]
-fn reciprocal(n: i32) -> (i32, u32) {
+fn reciprocal(n: i32) -> (i32, u32, i32) {
     // A blend's real part has norm at least ¼ (n ≥ 2²⁶ but for rounding); the floor keeps
     // the shift in range whatever the input.
     let (s, nn) = normalise_q30(n.max(1 << 24));
@@ -88,7 +81,7 @@ fn reciprocal(n: i32) -> (i32, u32) {
     // Newton for 1/N: r ← r + r·(1 − N·r), the residual in Q30.
     let residual = (1i32 << 30).wrapping_sub(mul_hi(nn, r0));
     let r = r0.wrapping_add(mul_hi(residual, r0).wrapping_add(1 << 13) >> 14);
-    (r, s)
+    (r, s, nn)
 }
 
 /// `(s, n << s)` for the `s` that puts `n` (in [2²⁴, 2³¹)) in [2³⁰, 2³¹): one `CLZ` where
@@ -112,8 +105,11 @@ fn normalise_q30(n: i32) -> (u32, i32) {
 /// [`Lane::rigid`] for the fixed lane. The sums (Q29, exact) are rounded to Q15, whose
 /// products are Q30 and fit `i32`: `|q| ≤ 1 + 2⁻¹¹` (unit palette quaternions, convex
 /// weights), and `|d| < √3` ([`Lane::fits_dual`]) keeps each translation numerator
-/// `vec(d·q*)`, at most `|d|·|q|`, below 2. The rotation entries `P/n` become Q14, the
-/// translation `2·vec(d·q*)/n` `I16F16`, each from one [`mul_hi`] by the reciprocal.
+/// `U = vec(d·q*)`, at most `|d|·|q|`, below 2. Each rotation entry is the high half of
+/// `P << s`, which is `P·N/n` in Q30 (within ±2³¹: `|P| ≤ n`), so `N·R` in Q14, truncated;
+/// the translation `2U/n` times `N` in Q25 is `U·2^(s−4)`, formed as `(U >> 5) << (s + 1)`
+/// with the off-diagonal entries' shift (below 2³⁰ in magnitude: `|t| < 2√3/ν`, `ν ≥ ¼`),
+/// plus half a unit of the output at that scale (`⌊2⁸·N⌋`, the seed table's index).
 ///
 /// [`Lane::rigid`]: super::Lane::rigid
 /// [`Lane::fits_dual`]: super::Lane::fits_dual
@@ -125,16 +121,17 @@ pub(super) fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
     let m = |a: i32, b: i32| a.wrapping_mul(b);
     let (ww, xx, yy, zz) = (m(w, w), m(x, x), m(y, y), m(z, z));
     let n = ww.wrapping_add(xx).wrapping_add(yy).wrapping_add(zz);
-    let (r, s) = reciprocal(n);
-    // 2¹⁴·P/n = (P << s)·(r/2¹⁶)/2¹⁶; `|P| ≤ n`, so `P << s` fits. An off-diagonal entry is
-    // twice a difference of products: one more shift.
-    let entry = |p: i32, shift: u32| mul_round(p.wrapping_shl(shift), r, 16);
+    let (recip, s, nn) = reciprocal(n);
+    // 2¹⁴·N·P/n is the high half of P << s; `|P| ≤ n`, so `P << s` fits. An off-diagonal
+    // entry is twice a difference of products: one more shift.
+    let entry = |p: i32, shift: u32| p.wrapping_shl(shift) >> 16;
     let diagonal = |p: i32| entry(p, s);
     let off = |a: i32, b: i32| entry(a.wrapping_sub(b), s + 1);
     let sum = |a: i32, b: i32| entry(a.wrapping_add(b), s + 1);
-    // 2¹⁶·2U/n = U·2^s·(r/2¹⁶)/2¹³ for the Q30 numerator U.
-    let t_shift = 13 - s;
-    let translation = |u: i32| mul_round(u, r, t_shift);
+    // 2²⁵·N·2U/n = U·2^(s−4) for the Q30 numerator U; plus half an output unit at this
+    // scale, 2⁸·N (truncated: `nn >> 22`), so that `apply_point`'s floor rounds.
+    let half = nn >> 22;
+    let translation = |u: i32| (u >> 5).wrapping_shl(s + 1).wrapping_add(half);
     let (xy, xz, yz) = (m(x, y), m(x, z), m(y, z));
     let (wx, wy, wz) = (m(w, x), m(w, y), m(w, z));
     // w·d − dw·v + v × d, each product below 2³¹ and the sum below 2³¹ in magnitude (the
@@ -169,7 +166,27 @@ pub(super) fn rigid(real: [i32; 4], dual: [i32; 4]) -> FixedRigid {
             ],
         ],
         translation: u.map(translation),
+        recip,
     }
+}
+
+/// A point (Q14, `|p| < 2√3`) through a [`FixedRigid`], in `I16F16`: per coordinate the
+/// row's product with the point (Q28 at the scale `N`, below 2³¹ as `|N·R·p| < 4√3`)
+/// truncated to Q25, the translation added (`|N·(Rp + t)| < 2·(2√3 + 8√3)`, below 2³¹ in
+/// Q25; with it the half unit that makes the floor below round), and the reciprocal
+/// applied once: [`mul_hi`] and a shift, the floor of the product. Wrapping, so that a
+/// palette built otherwise cannot make the loop panic.
+#[inline(always)]
+pub(super) fn apply_point(r: &FixedRigid, p: [i32; 3]) -> [i32; 3] {
+    core::array::from_fn(|i| {
+        let [a, b, c] = r.rotation[i];
+        let rp = a
+            .wrapping_mul(p[0])
+            .wrapping_add(b.wrapping_mul(p[1]))
+            .wrapping_add(c.wrapping_mul(p[2]));
+        // 2¹⁶·v = (2²⁵·N·v)·(2¹⁶/N) / 2²⁵.
+        mul_hi((rp >> 3).wrapping_add(r.translation[i]), r.recip) >> 9
+    })
 }
 
 #[cfg(test)]
@@ -183,7 +200,7 @@ mod tests {
         let mut n = 1i32 << 24;
         let mut worst = [0.0f64; 2];
         while n < i32::MAX - 4099 {
-            let (r, s) = reciprocal(n);
+            let (r, s, _) = reciprocal(n);
             let big_n = f64::from(n) * 2f64.powi(s as i32) / 2f64.powi(30);
             assert!((1.0..2.0).contains(&big_n), "n={n} s={s}");
             let err = (f64::from(r) - 65536.0 / big_n).abs();
@@ -195,7 +212,7 @@ mod tests {
     }
 
     #[test]
-    fn both_products_are_the_rounded_product() {
+    fn both_products_are_the_product() {
         let values = [
             0,
             1,
@@ -210,18 +227,12 @@ mod tests {
         for v in values {
             for r in [1, 2, 255, 32768, 40000, 65535, 65536, 65537] {
                 let product = i64::from(v) * i64::from(r);
-                if (product >> 16).abs() >= (1 << 31) - (1 << 15) {
+                if i32::try_from(product >> 16).is_err() {
                     continue;
                 }
                 // The ARMv6-M form as well, whichever form this target compiles.
                 assert_eq!(i64::from(mul_hi(v, r)), product >> 16, "{v} · {r}");
                 assert_eq!(i64::from(split_mul_hi(v, r)), product >> 16, "{v} · {r}");
-                for shift in [1, 7, 13, 16] {
-                    let want = (product + (1 << (15 + shift))) >> (16 + shift);
-                    let halves = (split_mul_hi(v, r) + (1 << (shift - 1))) >> shift;
-                    assert_eq!(i64::from(mul_round(v, r, shift)), want, "{v}·{r} ≫ {shift}");
-                    assert_eq!(i64::from(halves), want, "{v}·{r} ≫ {shift}");
-                }
             }
         }
     }
@@ -251,13 +262,21 @@ mod tests {
                 real.map(|v| scaled(v, scale)),
                 dual.map(|v| scaled(v, scale)),
             );
-            let want = [[0, -1, 0], [1, 0, 0], [0, 0, 1]].map(|r| r.map(|v| v << 14));
+            // The rotation at the scale the reciprocal undoes: `N·R` in Q14, `N ≈ 2¹⁶/r`.
+            let n = 65536.0 / f64::from(got.recip);
+            let want = [[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]];
             for (g, w) in got.rotation.iter().flatten().zip(want.iter().flatten()) {
-                assert!((g - w).abs() <= 1, "{scale}: {:?}", got.rotation);
+                let err = (f64::from(*g) / 16384.0 / n - w).abs();
+                assert!(err < 2e-4, "{scale}: {:?}", got.rotation);
             }
-            for (g, w) in got.translation.iter().zip(t) {
-                let err = (f64::from(*g) / 65536.0 - w).abs();
-                assert!(err < 2e-4, "{scale}: {:?}", got.translation);
+            // Points: R·p + t.
+            for p in [[0.0, 0.0, 0.0], [0.5, -1.0, 0.25], [-0.99, 0.99, -0.99]] {
+                let out = apply_point(&got, p.map(|v: f64| (v * 16384.0).round() as i32));
+                let rp = [-p[1], p[0], p[2]];
+                for i in 0..3 {
+                    let err = (f64::from(out[i]) / 65536.0 - (rp[i] + t[i])).abs();
+                    assert!(err < 3e-4, "{scale} {p:?}: {out:?}");
+                }
             }
         }
     }

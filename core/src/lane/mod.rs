@@ -66,13 +66,16 @@
 //! `|t|/2`, in asset units, accepted while every component lies within (−2, 2) and `|d| < √3`
 //! (`|t| < 2√3`, which a palette translation with every coordinate in (−2, 2) always has).
 //! The blend sums `wₖ·eₖ` exactly in `i32` (Q29), then [`Lane::rigid`] rounds the sums to
-//! Q15 and forms a Q14 rotation and an `I16F16` translation in 32-bit arithmetic: with
-//! `n = |q|²` (Q30), each rotation entry is a quadratic form `P` of `q` (`|P| ≤ n`, exact
-//! in `i32`) times `1/n`, the translation `2·vec(d·q*)` (below 2 in Q30: `|d| < √3`) times
-//! `1/n`. The reciprocal is one seed from a 256-entry table and one Newton step, to 16 bits
-//! (`n` shifted to `N·2³⁰`, `N` in [1, 2), and `2¹⁶/N` within 0.85, a relative error `ρ`
-//! below 0.85·2⁻¹⁵); each product is rounded once. No 64-bit division, and on a core
-//! without a 64-bit multiply (Cortex-M0) every product is 32 × 32 → 32 bits.
+//! Q15 and forms the transform in 32-bit arithmetic: with `n = |q|²` (Q30) shifted to
+//! `N·2³⁰`, `N` in [1, 2), each rotation entry is a quadratic form `P` of `q` (`|P| ≤ n`,
+//! exact in `i32`) kept at the scale `N` (`N·P/n` in Q14: the high half of the shifted
+//! numerator, truncated), the translation `2·vec(d·q*)/n` (its numerator below 2 in Q30:
+//! `|d| < √3`) likewise (`N·t` in Q25). A skinned coordinate is the row's product with the
+//! point, truncated to Q25, plus the translation, times the reciprocal `2¹⁶/N` once and
+//! rounded to `I16F16`; a normal is renormalised, so it needs no reciprocal. The
+//! reciprocal is one seed from a 256-entry table and one Newton step, to 16 bits (within
+//! 0.85, a relative error `ρ` below 0.85·2⁻¹⁵). No 64-bit division, and on a core without
+//! a 64-bit multiply (Cortex-M0) every product is 32 × 32 → 32 bits.
 //!
 //! **Error bound of the fixed lane's dual quaternion skinning**, per skinned coordinate, in
 //! asset units, for bind positions |p|∞ < 1 and palette translations |t|∞ < 2, as a function
@@ -84,15 +87,18 @@
 //! `2√3·ε/ν`. The translation `t = 2·d̂·q̂*` moves by at most `2ε/ν + |t|·ε/ν` with
 //! `|t| ≤ max|tₖ|/ν < 2√3/ν`. The reciprocal's error `ρ` scales the rotation (a coordinate
 //! of `Rp` by at most `ρ|p| < √3ρ`) and the translation (`ρ|t| < 2√3ρ/ν`): with
-//! `ρ < 0.85·2⁻¹⁵`, `(1.5 + 3/ν)·2⁻¹⁵`. Forming the transform rounds each rotation entry by
-//! ≤ 2⁻¹⁵ (≤ 3·2⁻¹⁵ on a coordinate, |p|₁ < 3), the translation by 2⁻¹⁷, the output by
+//! `ρ < 0.85·2⁻¹⁵`, `(1.5 + 3/ν)·2⁻¹⁵`. Forming the transform truncates each rotation
+//! entry of `N·R` by < 2⁻¹⁴, which is < 2⁻¹⁴ of `R` as `N ≥ 1` (< 6·2⁻¹⁵ on a coordinate,
+//! |p|₁ < 3); the point's product and the translation are truncated to Q25 (below 2⁻²²
+//! together, with the translation numerator's five low bits), and the output rounds by
 //! 2⁻¹⁷. In all, with a margin for second-order terms, [`fixed_dual_error_bound`]:
-//! `(20/ν + 11/ν² + 5)·2⁻¹⁵`, 1.1·10⁻³ asset units for `ν = 1` (the 64-bit division this
-//! replaced had no `ρ`: `(17/ν + 11/ν² + 4)·2⁻¹⁵`). It is worst-case: the rounding errors
-//! rarely align. Measured: worst 4.6·10⁻⁴ asset units (22% of the bound) over 25 000
+//! `(20/ν + 11/ν² + 8)·2⁻¹⁵`, 1.2·10⁻³ asset units for `ν = 1` (each entry rounded on its
+//! own, with the reciprocal applied to each, it was `(20/ν + 11/ν² + 5)·2⁻¹⁵`; the 64-bit
+//! division before that had no `ρ`: `(17/ν + 11/ν² + 4)·2⁻¹⁵`). It is worst-case: the rounding errors
+//! rarely align. Measured: worst 4.6·10⁻⁴ asset units (26% of the bound) over 25 000
 //! vertices of random 48-bone rigs that blend unrelated rotations
 //! (`tests/tests/core_dqs.rs`); on every clip of the sample models at most 1.4·10⁻⁴ asset
-//! units, 1.6·10⁻⁴ of the extent (CesiumMan; 13% of the bound; `tests/tests/dqs_models.rs`).
+//! units, 1.6·10⁻⁴ of the extent (CesiumMan; 12% of the bound; `tests/tests/dqs_models.rs`).
 //!
 //! **Dual quaternion skinning with scale** (Kavan et al., `crate::palette::StretchPalette`)
 //! in the fixed lane: each bone's stretch `S` (symmetric: six distinct entries) is stored in
@@ -111,10 +117,10 @@
 //! coordinate (the last its own rounding), and a rotation carries that error vector, of
 //! length below `7√3·2⁻¹⁵`, into each coordinate. The rigid part's own error is the bound
 //! above with the point's `|p| < √3`, `|p|₁ < 3` replaced by `2√3` and 6 (its rotation
-//! terms double: `4√3·ε/ν`, `2√3ρ`, `6·2⁻¹⁵` for forming the rotation):
-//! `(30/ν + 11/ν² + 9.5)·2⁻¹⁵`. Together, every rounding in stored units, `2^e` times
-//! coarser in asset units ([`fixed_stretch_error_bound`]): `2^e·(30/ν + 11/ν² + 22)·2⁻¹⁵`,
-//! 1.9·10⁻³ asset units at `ν = 1`, `e = 0`, and 7.7·10⁻³ at `e = 2`. Normals go through
+//! terms double: `4√3·ε/ν`, `2√3ρ`, `12·2⁻¹⁵` for forming the rotation):
+//! `(30/ν + 11/ν² + 15.5)·2⁻¹⁵`. Together, every rounding in stored units, `2^e` times
+//! coarser in asset units ([`fixed_stretch_error_bound`]): `2^e·(30/ν + 11/ν² + 28)·2⁻¹⁵`,
+//! 2.1·10⁻³ asset units at `ν = 1`, `e = 0`, and 8.4·10⁻³ at `e = 2`. Normals go through
 //! the blended stretch's cofactors, exact in Q28 from the rounded entries, shifted so that
 //! the largest component keeps 14 bits (a direction, renormalised after the rotation).
 
@@ -183,11 +189,11 @@ pub fn widen<L: Lane>(out: &mut [[L::Out; 3]], exponent: u8) {
 ///
 /// ```
 /// use skin_core::lane::fixed_dual_error_bound;
-/// assert!(fixed_dual_error_bound(1.0) < 1.1e-3);
+/// assert!(fixed_dual_error_bound(1.0) < 1.2e-3);
 /// assert!(fixed_dual_error_bound(0.5) > fixed_dual_error_bound(1.0));
 /// ```
 pub fn fixed_dual_error_bound(nu: f64) -> f64 {
-    (20.0 / nu + 11.0 / (nu * nu) + 5.0) / 32768.0
+    (20.0 / nu + 11.0 / (nu * nu) + 8.0) / 32768.0
 }
 
 /// The fixed lane's error bound per skinned coordinate, in asset units, of dual quaternion
@@ -196,12 +202,12 @@ pub fn fixed_dual_error_bound(nu: f64) -> f64 {
 ///
 /// ```
 /// use skin_core::lane::{fixed_dual_error_bound, fixed_stretch_error_bound};
-/// assert!(fixed_stretch_error_bound(1.0, 0) < 2e-3);
+/// assert!(fixed_stretch_error_bound(1.0, 0) < 2.2e-3);
 /// assert!(fixed_stretch_error_bound(1.0, 0) > fixed_dual_error_bound(1.0));
 /// assert_eq!(fixed_stretch_error_bound(0.5, 2), 4.0 * fixed_stretch_error_bound(0.5, 0));
 /// ```
 pub fn fixed_stretch_error_bound(nu: f64, exponent: u8) -> f64 {
-    f64::from(1u16 << exponent) * (30.0 / nu + 11.0 / (nu * nu) + 22.0) / 32768.0
+    f64::from(1u16 << exponent) * (30.0 / nu + 11.0 / (nu * nu) + 28.0) / 32768.0
 }
 
 /// A number format for the skinning loop. See the [module docs](self).

@@ -27,15 +27,19 @@
 //! part has norm at least ¼, so `n` is 2²⁶ or more but for rounding), and below that the
 //! lane's own floor at 2²⁴ and doubling loop; then the 256-entry seed table and the Newton step, each `mul_hi` split
 //! into 16-bit halves as the lane splits it on ARMv6-M (`ASRS` and `UXTH`, two `MULS`,
-//! `LSRS`, `ADDS`). Each rotation entry is `mul_round(P << s, r, 16)` in the same halves;
-//! the off-diagonal numerators (`xy ± wz`, `xz ± wy`, `yz ± wx`) are formed in pairs with
-//! the shift applied to one factor (`(x << (s + 1))·y` is `(x·y) << (s + 1)` modulo 2³², as
-//! the lane's wrapping products are); the translation is `mul_round(u, r, 13 − s)` with the
-//! shift and its rounding bit in registers.
+//! `LSRS`, `ADDS`). Each rotation entry is the high half of `P << s` (`LSLS`, `ASRS`: the
+//! rotation at the scale `N`, no product); the off-diagonal numerators (`xy ± wz`,
+//! `xz ± wy`, `yz ± wx`) are formed in pairs with the shift applied to one factor
+//! (`(x << (s + 1))·y` is `(x·y) << (s + 1)` modulo 2³², as the lane's wrapping products
+//! are); the translation is `(u >> 5) << (s + 1)` plus half an output unit (the seed
+//! table's index `nn >> 22`), and `r` is kept in the frame.
 //!
 //! **Point and normal** ([`Lane::rigid_point`], [`Lane::rigid_normal`]): the rows read back
-//! by `LDM`, three `MULS` each; the normal renormalised by [`Lane::unit`]'s integer sequence,
-//! as in the LBS kernel.
+//! by `LDM`, three `MULS` each, truncated to Q25 and the translation added, then each
+//! coordinate times `r` once (`mul_hi(a, r) >> 9`, in halves) and the three stored by one
+//! `STM`; the normal (no reciprocal: its scale goes with it) rounded at half the scale and
+//! renormalised by
+//! [`Lane::unit`]'s integer sequence, as in the LBS kernel.
 //!
 //! It uses ARMv6 instructions that ARMv4T's Thumb lacks (`SXTH`, `UXTH`, `MULS` of a
 //! register by itself), so its `cfg` (`skin_asm_v6m_dqs`) asks for ARMv6 as well as what
@@ -93,13 +97,14 @@ extern "C" {
 //   +0 influences, +4 positions, +8 normals, +12 out, +16 out_normals (cursors),
 //   +20 the seed table - 64 bytes, +24 the reciprocal table - 512 bytes, +28 sp before the
 //   table (to restore), +32 the end of out, +36 the end of out_normals,
-//   +40 the rotation's rows (Q14, words: R00 R01 R02, R10 .., R20 ..), +76 the translation
-//   t0 t1 t2 (I16F16), +88 the blend's real part x y z w, +104 its dual part dx dy dz dw
-//   (Q15), +120 the translation numerators u0 u1 u2 (Q30).
+//   +40 the rotation's rows at the scale N (Q14, words: R00 R01 R02, R10 .., R20 ..), +76
+//   the translation at the same scale t0 t1 t2 (Q25), +88 the blend's real part x y z w,
+//   +104 its dual part dx dy dz dw (Q15), +120 the translation numerators u0 u1 u2 (Q30),
+//   then (once they are read) the reciprocal r.
 // Per vertex, below the frame: two sets of the (entry address, weight) pairs of bones 1, 2,
 // 3, 0 (32 bytes each): the dual parts' on top, then the real parts'.
 //
-// High registers: r8 = 2^13, r9 = the table, r10 = 2^15, r11 = 2^11, r12 = 0xC000 (3 << 14),
+// High registers: r8 = 2^13, r9 = the table, r10 = 2^15, r11 = 2^14, r12 = 0xC000 (3 << 14),
 // lr = 2^30.
 core::arch::global_asm!(
     r#"
@@ -169,7 +174,7 @@ core::arch::global_asm!(
     mov r8, r4
     lsls r4, r3, #15
     mov r10, r4
-    lsls r4, r3, #11
+    lsls r4, r3, #14
     mov r11, r4
     lsls r4, r3, #30
     mov lr, r4
@@ -232,17 +237,18 @@ core::arch::global_asm!(
     adds \v, \v, \t
     .endm
 
-@ \p = mul_round(\p, \r, 16): a rotation entry (Q14) of its shifted numerator.
-    .macro DQS_V6M_ROUND p, r, t
-    DQS_V6M_MUL_HI \p, \r, \t
-    add \p, r10
+@ \p = (\p << \s) >> 16: a rotation entry (Q14 at the scale N) of its numerator.
+    .macro DQS_V6M_ENTRY p, s
+    lsls \p, \s
     asrs \p, \p, #16
     .endm
 
-@ \p = mul_round(\p << \s, \r, 16).
-    .macro DQS_V6M_ENTRY p, s, r, t
-    lsls \p, \s
-    DQS_V6M_ROUND \p, \r, \t
+@ \t = ((\t >> 5) << r5 (s + 1)) + r3: a translation (Q25 at the scale N) of its
+@ numerator, with half an output unit.
+    .macro DQS_V6M_TRANSLATION t
+    asrs \t, \t, #5
+    lsls \t, r5
+    adds \t, \t, r3
     .endm
 
 @ Bone k's hemisphere test (its pairs at sp + \off and sp + 32 + \off) against the lead's
@@ -396,7 +402,8 @@ core::arch::global_asm!(
     subs r4, r4, r5
     @ The reciprocal: n at least 2^24, doubled to [2^30, 2^31) (s r5: from \shifts by
     @ n >> 26 for n >= 2^26, which a blend's norm of at least 1/4 gives, else by the
-    @ floor and the doubling loop), the seed r1, then r = seed + Newton's correction (r1).
+    @ floor and the doubling loop), the seed r1 (its index nn >> 22, half an output unit
+    @ at the scale N, kept in r3), then r = seed + Newton's correction (r1).
     asrs r1, r7, #26
     cmp r1, #0
     bgt 5f
@@ -415,8 +422,8 @@ core::arch::global_asm!(
 5:  adr r2, \shifts
     ldrb r5, [r2, r1]
 6:  lsls r7, r5
-    lsrs r1, r7, #22
-    lsls r1, r1, #1
+    lsrs r3, r7, #22
+    lsls r1, r3, #1
     ldr r2, [sp, #24]
     ldrh r1, [r2, r1]
     DQS_V6M_MUL_HI r7, r1, r2
@@ -427,15 +434,25 @@ core::arch::global_asm!(
     asrs r7, r7, #14
     adds r1, r1, r7
     @ The diagonal, shifted by s.
-    DQS_V6M_ENTRY r6, r5, r1, r2
+    DQS_V6M_ENTRY r6, r5
     str r6, [sp, #40]
-    DQS_V6M_ENTRY r0, r5, r1, r2
+    DQS_V6M_ENTRY r0, r5
     str r0, [sp, #56]
-    DQS_V6M_ENTRY r4, r5, r1, r2
+    DQS_V6M_ENTRY r4, r5
     str r4, [sp, #72]
+    @ From here on r5 = s + 1. The translation: ((u >> 5) << (s + 1)) + (nn >> 22); u0
+    @ u1 u2 in r0 r2 r4, then r in their place.
+    adds r5, #1
+    add r7, sp, #120
+    ldm r7!, {{r0, r2, r4}}
+    DQS_V6M_TRANSLATION r0
+    DQS_V6M_TRANSLATION r2
+    DQS_V6M_TRANSLATION r4
+    add r7, sp, #76
+    stm r7!, {{r0, r2, r4}}
+    str r1, [sp, #120]
     @ The rest, in pairs, their numerators shifted by s + 1 through one factor each:
     @ x << (s + 1) r0 and w << (s + 1) r4 (y, z read again as needed).
-    adds r5, #1
     add r7, sp, #88
     ldm r7!, {{r0, r2, r3, r4}}
     lsls r0, r5
@@ -444,9 +461,9 @@ core::arch::global_asm!(
     muls r3, r4, r3
     subs r6, r2, r3
     adds r2, r2, r3
-    DQS_V6M_ROUND r6, r1, r3
+    asrs r6, r6, #16
     str r6, [sp, #44]
-    DQS_V6M_ROUND r2, r1, r3
+    asrs r2, r2, #16
     str r2, [sp, #52]
     ldr r2, [sp, #92]
     ldr r3, [sp, #96]
@@ -454,9 +471,9 @@ core::arch::global_asm!(
     muls r2, r4, r2
     adds r6, r3, r2
     subs r3, r3, r2
-    DQS_V6M_ROUND r6, r1, r2
+    asrs r6, r6, #16
     str r6, [sp, #48]
-    DQS_V6M_ROUND r3, r1, r2
+    asrs r3, r3, #16
     str r3, [sp, #64]
     ldr r0, [sp, #88]
     muls r0, r4, r0
@@ -466,23 +483,10 @@ core::arch::global_asm!(
     muls r3, r2, r3
     subs r2, r3, r0
     adds r3, r3, r0
-    DQS_V6M_ROUND r2, r1, r0
+    asrs r2, r2, #16
     str r2, [sp, #60]
-    DQS_V6M_ROUND r3, r1, r0
+    asrs r3, r3, #16
     str r3, [sp, #68]
-    @ The translation: mul_round(u, r, 13 - s), the shift r6, its rounding bit
-    @ 2^(12 - s) = 2^13 >> (s + 1) r7; u0 u1 u2 in r0 r2 r3.
-    movs r6, #14
-    subs r6, r6, r5
-    mov r7, r8
-    lsrs r7, r5
-    add r4, sp, #120
-    ldm r4!, {{r0, r2, r3}}
-    DQS_V6M_TRANSLATION r0
-    DQS_V6M_TRANSLATION r2
-    DQS_V6M_TRANSLATION r3
-    add r4, sp, #76
-    stm r4!, {{r0, r2, r3}}
     @ The point: p r5..r7, rows from sp + 40 (r4), out r3.
     ldr r0, [sp, #4]
     ldrh r5, [r0, #0]
@@ -493,46 +497,62 @@ core::arch::global_asm!(
     sxth r7, r7
     adds r0, #6
     str r0, [sp, #4]
-    ldr r3, [sp, #12]
+    @ Each row by p, truncated to Q25, into r0 r1 r2 (the last row's LDM overwrites its
+    @ base); then t0 t1 t2 (r3 r4 r5) added.
     add r4, sp, #40
-    DQS_V6M_POINT 0
-    DQS_V6M_POINT 1
-    DQS_V6M_POINT 2
-    adds r3, #12
-    str r3, [sp, #12]
-    .endm
-
-@ \u = mul_round(\u, r1, r6) with the rounding bit r7 (r5 clobbered).
-    .macro DQS_V6M_TRANSLATION u
-    DQS_V6M_MUL_HI \u, r1, r5
-    adds \u, \u, r7
-    asrs \u, r6
-    .endm
-
-@ Coordinate \i of the point: row \i (LDM from r4) by p (r5..r7), rounded, plus t\i.
-    .macro DQS_V6M_POINT i
     ldm r4!, {{r0-r2}}
     muls r0, r5, r0
     muls r1, r6, r1
     adds r0, r0, r1
     muls r2, r7, r2
     adds r0, r0, r2
-    add r0, r11
-    asrs r0, r0, #12
-    ldr r1, [sp, #76 + 4 * \i]
-    adds r0, r0, r1
-    str r0, [r3, #4 * \i]
+    asrs r0, r0, #3
+    ldm r4!, {{r1-r3}}
+    muls r1, r5, r1
+    muls r2, r6, r2
+    adds r1, r1, r2
+    muls r3, r7, r3
+    adds r1, r1, r3
+    asrs r1, r1, #3
+    ldm r4, {{r2-r4}}
+    muls r2, r5, r2
+    muls r3, r6, r3
+    adds r2, r2, r3
+    muls r4, r7, r4
+    adds r2, r2, r4
+    asrs r2, r2, #3
+    add r3, sp, #76
+    ldm r3, {{r3-r5}}
+    adds r0, r0, r3
+    adds r1, r1, r4
+    adds r2, r2, r5
+    @ Times the reciprocal (r4), mul_hi(.., r) >> 9, into out (r3).
+    ldr r4, [sp, #120]
+    DQS_V6M_POINT r0
+    DQS_V6M_POINT r1
+    DQS_V6M_POINT r2
+    ldr r3, [sp, #12]
+    stm r3!, {{r0-r2}}
+    str r3, [sp, #12]
     .endm
 
-@ Component of the normal's rotation into \a: the row (\a, \b, \c) by n (r5..r7).
+@ \a = mul_hi(\a, r4) >> 9: a coordinate of the point (I16F16) of its Q25 value at the
+@ scale N, the half unit included (r5 clobbered).
+    .macro DQS_V6M_POINT a
+    DQS_V6M_MUL_HI \a, r4, r5
+    asrs \a, \a, #9
+    .endm
+
+@ Component of the normal's rotation into \a: the row (\a, \b, \c) by n (r5..r7),
+@ rounded to Q14 at the scale N/2.
     .macro DQS_V6M_LINEAR a, b, c
     muls \a, r5, \a
     muls \b, r6, \b
     adds \a, \a, \b
     muls \c, r7, \c
     adds \a, \a, \c
-    add \a, r8
-    asrs \a, \a, #14
+    add \a, r11
+    asrs \a, \a, #15
     .endm
 
 @ ---------------------------------------------------------------------------------------
@@ -700,7 +720,7 @@ skin_core_q14_dqs4_v6m_positions:
     .purgem DQS_V6M_EPILOGUE
     .purgem DQS_V6M_SHIFTS
     .purgem DQS_V6M_MUL_HI
-    .purgem DQS_V6M_ROUND
+    .purgem DQS_V6M_TRANSLATION
     .purgem DQS_V6M_ENTRY
     .purgem DQS_V6M_FLIP
     .purgem DQS_V6M_TERMS

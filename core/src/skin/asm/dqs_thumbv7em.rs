@@ -19,16 +19,18 @@
 //! entries and the squared norm are quadratic in the real part, the translation numerators
 //! bilinear in the real and dual parts, so every output bit is the generic loop's.
 //!
-//! **Rigid transform** ([`Lane::rigid`]): the reciprocal of the squared norm `n` as there
-//! (floor `2²⁴`, `CLZ`, the 256-entry seed table, one Newton step), each product
-//! `mul_round(v, r, k)` as one `SMMULR` (`(a·b + 2³¹) >> 32`) of the numerator by the
-//! reciprocal shifted left instead: `(P << s)·r` is `P·(r << s)` when `P << s` does not
-//! overflow, which `|P| ≤ n` guarantees (every rotation numerator is at most the squared
-//! norm), and the translation's `(u·r + 2^(28−s)) >> (29−s)` is `SMMULR(u, r << (s + 3))`.
-//! Rotation entries (within ±2¹⁴ + 1) are packed in pairs by `PKHBT`, so a point
-//! coordinate is `SMLAD` + `SMLABB` and one `ADD` with `ASR #12`, a normal's `SMLAD` +
-//! `SMLABB` + `ASR #14`. The normal is renormalised by [`Lane::unit`]'s integer sequence, as
-//! in the LBS kernel (`thumbv7em.rs`).
+//! **Rigid transform** ([`Lane::rigid`]): the reciprocal `r` of the squared norm `n` as
+//! there (floor `2²⁴`, `CLZ`, the 256-entry seed table, one Newton step); the rotation at
+//! the scale `N` is the high halves of the numerators shifted by `s` (the diagonal) or
+//! `s + 1` (the rest, through one factor of each product: `(y << (s + 1))·z` is
+//! `(y·z) << (s + 1)` modulo 2³², as the lane's wrapping products are), no product by `r`:
+//! two are packed per row by `PKHTB` (the high half of one, the other's `ASR #16`), and
+//! the third stays whole, read by `SMLATB` from its high half. A point coordinate is then
+//! `SMUAD` + `SMLATB`, one `ADD` of the sum with `ASR #3` to the translation
+//! (`(u >> 5) << (s + 1)`, two shifts, plus the half unit `nn >> 22` kept in the frame)
+//! and one `SMMUL` (`(a·b) >> 32`) by `r << 7`, which is `mul_hi(a, r) >> 9`; a normal's
+//! is `SMLAD` + `SMLATB` + `ASR #15` (rounded at half the scale), renormalised
+//! by [`Lane::unit`]'s integer sequence, as in the LBS kernel (`thumbv7em.rs`).
 //!
 //! [`Lane::antipodal`]: crate::lane::Lane::antipodal
 //! [`Lane::weigh_flipped`]: crate::lane::Lane::weigh_flipped
@@ -44,6 +46,7 @@ use super::DualJob;
 //   sp+0   P01, P2, N01, N2 (position and normal, packed halves; N only with normals)
 //   sp+16  cursors: influences, positions, normals, out, out_normals, end of out
 //   sp+40  palette, seed table - 64 bytes, reciprocal table - 512 bytes
+//   sp+52  the vertex's nn >> 22 (half an output unit at the scale N)
 // Pushed below it within a vertex: w0 and the entries of bones 0 and 1, then the real sums
 // (x, y, z, w) on top, both popped after the dual part's blend; then the translation
 // numerators u0, u1, u2, popped into the point's registers.
@@ -78,8 +81,9 @@ macro_rules! dqs_dsp_macros {
     .endm
 
 @ From the cursors (r0 influences, r1..r4, r6 = sp + 16) to the rotation and translation:
-@ rows packed as r1 = (e00, e01), r6 = e02, r4 = (e10, e11), r12 = e12, r3 = (e20, e21),
-@ r2 = e22; r0 = r << (s + 1); u0..u2 pushed (sp is 12 bytes below the frame).
+@ rows packed as r1 = (e00, e01), r4 = (e10, e11), r3 = (e20, e21) and in the high halves
+@ of r6 = e02, r12 = e12, r2 = e22; r0 = r << 7, r5 = s + 1; u0..u2 pushed (sp is 12
+@ bytes below the frame).
     .macro DQS_DSP_RIGID
     @ The influence: bones r7..r10 (r0 advanced past it), stored weights r11, r12, lr.
     ldrb r8, [r0, #1]
@@ -161,13 +165,15 @@ macro_rules! dqs_dsp_macros {
     sub r2, r0, r2
     @ The reciprocal: s + 1 r5 and 2·nn r4 (in [2^31, 2^32): the same seed index by
     @ >> 23, and mul_hi(nn, seed) is the high word of 2·nn times seed << 15), seed r0,
-    @ r = seed + Newton's correction, then r << (s + 1) r0 and r << s r4.
+    @ r = seed + Newton's correction (r0); the index nn >> 22 (half an output unit at the
+    @ scale N) to the frame's last word.
     cmp r4, #0x1000000
     it lt
     movlt r4, #0x1000000
     clz r5, r4
     lsl r4, r4, r5
     lsr r0, r4, #23
+    str r0, [sp, #64]
     ldr r6, [sp, #60]
     ldrh r0, [r6, r0, lsl #1]
     lsl r6, r0, #15
@@ -176,49 +182,57 @@ macro_rules! dqs_dsp_macros {
     lsl r4, r0, #2
     smmulr r4, r11, r4
     add r0, r0, r4
-    lsl r0, r0, r5
-    lsr r4, r0, #1
-    @ Rotation: the diagonal by r << s, the rest by r << (s + 1).
-    smmulr r1, r1, r4
-    smmulr r3, r3, r4
-    smmulr r2, r2, r4
-    mul r4, r7, r8
+    @ The rotation at the scale N: the diagonal numerators shifted by s (r4), kept whole;
+    @ the rest by s + 1 through one factor each (w << (s + 1) r10, y << (s + 1) r11,
+    @ z << (s + 1) r12), their high halves packed by PKHTB; then r << 7 r0.
+    sub r4, r5, #1
+    lsl r1, r1, r4
+    lsl r3, r3, r4
+    lsl r2, r2, r4
+    lsl r10, r10, r5
+    lsl r11, r8, r5
+    lsl r12, r9, r5
+    mul r4, r7, r11
     mls r6, r10, r9, r4
     mla r4, r10, r9, r4
-    smmulr r6, r6, r0
-    smmulr r4, r4, r0
-    pkhbt r1, r1, r6, lsl #16
-    pkhbt r4, r4, r3, lsl #16
-    mul r3, r7, r9
+    pkhtb r1, r6, r1, asr #16
+    pkhtb r4, r3, r4, asr #16
+    mul r3, r7, r12
     mla r6, r10, r8, r3
     mls r3, r10, r8, r3
-    smmulr r6, r6, r0
-    smmulr r3, r3, r0
-    mul r11, r8, r9
+    mul r11, r11, r9
     mls r12, r10, r7, r11
     mla r11, r10, r7, r11
-    smmulr r12, r12, r0
-    smmulr r11, r11, r0
-    pkhbt r3, r3, r11, lsl #16
+    pkhtb r3, r11, r3, asr #16
+    lsl r0, r0, #7
     .endm
 
-@ The point: translation u·(r << (s + 3)) (r7..r9 from u0..u2 in r7..r9, r0 = r << (s+1)),
-@ plus the rotation (rows as DQS_DSP_RIGID leaves them) of P01 r10, P2 r11.
+@ The point: the translation ((u >> 5) << (s + 1)) + (nn >> 22) (u0..u2 in r7..r9, r5 =
+@ s + 1, nn >> 22 from the frame), plus each row (as DQS_DSP_RIGID leaves them) by P01
+@ r10, P2 r11 truncated to Q25, times r << 7 (r0) by SMMUL: mul_hi(a, r) >> 9.
     .macro DQS_DSP_POINT
-    lsl r0, r0, #2
-    smmulr r7, r7, r0
-    smmulr r8, r8, r0
-    smmulr r9, r9, r0
-    mov r0, #0x800
-    smlad r5, r1, r10, r0
-    smlabb r5, r6, r11, r5
-    add r7, r7, r5, asr #12
-    smlad r5, r4, r10, r0
-    smlabb r5, r12, r11, r5
-    add r8, r8, r5, asr #12
-    smlad r5, r3, r10, r0
-    smlabb r5, r2, r11, r5
-    add r9, r9, r5, asr #12
+    asr r7, r7, #5
+    lsl r7, r7, r5
+    asr r8, r8, #5
+    lsl r8, r8, r5
+    asr r9, r9, #5
+    lsl r9, r9, r5
+    ldr r5, [sp, #52]
+    add r7, r7, r5
+    add r8, r8, r5
+    add r9, r9, r5
+    smuad r5, r1, r10
+    smlatb r5, r6, r11, r5
+    add r7, r7, r5, asr #3
+    smmul r7, r7, r0
+    smuad r5, r4, r10
+    smlatb r5, r12, r11, r5
+    add r8, r8, r5, asr #3
+    smmul r8, r8, r0
+    smuad r5, r3, r10
+    smlatb r5, r2, r11, r5
+    add r9, r9, r5, asr #3
+    smmul r9, r9, r0
     .endm
 
 @ The prologue: saves r6, r7 (the other registers are the block's clobbers) and makes
@@ -295,18 +309,18 @@ pub(super) unsafe fn dqs4_normals(job: &DualJob) {
     pop {r7-r9}
     ldm sp, {r10, r11, lr}
     DQS_DSP_POINT
-    @ The normal's rotation: v0 r11, v1 r12, v2 r10.
+    @ The normal's rotation, rounded to Q14 at the scale N/2: v0 r11, v1 r12, v2 r10.
     ldr r10, [sp, #12]
-    mov r0, #0x2000
+    mov r0, #0x4000
     smlad r11, r1, lr, r0
-    smlabb r11, r6, r10, r11
-    asr r11, r11, #14
+    smlatb r11, r6, r10, r11
+    asr r11, r11, #15
     smlad r1, r4, lr, r0
-    smlabb r1, r12, r10, r1
-    asr r12, r1, #14
+    smlatb r1, r12, r10, r1
+    asr r12, r1, #15
     smlad r1, r3, lr, r0
-    smlabb r1, r2, r10, r1
-    asr r10, r1, #14
+    smlatb r1, r2, r10, r1
+    asr r10, r1, #15
     @ Renormalise: the squared length in r3:r2 (< 3 * 2^32).
     smull r2, r3, r11, r11
     smlal r2, r3, r12, r12
