@@ -74,7 +74,7 @@ extern "C" {
     /// # Safety
     ///
     /// As the module docs say. The function follows the AAPCS: it preserves r4–r11 and
-    /// sp, and uses 32 bytes of stack.
+    /// sp, and uses 40 bytes of stack.
     #[link_name = "skin_core_bin_v6m"]
     fn run(job: &mut Job) -> usize;
 }
@@ -125,50 +125,47 @@ pub(super) fn bin(
 
 // Job: +0 triangles, +4 len, +8 vertices, +12 count, +16 xmax, +20 ymax, +24 inverse,
 // +28 spans, +32 used, +36 room, +40 end, +44 heads, +48 tails. Frame (sp): +0 the job.
-// Registers in the loop: r6 the vertices, r7 their `y`s (r6 + 2), r10 their count, r11
-// the next triangle, r12 its place in the run less the run's length (−1 .. −len).
+// Registers in the loop: r6 the vertices, r7 their `y`s (r6 + 2), r8 and r9 the last column
+// and row, r10 the vertices' count, r11 the next triangle, r12 the current one's place in
+// the run less the run's length (−len .. −1).
 core::arch::global_asm!(
     r#"
     .syntax unified
     .thumb
     .pushsection .text.skin_core_bin_v6m, "ax", %progbits
 
-@ The smaller and the larger of r0, r4, r5 into r0, r4 (r7 a temporary), then the first
-@ and last pixel centres within: ⌈(min − 8) / 16⌉, ⌊(max − 8) / 16⌋; the first clipped
-@ to 0, the last to the job's field at \limit; hidden when none is left.
-    .macro SKIN_BIN_AXIS limit
-    cmp r0, r4
+@ The smaller and the larger of r0, r1, \third into r0, r1, then the first and last pixel
+@ centres within: ⌈(min − 8) / 16⌉, ⌊(max − 8) / 16⌋; the first clipped to 0, the last to
+@ \limit; hidden when none is left.
+    .macro SKIN_BIN_AXIS third, limit
+    cmp r0, r1
     ble 1f
-    movs r7, r0
-    movs r0, r4
-    movs r4, r7
+    eors r0, r1
+    eors r1, r0
+    eors r0, r1
 1:
-    cmp r5, r0
+    cmp \third, r0
     bge 2f
-    movs r0, r5
+    movs r0, \third
     b 3f
 2:
-    cmp r5, r4
+    cmp \third, r1
     ble 3f
-    movs r4, r5
+    movs r1, \third
 3:
     adds r0, #7
     asrs r0, r0, #4
     bpl 4f
     movs r0, #0
 4:
-    subs r4, #8
-    asrs r4, r4, #4
-    ldr r5, [sp, #0]
-    ldr r5, [r5, #\limit]
-    cmp r4, r5
+    subs r1, #8
+    asrs r1, r1, #4
+    cmp r1, \limit
     ble 5f
-    movs r4, r5
+    mov r1, \limit
 5:
-    cmp r0, r4
-    ble 6f
-    b .Lskin_bin_v6m_hidden
-6:
+    cmp r0, r1
+    bgt .Lskin_bin_v6m_next
     .endm
 
     .global skin_core_bin_v6m
@@ -176,10 +173,16 @@ core::arch::global_asm!(
     .thumb_func
 skin_core_bin_v6m:
     push {{r4-r7, lr}}
-    mov r2, r10
-    mov r3, r11
-    push {{r2, r3}}
+    mov r2, r8
+    mov r3, r9
+    mov r4, r10
+    mov r5, r11
+    push {{r2-r5}}
     push {{r0}}
+    ldr r1, [r0, #16]
+    mov r8, r1
+    ldr r1, [r0, #20]
+    mov r9, r1
     ldr r1, [r0, #0]
     mov r11, r1
     ldr r1, [r0, #4]
@@ -202,9 +205,11 @@ skin_core_bin_v6m:
     adds r0, r1
 1:
     add sp, #4
-    pop {{r2, r3}}
-    mov r10, r2
-    mov r11, r3
+    pop {{r2-r5}}
+    mov r8, r2
+    mov r9, r3
+    mov r10, r4
+    mov r11, r5
     pop {{r4-r7, pc}}
 .Lskin_bin_v6m_next:
     mov r0, r12
@@ -242,29 +247,20 @@ skin_core_bin_v6m:
     muls r1, r2, r1
     subs r0, r1
     bpl .Lskin_bin_v6m_next
-    @ Facing the viewer: the vertices' places (r1-r3), the columns then the rows.
+    @ Facing the viewer: b's and c's places (r2, r3), a's coordinates still in r4, r5;
+    @ the columns, then the rows.
     mov r0, r11
-    subs r0, #6
-    ldrh r1, [r0, #0]
-    ldrh r2, [r0, #2]
-    ldrh r3, [r0, #4]
-    lsls r1, r1, #3
+    subs r0, #4
+    ldrh r2, [r0, #0]
+    ldrh r3, [r0, #2]
     lsls r2, r2, #3
     lsls r3, r3, #3
-    adds r1, r6
-    adds r2, r6
-    adds r3, r6
-    movs r7, #0
-    ldrsh r0, [r1, r7]
-    ldrsh r4, [r2, r7]
-    ldrsh r5, [r3, r7]
-    SKIN_BIN_AXIS 16
-    movs r7, #2
-    ldrsh r0, [r1, r7]
-    ldrsh r4, [r2, r7]
-    ldrsh r5, [r3, r7]
-    SKIN_BIN_AXIS 20
-    adds r7, r6, #2
+    ldrsh r0, [r6, r2]
+    ldrsh r1, [r6, r3]
+    SKIN_BIN_AXIS r4, r8
+    ldrsh r0, [r7, r2]
+    ldrsh r1, [r7, r3]
+    SKIN_BIN_AXIS r5, r9
     @ On the screen from row r0: a span, if there is one left (r1 its place).
     ldr r5, [sp, #0]
     ldr r1, [r5, #32]
@@ -304,9 +300,6 @@ skin_core_bin_v6m:
 2:
     adds r1, #1
     str r1, [r5, #32]
-    b .Lskin_bin_v6m_next
-.Lskin_bin_v6m_hidden:
-    adds r7, r6, #2
     b .Lskin_bin_v6m_next
     .ltorg
     .size skin_core_bin_v6m, . - skin_core_bin_v6m
