@@ -5,7 +5,7 @@
 //! | flag | target | what it selects |
 //! |---|---|---|
 //! | `skin_v6m` | ARM without 32-bit atomic read-modify-write: ARMv6-M (Cortex-M0/M0+/M1), and the older ARMv4T/ARMv5TE | no `CLZ` and no 32 × 32 → 64 multiply: the shift-search and 32-bit-product paths (`num`, `lane`) |
-//! | `skin_asm_v6m` | as `skin_v6m` | the fixed lane's ARMv6-M assembly kernel (`skin/asm/thumbv6m.rs`), projection loop (`raster/project_v6m.rs`) and band fill (`raster/fill_v6m.rs`) |
+//! | `skin_asm_v6m` | as `skin_v6m` | the fixed lane's ARMv6-M assembly kernel (`skin/asm/thumbv6m.rs`), projection loop (`raster/project_v6m.rs`), band fill (`raster/fill_v6m.rs`) and binning loop (`raster/bins_v6m.rs`) |
 //! | `skin_asm_v6m_dqs` | as `skin_v6m`, ARMv6 or later (`v6`: ARMv6-M, not ARMv4T/ARMv5TE) | the fixed lane's ARMv6-M DQS kernel (`skin/asm/dqs_thumbv6m.rs`, which uses ARMv6's `SXTH`, `UXTH`) |
 //! | `skin_asm_v7em` | ARM M-profile with the DSP extension (ARMv7E-M: Cortex-M4/M7; ARMv8-M Mainline with DSP) | the fixed lane's `SMLA<x><y>` assembly kernel (`skin/asm/thumbv7em.rs`) |
 //! | `skin_asm_fixed` | `skin_asm_v6m` or `skin_asm_v7em` | what the two fixed kernels share: their entry, reading an asset in place |

@@ -23,7 +23,9 @@ use embedded_graphics_core::pixelcolor::Rgb565;
 
 /// A front-facing triangle that reaches the screen: its number among the frame's triangles
 /// (the draw calls' triangles counted in order) and the next span of the list it is in.
+// In C's layout, word-aligned: ARMv6-M's binning (`bins_v6m`) writes one as a word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(4))]
 pub struct Span {
     triangle: u16,
     next: u16,
@@ -102,14 +104,26 @@ pub(crate) fn bin<'a>(
         let mut k = 0;
         while k < count {
             // The hidden triangles in a loop of their own (with aligned indices; the others
-            // one at a time here): about half of a closed mesh's face away.
+            // one at a time here): about half of a closed mesh's face away. On ARMv6-M the
+            // visible ones are binned in that loop too (`bins_v6m`), up to the first it
+            // leaves to this one (an index past the vertices, no span left).
             let mut top = NONE;
-            let skipped = hidden(
-                aligned.get(k..).unwrap_or(&[]),
-                v,
-                (width, height),
-                &mut top,
-            );
+            let rest = aligned.get(k..).unwrap_or(&[]);
+            #[cfg(not(skin_asm_v6m))]
+            let skipped = hidden(rest, v, (width, height), &mut top);
+            #[cfg(skin_asm_v6m)]
+            let skipped = {
+                let mut lists = super::bins_v6m::Lists {
+                    spans: &mut *spans,
+                    used: n,
+                    heads: &mut heads,
+                    tails: &mut tails,
+                };
+                let screen = (width, height, band_of.inverse);
+                let skipped = super::bins_v6m::bin(rest, number, v, screen, &mut lists);
+                n = lists.used;
+                skipped
+            };
             (k, number) = (k + skipped, number + skipped);
             if k == count {
                 break;
@@ -156,6 +170,7 @@ pub(crate) fn bin<'a>(
 /// that is not is visible, its top row is left in `top` (one with an index past `v` leaves
 /// `top` as it was). Compiled on its own, so that its loop keeps its few values in
 /// registers (see `bin`).
+#[cfg(not(skin_asm_v6m))]
 #[inline(never)]
 fn hidden(
     triangles: &[[u16; 3]],

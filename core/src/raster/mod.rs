@@ -40,6 +40,8 @@
 
 pub mod band;
 pub mod bins;
+#[cfg(skin_asm_v6m)]
+mod bins_v6m;
 pub mod camera;
 mod depth;
 #[cfg(skin_asm_v6m)]
