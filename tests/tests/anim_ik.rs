@@ -280,6 +280,29 @@ fn bad_chains_and_targets_are_typed_errors() {
             weight: 1.5
         }
     );
+    // Weights and softnesses in [0, 1] (told from their bits), at and just past its ends.
+    let ok = |w: f32| ik.solve([0.0, 1.5, 0.5], z, w, 1.0, Hinge::FREE).is_ok();
+    let soft_ok = |s: f32| ik.solve([0.0, 1.5, 0.5], z, 1.0, s, Hinge::FREE).is_ok();
+    for w in [
+        0.0,
+        -0.0,
+        0.5,
+        1.0,
+        f32::MIN_POSITIVE,
+        1.0 - f32::EPSILON / 2.0,
+    ] {
+        assert!(ok(w) && soft_ok(w), "{w} is a weight");
+    }
+    let past = [
+        1.0 + f32::EPSILON,
+        -f32::MIN_POSITIVE,
+        -1e-45,
+        f32::NAN,
+        f32::INFINITY,
+    ];
+    for w in past.into_iter().chain([f32::NEG_INFINITY, -1.0]) {
+        assert!(!ok(w) && !soft_ok(w), "{w} is not a weight");
+    }
     assert!(Hinge::new(1.0, 0.5).is_err());
     assert!(Hinge::new(-0.1, 0.5).is_err());
     assert_eq!(
