@@ -186,6 +186,18 @@ pub trait Real:
         ];
         Self::within(v, limit).then_some(v)
     }
+    /// `v` scaled to unit length, or `None` when it has no length to speak of: the default
+    /// (and `f32`) takes `v·v` and scales by its [`Real::recip_sqrt`], `None` for a length
+    /// below [`Real::EPSILON`]; [`Fx`] normalises in 32-bit integers ([`unit_bits`]), `None`
+    /// when every coordinate is below [`Real::EPSILON`].
+    #[inline(always)]
+    fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
+        let len2 = v[0].times_small(v[0]) + v[1].times_small(v[1]) + v[2].times_small(v[2]);
+        (len2 >= Self::EPSILON.times(Self::EPSILON)).then(|| {
+            let r = len2.recip_sqrt();
+            v.map(|c| c.times_small(r))
+        })
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -488,6 +500,11 @@ impl Real for Fx {
         }
         Fx::from_bits(sum >> 4)
     }
+    /// [`unit_bits`]: components on the [`Q15`] grid, within 2⁻¹⁴ of the exact direction's.
+    #[inline(never)]
+    fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
+        unit_bits(v.map(Fx::to_bits)).map(|u| u.map(|c| Fx::from_bits(c << 9)))
+    }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is
         // accurate to well below Fx's resolution at the angles that occur.
@@ -564,6 +581,21 @@ pub(crate) const SEED: [u16; SEED_INTERVALS] = {
     t
 };
 
+/// `FINE_SEED[i] ≈ 2¹⁴ / √xᵢ` (Q14) at the midpoint `xᵢ = (128 + i + ½) / 512` of the i-th
+/// interval of width 1/512 in [¼, 1): [`SEED`] four times finer, so that the seed is within
+/// 2⁻⁹ and one Newton step leaves 2⁻¹⁷ ([`unit_bits`]; 768 bytes of flash).
+const FINE_SEED: [u16; 384] = {
+    let mut t = [0u16; 384];
+    let mut i = 0;
+    while i < t.len() {
+        // 2¹⁴·√(512 / (128 + i + ½)) = √(2⁴⁰ / (257 + 2i)) / 2, halved with rounding.
+        let twice = ((1u64 << 40) / (257 + 2 * i as u64)).isqrt();
+        t[i] = ((twice + 1) >> 1) as u16;
+        i += 1;
+    }
+    t
+};
+
 /// `(s, x << s)` for the even `s` that puts `x` (non-zero) in [2³⁰, 2³²): one `CLZ` where
 /// the core has it; on ARMv6-M (no `CLZ`, where `leading_zeros` is a ~30-instruction
 /// library call) a four-step binary search, about 10 instructions for a unit normal's
@@ -608,6 +640,64 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
     let x = (3 << 29) - t;
     let y = ((y * (x >> 16)) << 1) + ((y * (x & 0xFFFF)) >> 15); // Q29
     Some((y, s, m))
+}
+
+/// The unit vector of the `I8F24` vector with bits `v`, in `Q15` (2¹⁵ is 1), or `None` when
+/// every coordinate is below [`Real::EPSILON`] (2¹² in bits), in 32-bit integers only:
+///
+/// 1. the vector as a block of integers `c` sharing one exponent: shifted (rounded to
+///    nearest) so that its largest magnitude is in [2¹⁴, 2¹⁵] (the rounding moves the
+///    direction by at most 2⁻¹⁵);
+/// 2. `n = c·c` in [2²⁸, 3·2³⁰] (three 32-bit `MULS`), and `m = n·2ˢ` in [2³⁰, 2³²) with
+///    `s` 0 or 2 (one comparison, the block being normalised already);
+/// 3. `y ≈ 1/√m'` (`m' = m/2³²` in [¼, 1)) from [`FINE_SEED`] (within 2⁻⁹) and one Newton
+///    step `y·(3 − m'y²)/2`, `m'y²` exact by [`high_umul`]: within 2⁻¹⁷, kept in Q15;
+/// 4. `cᵢ/√n = cᵢ·y·2^(s/2 − 16)` in `Q15`, rounded to nearest (each product below 2³¹).
+///
+/// The squares are taken of magnitudes, in `u32` (three of 2³⁰ pass `i32`).
+///
+/// Each component is within 2⁻¹⁴ of the exact direction's (tested).
+fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
+    let largest = v[0].unsigned_abs() | v[1].unsigned_abs() | v[2].unsigned_abs();
+    if largest < 1 << 12 {
+        return None;
+    }
+    // The exponent that puts the largest magnitude in [2¹⁴, 2¹⁵): 31 − 14 − leading zeros.
+    let shift = 17 - leading_zeros(largest) as i32;
+    let c = if shift > 0 {
+        v.map(|x| ((x >> (shift - 1)) + 1) >> 1)
+    } else {
+        v.map(|x| x << -shift)
+    };
+    let square = |x: i32| x.unsigned_abs() * x.unsigned_abs(); // ≤ 2^30
+    let n = square(c[0]) + square(c[1]) + square(c[2]);
+    let s = if n < 1 << 30 { 2 } else { 0 };
+    let m = n << s;
+    let y = u32::from(FINE_SEED[(m >> 23) as usize - 128]); // Q14, below 2^15
+    let t = high_umul(m, (y * y) << 2); // m'·y², Q30
+                                        // y·(3 − m'y²)/2 in Q15, below 2^16 (≤ 2 by Newton's step from below, held one step
+                                        // under it so that a product with |cᵢ| ≤ 2^15 stays below 2^31).
+    let y = ((y * (((3 << 30) - t) >> 15)) >> 15).min(0xFFFF) as i32;
+    let down = 16 - s / 2;
+    Some(c.map(|c| (((c * y) >> (down - 1)) + 1) >> 1))
+}
+
+/// The leading zeros of `x` (non-zero): `CLZ` where the core has it; on ARMv6-M (where
+/// `leading_zeros` is a library call) a five-step binary search.
+#[inline(always)]
+fn leading_zeros(x: u32) -> u32 {
+    if cfg!(skin_v6m) {
+        let (mut n, mut m) = (0, x);
+        for step in [16, 8, 4, 2, 1] {
+            if m >> (32 - step) == 0 {
+                m <<= step;
+                n += step;
+            }
+        }
+        n
+    } else {
+        x.leading_zeros()
+    }
 }
 
 /// `1/√x` in `I8F24` from [`inverse_root`]'s `y` and `s`: `y·2^(24 − 29 + (s − 8)/2) =
@@ -920,6 +1010,57 @@ mod tests {
         assert_eq!(Real::recip_sqrt(Fx::from_num(4)), Fx::from_num(0.5));
         assert_eq!(Real::recip_sqrt(Fx::from_bits(1)), Fx::MAX);
         assert_eq!(Real::recip_sqrt(Fx::ZERO), Fx::MAX);
+    }
+
+    /// `Fx`'s unit vectors: every component within 2⁻¹⁴ of the exact direction's, on the
+    /// `Q15` grid, for vectors of every magnitude from just above `EPSILON` to the range's
+    /// end; `None` exactly when every coordinate is below `EPSILON`.
+    #[test]
+    fn fx_unit_vectors_are_within_their_bound() {
+        let check = |v: [i32; 3]| {
+            let got = Fx::unit_vector(v.map(Fx::from_bits));
+            if v.iter().all(|c| c.unsigned_abs() < 1 << 12) {
+                assert_eq!(got, None, "{v:?}");
+                return;
+            }
+            let got = got.unwrap_or_else(|| panic!("{v:?} has no unit vector"));
+            let len = v.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt();
+            for (c, u) in v.iter().zip(got) {
+                let want = f64::from(*c) / len;
+                assert!(
+                    (u.to_f32() as f64 - want).abs() <= 1.0 / 16384.0,
+                    "{v:?}: {u:?} is not {want}"
+                );
+                assert_eq!(
+                    u.to_bits() & 0x1FF,
+                    0,
+                    "{v:?}: {u:?} is not on the Q15 grid"
+                );
+            }
+        };
+        let mut seed = 0x2545_F491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for _ in 0..200_000 {
+            let e = next() % 31;
+            let v =
+                [0; 3].map(|_| ((next() >> 1) as i32 >> (30 - e)) * (1 - 2 * (next() & 1) as i32));
+            check(v);
+        }
+        for v in [
+            [1 << 12, 0, 0],
+            [0, -(1 << 12), 0],
+            [4095, 4095, -4095],
+            [i32::MIN, 0, 0],
+        ] {
+            check(v);
+        }
+        check([i32::MAX, i32::MAX, i32::MIN + 1]);
+        check([1 << 24, 1 << 24, 1 << 24]);
     }
 
     proptest! {

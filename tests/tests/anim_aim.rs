@@ -12,7 +12,9 @@
 //! coordinates ≤ 2, directions divided by distances ≥ 0.3) 2⁻¹⁰. The directions taken into
 //! the parent's frame and the forward axis rotated by the joint go through the unit scalar
 //! (`Q15`: components within 2⁻¹⁶), which moves a direction by at most about 2⁻¹³ (a
-//! rotation, quadratic in the quaternion's components) — within the 2⁻¹⁰.
+//! rotation, quadratic in the quaternion's components), and the unit vectors it normalises
+//! are on the `Q15` grid (`Real::unit_vector`: a direction off by at most √3·2⁻¹⁴ ≈ 2⁻¹³·²,
+//! a few of them setting the aimed direction) — within the 2⁻¹⁰.
 
 use proptest::prelude::*;
 use skin_core::affine::Affine;

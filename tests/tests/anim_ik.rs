@@ -14,7 +14,13 @@
 //! 1e-4·E for the end effector. Fixed point (`I8F24`, `u = 2⁻²⁴`, coordinates ≤ 2): the
 //! solve is about thirty rounded operations on values ≤ 4, and its directions divide by
 //! lengths ≥ 0.1 (the bones and the root–target distances generated), so each result is
-//! within 30 · 4 · 10 · u ≈ 2⁻¹⁴; the tests allow 2⁻¹³.
+//! within 30 · 4 · 10 · u ≈ 2⁻¹⁴; the tests allow 2⁻¹³. The bend plane's second axis is a
+//! unit vector on the `Q15` grid (`Real::unit_vector`: components within 2⁻¹⁴ of the
+//! direction's, its length within about 2⁻¹⁵ of 1): its direction's error turns the knee
+//! about the root–target line, which moves no length and not the end, and its length's
+//! error (with the part of the direction's error along that line, to first order at most
+//! half of it) moves the mid joint by at most 2⁻¹⁵ of the upper bone (≤ 0.7 here): with
+//! the 2⁻¹⁴ above, within the 2⁻¹³.
 
 use proptest::prelude::*;
 use skin_core::anim::{coordinate_limit, AnimError, Hinge, Input, TwoBone};
@@ -280,6 +286,29 @@ fn bad_chains_and_targets_are_typed_errors() {
             weight: 1.5
         }
     );
+    // Weights and softnesses in [0, 1] (told from their bits), at and just past its ends.
+    let ok = |w: f32| ik.solve([0.0, 1.5, 0.5], z, w, 1.0, Hinge::FREE).is_ok();
+    let soft_ok = |s: f32| ik.solve([0.0, 1.5, 0.5], z, 1.0, s, Hinge::FREE).is_ok();
+    for w in [
+        0.0,
+        -0.0,
+        0.5,
+        1.0,
+        f32::MIN_POSITIVE,
+        1.0 - f32::EPSILON / 2.0,
+    ] {
+        assert!(ok(w) && soft_ok(w), "{w} is a weight");
+    }
+    let past = [
+        1.0 + f32::EPSILON,
+        -f32::MIN_POSITIVE,
+        -1e-45,
+        f32::NAN,
+        f32::INFINITY,
+    ];
+    for w in past.into_iter().chain([f32::NEG_INFINITY, -1.0]) {
+        assert!(!ok(w) && !soft_ok(w), "{w} is not a weight");
+    }
     assert!(Hinge::new(1.0, 0.5).is_err());
     assert!(Hinge::new(-0.1, 0.5).is_err());
     assert_eq!(

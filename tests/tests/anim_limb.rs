@@ -13,8 +13,8 @@
 //! and lengths, 1e-4·E for the end effector, 1e-4 rad for angles. Fixed point (`I8F24`,
 //! `u = 2⁻²⁴`, coordinates ≤ 2): the pose is a chain of about a hundred rounded operations
 //! on values ≤ 4 (solve, two shortest arcs, the clamp, forward kinematics), directions
-//! divide by lengths ≥ 0.1: 100 · 4 · 10 · u ≈ 2⁻¹²; the tests allow 2⁻¹¹ for positions
-//! and 2⁻⁹ rad for angles (an angle's error is a position's over a bone ≥ 0.1 long, …).
+//! divide by lengths ≥ 0.1: 100 · 4 · 10 · u ≈ 2⁻¹² (the positions' allowance below); the
+//! tests allow 2⁻⁹ rad for angles (an angle's error is a position's over a bone ≥ 0.1 long, …).
 //! The limb's vector rotations and its products with a joint's rotation take the unit
 //! quaternion's components in the unit scalar (`Q15`, rounded to within 2⁻¹⁶), and so do
 //! the unit directions it takes into the parent's frame (each moved by at most √3·2⁻¹⁶ of
@@ -22,8 +22,13 @@
 //! vector `v` moves by at most about 4·2⁻¹⁵·|v| = 2⁻¹³·|v| (the rotation is quadratic in
 //! the components, each off by 2⁻¹⁶), and only the three that set the two shortest arcs
 //! reach the pose, each through a bone ≤ 0.5 long here, and the two frame changes add
-//! about 2⁻¹⁵ each: below 2⁻¹² together, which with the 2⁻¹² above is within the 2⁻¹¹
-//! allowance (the largest error seen over the cases is about 2⁻¹³).
+//! about 2⁻¹⁵ each: below 2⁻¹² together. The unit vectors the limb normalises (the bone
+//! directions its two shortest arcs turn from and to, the bend's side) are on the `Q15`
+//! grid (`Real::unit_vector`: components within 2⁻¹⁴, a direction off by at most
+//! √3·2⁻¹⁴ ≈ 2⁻¹³·²): each arc's angle off by at most twice that, moving the joints below
+//! it by that much of a bone ≤ 0.5, 2⁻¹³·² an arc, 2⁻¹²·² for the two. With the 2⁻¹² and
+//! 2⁻¹² above, about 2⁻¹⁰·⁶: the tests allow 2⁻¹⁰ for positions (2⁻¹¹ before the unit
+//! vectors were `Q15`; the largest error seen over the cases was then about 2⁻¹³).
 
 use proptest::prelude::*;
 use skin_core::affine::Affine;
@@ -265,7 +270,7 @@ proptest! {
         pole in proptest::array::uniform3(-1.5f64..1.5),
         l in limits(),
     ) {
-        let bound = 1.0 / f64::from(1u32 << 11);
+        let bound = 1.0 / f64::from(1u32 << 10);
         check::<Fx>(&pose, target, pole, &l, (bound, bound, 1.0 / 512.0))?;
     }
 }

@@ -139,6 +139,15 @@ pub(super) struct Bent<R> {
     pub(super) end: Vec3<R>,
 }
 
+/// Whether `w` is in [0, 1] (NaN is not), from its bits: −0, or a sign bit of 0 and at most
+/// 1's bits (the positive floats order as their bits). On a core without a floating-point
+/// unit, where each `f32` comparison is a library call, two integer comparisons.
+#[inline(always)]
+fn unit_interval(w: f32) -> bool {
+    let bits = w.to_bits();
+    bits <= 1.0f32.to_bits() || bits == (-0.0f32).to_bits()
+}
+
 /// `p` converted to `R` when every coordinate is finite and within the limit
 /// ([`Real::point_within`]: in `f32` one comparison of the magnitudes' sum).
 #[inline(always)]
@@ -237,12 +246,15 @@ impl<R: Real> TwoBone<R> {
         soft: f32,
         hinge: Hinge,
     ) -> Result<(Vec3<R>, Vec3<R>), AnimError> {
-        let bent = self.bend(target, pole, weight, soft, hinge)?;
+        let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
+        let cos = (r(hinge.cos.1), r(hinge.cos.0));
+        let bent = self.bend(target, pole, weight, soft, cos)?;
         Ok((bent.mid, bent.end))
     }
 
     /// [`TwoBone::solve`] with the bones' new directions: a limb turns its joints by them
-    /// without normalising the differences of the positions again.
+    /// without normalising the differences of the positions again. The hinge comes as the
+    /// cosines of its largest and smallest bends, in `R` (a limb converts them once).
     #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn bend(
         &self,
@@ -250,11 +262,11 @@ impl<R: Real> TwoBone<R> {
         pole: [f32; 3],
         weight: f32,
         soft: f32,
-        hinge: Hinge,
+        (cos_max, cos_min): (R, R),
     ) -> Result<Bent<R>, AnimError> {
         let (target, pole) = (point::<R>("target", target)?, point::<R>("pole", pole)?);
         for (what, w) in [(Input::IkWeight, weight), (Input::Softness, soft)] {
-            if !(0.0..=1.0).contains(&w) {
+            if !unit_interval(w) {
                 return Err(AnimError::Weight {
                     what,
                     index: 0,
@@ -269,8 +281,7 @@ impl<R: Real> TwoBone<R> {
         // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
         // Compared squared, so that a square root is taken only where the distance is
         // clamped.
-        let at = |cos: f32| {
-            let c = r(cos);
+        let at = |c: R| {
             l1.times_small(l1)
                 + l2.times_small(l2)
                 + (l1.times_small(l2) + l1.times_small(l2)).times_small(c)
@@ -288,12 +299,15 @@ impl<R: Real> TwoBone<R> {
                 d2.fast_sqrt(),
             )
         };
-        let start = r(soft).times_small(reach);
-        if d > start && reach > start {
-            let (x, span) = (d - start, reach - start);
-            d = start + span.times(x).times((x + span).recip());
+        // No softening at 1 (`start` would be the reach), told from the bits: no conversion.
+        if soft.to_bits() != 1.0f32.to_bits() {
+            let start = r(soft).times_small(reach);
+            if d > start && reach > start {
+                let (x, span) = (d - start, reach - start);
+                d = start + span.times(x).times((x + span).recip());
+            }
         }
-        let (near2, far2) = (at(hinge.cos.1), at(hinge.cos.0));
+        let (near2, far2) = (at(cos_max), at(cos_min));
         let dd = d.times_small(d);
         if dd > far2 {
             d = far2.fast_sqrt();
@@ -317,8 +331,8 @@ impl<R: Real> TwoBone<R> {
         let upper = add(scale(direction, cos_a), scale(side, sin_a));
         let mid = add(self.root, scale(upper, l1));
         let end = add(self.root, scale(direction, d));
-        let w = r(weight);
-        if w >= R::ONE {
+        // All the way at 1 (the one weight in [0, 1] whose conversion is 1), told from the bits.
+        if weight.to_bits() == 1.0f32.to_bits() {
             // The lower bone: `end − mid = d·direction − l₁·upper`, of length l₂.
             let lower = sub(scale(direction, d), scale(upper, l1));
             return Ok(Bent {
@@ -329,6 +343,7 @@ impl<R: Real> TwoBone<R> {
             });
         }
         // Part of the way: interpolate, then put the joints back at the bone lengths.
+        let w = r(weight);
         let lerp = |a: Vec3<R>, b: Vec3<R>| add(a, scale(sub(b, a), w));
         let mid_dir = unit(sub(lerp(self.mid, mid), self.root)).unwrap_or(direction);
         let mid = add(self.root, scale(mid_dir, l1));

@@ -69,7 +69,6 @@ pub struct Goal {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limb<R> {
     joints: [usize; 3],
-    hinge: Hinge,
     /// `cos` of the hinge's largest and smallest bends.
     bend_cos: (R, R),
     /// `sin` of the same.
@@ -128,7 +127,6 @@ impl<R: Real> Limb<R> {
         };
         Ok(Self {
             joints,
-            hinge,
             bend_cos: (r(libm::cosf(hinge.max())), r(libm::cosf(hinge.min()))),
             bend_sin: (r(libm::sinf(hinge.max())), r(libm::sinf(hinge.min()))),
             swing,
@@ -188,7 +186,13 @@ impl<R: Real> Limb<R> {
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
         let chain = TwoBone::from_points(origin, at(mid), at(end))?;
-        let bent = chain.bend(goal.target, goal.pole, goal.weight, goal.soft, self.hinge)?;
+        let bent = chain.bend(
+            goal.target,
+            goal.pole,
+            goal.weight,
+            goal.soft,
+            self.bend_cos,
+        )?;
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
         // rotation by the root's (the direction from the root to the mid joint there).

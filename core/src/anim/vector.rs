@@ -45,10 +45,11 @@ pub(super) fn cross<R: Real>(a: Vec3<R>, b: Vec3<R>) -> Vec3<R> {
     ]
 }
 
-/// `a` scaled to unit length, or `None` when it is shorter than [`Real::EPSILON`].
+/// `a` scaled to unit length, or `None` when it has no length to speak of
+/// ([`Real::unit_vector`]: shorter than [`Real::EPSILON`] in `f32`; in fixed point every
+/// coordinate below it, the result on the `Q15` grid).
 pub(super) fn unit<R: Real>(a: Vec3<R>) -> Option<Vec3<R>> {
-    let len2 = dot(a, a);
-    long_enough(len2).then(|| scale(a, len2.recip_sqrt()))
+    R::unit_vector(a)
 }
 
 /// Whether a squared length `len2` is of a length of at least [`Real::EPSILON`]: compared
