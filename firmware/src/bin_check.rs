@@ -2,16 +2,16 @@
 //! Rust loop other targets take (`bins::lists` with `reference`), on the device: each band's
 //! first span, every span, the first triangle left unbinned, or the error, compared.
 //!
-//! The cases: screens of 1 to 64 columns and up to 160 rows in bands of 1 to 16 rows (some
-//! of more bands than binning takes), one to three draw calls of random triangles facing
-//! either way — tiny, a few pixels, or hundreds of pixels wide, partly or wholly off the
-//! screen, some with vertices on band edges and pixel centres — with room for all, some or
-//! none of the visible ones (the assembly hands the rest back part-way), now and then an
-//! index past the call's vertices, indices that are not 2-aligned (read by the Rust loop
-//! on every target), an index list cut mid-triangle or a call's vertices past the frame's;
-//! then [`NUMBERING`] frames of about 65,536 hidden triangles before visible ones, so that
-//! triangle numbers pass 65,535 (past which no span can name a triangle) inside and between
-//! draw calls.
+//! The cases: screens of 1 to 64 columns and rows in bands of 1 to 16 rows, and some of
+//! 129 to 300 rows in bands of 1 or 2 (mostly more bands than binning takes); one to three
+//! draw calls of random triangles facing either way — tiny, a few pixels, or hundreds of
+//! pixels wide, partly or wholly off the screen, some with vertices on band edges and
+//! pixel centres — with room for all, some or none of the visible ones (the assembly hands
+//! the rest back part-way); in one call in eight an index past the call's vertices; now
+//! and then indices that are not 2-aligned (read by the Rust loop on every target), an
+//! index list cut mid-triangle or a call's vertices past the frame's; then [`NUMBERING`]
+//! frames of about 65,536 hidden triangles before visible ones, so that triangle numbers
+//! pass 65,535 (past which no span can name a triangle) inside and between draw calls.
 
 use core::ops::Range;
 
@@ -59,9 +59,12 @@ pub fn check_bin_loop() -> Result<u32, Mismatch> {
     let mut cases = 0;
     while cases < FRAMES {
         let width = 1 + rng.below(64) as u16;
-        let tall = rng.below(8) == 0;
-        let height = 1 + rng.below(if tall { 160 } else { 64 }) as u16;
-        let rows = 1 + rng.below(16) as u16;
+        // Now and then more bands than binning takes (`None` from both).
+        let (height, rows) = if rng.below(8) == 0 {
+            (129 + rng.below(172) as u16, 1 + rng.below(2) as u16)
+        } else {
+            (1 + rng.below(64) as u16, 1 + rng.below(16) as u16)
+        };
         let mut v = [ScreenVertex::default(); VERTICES];
         for v in &mut v {
             *v = vertex(&mut rng, width, height, rows);
@@ -77,16 +80,24 @@ pub fn check_bin_loop() -> Result<u32, Mismatch> {
             let first = rng.below(VERTICES as u32 / 2) as usize;
             let len = 3 + rng.below((VERTICES - first - 2) as u32) as usize;
             // Now and then past the frame's vertices.
-            let end = first + len + usize::from(rng.below(64) == 0);
+            let end = if rng.below(64) == 0 {
+                VERTICES + 1
+            } else {
+                first + len
+            };
             *range = first..end;
             let mut indices = 3 * rng.below(TRIANGLES as u32 / calls as u32 + 1) as usize;
             // Now and then cut mid-triangle.
             if rng.below(64) == 0 && indices > 0 {
                 indices -= 1 + rng.below(2) as usize;
             }
+            // In one call in eight, one index past the call's vertices.
+            let wrong = match rng.below(8) {
+                0 => rng.below(indices as u32 + 1) as usize,
+                _ => usize::MAX,
+            };
             for i in 0..indices {
-                // Now and then past the call's vertices.
-                let index = if rng.below(96) == 0 {
+                let index = if i == wrong {
                     len + rng.below(3) as usize
                 } else {
                     rng.below(len as u32) as usize
