@@ -84,6 +84,8 @@ where
     let same = same && project_loop_matches_per_vertex_path();
     // The band's fill (ARMv6-M assembly in Cortex-M0 code).
     let same = same && fill_loop_matches_rust_scan();
+    // Binning's loop (ARMv6-M assembly in Cortex-M0 code).
+    let same = same && bin_loop_matches_rust_loop();
     // Not in the micro:bit's `f32` build: its soft-float scene and the benchmark's asset
     // need more stack than its 16 KiB leave beside the kernels' (its Cortex-M0 code measures
     // it on the mps2-an385, `scripts/firmware.sh kernels mps2-an385-m0 f32`).
@@ -346,6 +348,34 @@ fn fill_loop_matches_rust_scan() -> bool {
                 m.case
             );
             defmt::info!("CHECK fill-loop failed");
+            false
+        }
+    }
+}
+
+/// Binning must give the Rust loop's lists (or error) on [`bin_check::check_bin_loop`]'s
+/// frames.
+fn bin_loop_matches_rust_loop() -> bool {
+    match crate::bin_check::check_bin_loop() {
+        // Every planned frame compared, or the check proved less than it says.
+        Ok(cases) if cases == crate::bin_check::BIN_CASES => {
+            defmt::info!("CHECK bin-loop ok cases={=u32}", cases);
+            true
+        }
+        Ok(cases) => {
+            defmt::error!(
+                "CHECK FAILED: the binning check compared {=u32} frames, not {=u32}",
+                cases,
+                crate::bin_check::BIN_CASES
+            );
+            false
+        }
+        Err(m) => {
+            defmt::error!(
+                "CHECK FAILED: binning differs from the Rust loop: case={=u32}",
+                m.case
+            );
+            defmt::info!("CHECK bin-loop failed");
             false
         }
     }

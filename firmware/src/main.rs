@@ -22,6 +22,8 @@
 mod anim_bench;
 #[cfg(feature = "bench")]
 mod bench;
+#[cfg(feature = "bench")]
+mod bin_check;
 #[cfg(feature = "qemu")]
 mod board;
 mod clock;

@@ -30,6 +30,10 @@ mod project_check;
 #[path = "../../firmware/src/fill_check.rs"]
 mod fill_check;
 
+#[allow(dead_code)] // the on-device check: its case count
+#[path = "../../firmware/src/bin_check.rs"]
+mod bin_check;
+
 use skin_tests::firmware::{fields, lines, missing_tools, script};
 use synthetic::{Chunk, Kernel};
 
@@ -143,6 +147,18 @@ fn check_run(
     assert_eq!(
         fields(fill)["cases"],
         fill_check::FILL_CASES.to_string(),
+        "{ctx}"
+    );
+    // Binning (its loop in assembly in Cortex-M0 code) gave the Rust loop's lists, or its
+    // error, on every frame.
+    let bins = log
+        .lines()
+        .find(|l| l.contains("CHECK bin-loop"))
+        .unwrap_or_else(|| panic!("no bin-loop check: {ctx}"));
+    assert!(bins.contains("CHECK bin-loop ok"), "{ctx}");
+    assert_eq!(
+        fields(bins)["cases"],
+        bin_check::BIN_CASES.to_string(),
         "{ctx}"
     );
     // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.

@@ -82,6 +82,40 @@ pub(crate) fn bin<'a>(
     parts: impl Iterator<Item = DrawCall<'a>>,
     vertices: &[ScreenVertex],
     total: usize,
+    screen: (u16, u16, u16),
+    spans: &mut [Span],
+) -> Result<Option<Bins>, RasterError> {
+    bin_with::<true>(parts, vertices, total, screen, spans)
+}
+
+/// The lists [`bin`] builds (each band's first span, and the first triangle left unbinned,
+/// `usize::MAX` when none; the spans in `spans`), or its error: by the loop that other
+/// targets take when `reference` (Rust's `hidden`, then binning one triangle at a time),
+/// by `bin` itself otherwise (on ARMv6-M the assembly, `bins_v6m`). The firmware's device
+/// check compares the two.
+#[doc(hidden)]
+pub fn lists<'a>(
+    parts: impl Iterator<Item = DrawCall<'a>>,
+    vertices: &[ScreenVertex],
+    screen: (u16, u16, u16),
+    spans: &mut [Span],
+    reference: bool,
+) -> Result<Option<([u16; MAX_BANDS], usize)>, RasterError> {
+    let total = vertices.len();
+    let bins = if reference {
+        bin_with::<false>(parts, vertices, total, screen, spans)
+    } else {
+        bin(parts, vertices, total, screen, spans)
+    };
+    Ok(bins?.map(|b| (b.heads, b.unbinned)))
+}
+
+/// [`bin`], by the assembly on ARMv6-M when `ASM` (`bin` itself), by Rust's loop otherwise.
+#[inline(always)]
+fn bin_with<'a, const ASM: bool>(
+    parts: impl Iterator<Item = DrawCall<'a>>,
+    vertices: &[ScreenVertex],
+    total: usize,
     (width, height, rows): (u16, u16, u16),
     spans: &mut [Span],
 ) -> Result<Option<Bins>, RasterError> {
@@ -112,7 +146,9 @@ pub(crate) fn bin<'a>(
             #[cfg(not(skin_asm_v6m))]
             let skipped = hidden(rest, v, (width, height), &mut top);
             #[cfg(skin_asm_v6m)]
-            let skipped = {
+            let skipped = if !ASM {
+                hidden(rest, v, (width, height), &mut top)
+            } else {
                 let mut lists = super::bins_v6m::Lists {
                     spans: &mut *spans,
                     used: n,
@@ -170,7 +206,6 @@ pub(crate) fn bin<'a>(
 /// that is not is visible, its top row is left in `top` (one with an index past `v` leaves
 /// `top` as it was). Compiled on its own, so that its loop keeps its few values in
 /// registers (see `bin`).
-#[cfg(not(skin_asm_v6m))]
 #[inline(never)]
 fn hidden(
     triangles: &[[u16; 3]],

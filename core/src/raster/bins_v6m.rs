@@ -17,7 +17,10 @@
 //! It stops, leaving the rest to the Rust loop, at the first triangle with an index past
 //! the vertices and at the first visible one without a span left. The frames are the
 //! host's bit for bit (the `firmware_frames` tests), and `bins`' property test checks the
-//! Rust loop it replaces against unbinned drawing.
+//! Rust loop it replaces against unbinned drawing. The firmware's device check compares its
+//! lists, hand-backs and errors with that loop's (`bins::lists`) on random frames,
+//! triangle numbers past 65,535 among them (`firmware/src/bin_check.rs`, its `CHECK
+//! bin-loop` line).
 //!
 //! **Safety.** [`bin`] passes a run of `len` triangles read from a live slice, the
 //! vertices' slice and its length, the spans' slice with `room` at most its length, and the
