@@ -17,25 +17,12 @@
 use core::ops::Range;
 
 use super::band::{fetch, visible, Triangle};
+pub use super::span::Span;
+use super::span::{MAX_BANDS, NONE};
+
 use super::{Band, RasterError, ScreenVertex};
 use crate::indices::U16s;
 use embedded_graphics_core::pixelcolor::Rgb565;
-
-/// A front-facing triangle that reaches the screen: its number among the frame's triangles
-/// (the draw calls' triangles counted in order) and the next span of the list it is in.
-// In C's layout, word-aligned: ARMv6-M's binning (`bins_v6m`) writes one as a word.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(4))]
-pub struct Span {
-    triangle: u16,
-    next: u16,
-}
-
-/// The end of a list (and the most spans a frame may bin, and triangles it may number).
-const NONE: u16 = u16::MAX;
-
-/// The most bands a binned frame may have (more are drawn unbinned: the same picture).
-pub(crate) const MAX_BANDS: usize = 128;
 
 /// One draw call: the run of the frame's projected vertices it uses, and its triangle
 /// indices, local to that run.

@@ -33,7 +33,7 @@
 
 #![allow(unsafe_code)]
 
-use super::bins::{Span, MAX_BANDS};
+use super::span::{Span, MAX_BANDS};
 use super::ScreenVertex;
 
 /// What the assembly reads (and `used`, which it updates).

@@ -49,6 +49,7 @@ mod fill_v6m;
 pub mod frame;
 #[cfg(skin_asm_v6m)]
 mod project_v6m;
+mod span;
 pub mod split;
 mod steps;
 
