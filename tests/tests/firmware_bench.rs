@@ -91,6 +91,17 @@ fn check_board(
     ])
 }
 
+/// Asserts that the log's `CHECK NAME` line (a kernel compared on the device with the Rust
+/// code it replaces) says `ok` and compared `cases` cases.
+fn assert_device_check(log: &str, name: &str, cases: u32, ctx: &str) {
+    let line = log
+        .lines()
+        .find(|l| l.contains(&format!("CHECK {name}")))
+        .unwrap_or_else(|| panic!("no {name} check: {ctx}"));
+    assert!(line.contains(&format!("CHECK {name} ok")), "{ctx}");
+    assert_eq!(fields(line)["cases"], cases.to_string(), "{ctx}");
+}
+
 /// Runs the kernel benchmark on `board` in `lane` with the script's `options` and checks
 /// its log; returns the instructions per vertex by kernel.
 fn check_run(
@@ -113,65 +124,20 @@ fn check_run(
     }
     // The lane's own LBS loop (the assembly kernels: fixed on the M0 and the M4F, f32 on
     // the M4F) gave the generic loop's bits on the device, on every adversarial case.
-    let check = log
-        .lines()
-        .find(|l| l.contains("CHECK lane-loop"))
-        .unwrap_or_else(|| panic!("no lane-loop check: {ctx}"));
-    assert!(check.contains("CHECK lane-loop ok"), "{ctx}");
-    assert_eq!(
-        fields(check)["cases"],
-        expected_cases().to_string(),
-        "{ctx}"
-    );
+    assert_device_check(&log, "lane-loop", expected_cases(), &ctx);
     // The fixed lane's projection loop (assembly in Cortex-M0 code) gave the per-vertex
     // path's bits on every chunk.
     if lane == "fixed" {
-        let project = log
-            .lines()
-            .find(|l| l.contains("CHECK project-loop"))
-            .unwrap_or_else(|| panic!("no project-loop check: {ctx}"));
-        assert!(project.contains("CHECK project-loop ok"), "{ctx}");
-        assert_eq!(
-            fields(project)["cases"],
-            project_check::PROJECT_CASES.to_string(),
-            "{ctx}"
-        );
+        assert_device_check(&log, "project-loop", project_check::PROJECT_CASES, &ctx);
     }
     // The band's fill (assembly in Cortex-M0 code) gave the Rust scan's pixels on every
     // triangle.
-    let fill = log
-        .lines()
-        .find(|l| l.contains("CHECK fill-loop"))
-        .unwrap_or_else(|| panic!("no fill-loop check: {ctx}"));
-    assert!(fill.contains("CHECK fill-loop ok"), "{ctx}");
-    assert_eq!(
-        fields(fill)["cases"],
-        fill_check::FILL_CASES.to_string(),
-        "{ctx}"
-    );
+    assert_device_check(&log, "fill-loop", fill_check::FILL_CASES, &ctx);
     // Binning (its loop in assembly in Cortex-M0 code) gave the Rust loop's lists, or its
     // error, on every frame.
-    let bins = log
-        .lines()
-        .find(|l| l.contains("CHECK bin-loop"))
-        .unwrap_or_else(|| panic!("no bin-loop check: {ctx}"));
-    assert!(bins.contains("CHECK bin-loop ok"), "{ctx}");
-    assert_eq!(
-        fields(bins)["cases"],
-        bin_check::BIN_CASES.to_string(),
-        "{ctx}"
-    );
+    assert_device_check(&log, "bin-loop", bin_check::BIN_CASES, &ctx);
     // The lane's DQS loop (the fixed lane's assembly on the M4F) likewise, on its own cases.
-    let dqs = log
-        .lines()
-        .find(|l| l.contains("CHECK dqs-loop"))
-        .unwrap_or_else(|| panic!("no dqs-loop check: {ctx}"));
-    assert!(dqs.contains("CHECK dqs-loop ok"), "{ctx}");
-    assert_eq!(
-        fields(dqs)["cases"],
-        dqs_check::DQS_CASES.to_string(),
-        "{ctx}"
-    );
+    assert_device_check(&log, "dqs-loop", dqs_check::DQS_CASES, &ctx);
     assert!(log.contains("DONE ok"), "{ctx}");
 
     let cal = log
