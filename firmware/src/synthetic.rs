@@ -437,6 +437,7 @@ impl<L: Lane> Default for CheckOutputs<L> {
 /// [`SkinnedMesh::skin_with_normals`] run) gives the generic loop's bits
 /// ([`SkinnedMesh::skin_generic`]) on inputs chosen to reach every path of the fixed lane's
 /// kernels: weights of exactly 1 in each slot, a lead weight of 0 and near 0, the largest
+/// stored weights, vertices of one to four bones with zeros after and between the non-zero
 /// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
 /// lane's limits, positions at both ends of the range, zero, tiny (collapsing), diagonal and
 /// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
@@ -653,7 +654,9 @@ pub fn check_inputs<L: Lane>(
             (_, 0) => [top, 0, top, 0].map(|b| b as u8),
             _ => [0; 4].map(|_| rng.below(bones as u32) as u8),
         };
-        inputs.weights[v] = match v % 12 {
+        // A random stored weight that is not 0.
+        let some = |rng: &mut Rng| 1 + (rng.next_u32() % 10922) as u16;
+        inputs.weights[v] = match v % 16 {
             // A weight of exactly 1 in each slot (the others 0).
             0 => [0; 3],
             1 => [0x8000, 0, 0],
@@ -664,6 +667,14 @@ pub fn check_inputs<L: Lane>(
             5 => [0x4000, 0x4000, 0],
             6 => [0x2aaa, 0x2aaa, 0x2aab],
             7 => [0x2000, 0x2000, 0x3fff],
+            // Two and three bones (the zeros trailing, as the importer sorts them), and
+            // zeros before the last non-zero weight: the ARMv6-M kernel blends a vertex's
+            // bones up to its last non-zero weight.
+            8 => [some(rng), 0, 0],
+            9 => [some(rng), some(rng), 0],
+            10 => [0, some(rng), 0],
+            11 => [some(rng), 0, some(rng)],
+            12 => [0, some(rng), some(rng)],
             _ => [0; 3].map(|_| (rng.next_u32() % 10923) as u16),
         };
     }

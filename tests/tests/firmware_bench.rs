@@ -419,3 +419,36 @@ fn lane_loops_match_the_generic_loop_on_this_host() {
         ),
     }
 }
+
+#[test]
+fn lane_loop_check_holds_vertices_of_each_bone_count() {
+    // The ARMv6-M kernel blends a vertex's bones up to its last non-zero stored weight (one
+    // to four) by a body of its own for each count: the device check must reach each, with
+    // zeros trailing (the importer's order) and zeros before the last non-zero weight, in
+    // its four-influence cases (the only ones the kernel runs) and among the first 7
+    // vertices too (its shorter cases).
+    let mut rng = synthetic::Rng::new(synthetic::CHECK_SEED);
+    let mut inputs = synthetic::CheckInputs::<Q14>::default();
+    synthetic::check_inputs(&mut rng, 9, &mut inputs).unwrap();
+    let influences = synthetic::check_influences::<Q14, 4>(&inputs).unwrap();
+    let count = |w: [u16; 3]| 1 + w.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
+    let gap = |w: [u16; 3]| w[..count(w) - 1].contains(&0);
+    for (len, want_gaps) in [(7, false), (synthetic::CHECK_VERTICES, true)] {
+        let stored: Vec<[u16; 3]> = influences[..len]
+            .iter()
+            .map(|i| i.stored().map(|w| w.to_bits()))
+            .collect();
+        for bones in 1..=4 {
+            assert!(
+                stored.iter().any(|&w| count(w) == bones),
+                "no vertex of {bones} bones among the first {len}"
+            );
+            if want_gaps && bones > 2 {
+                assert!(
+                    stored.iter().any(|&w| count(w) == bones && gap(w)),
+                    "no vertex of {bones} bones with a zero weight before the last"
+                );
+            }
+        }
+    }
+}

@@ -30,6 +30,25 @@
 //! by its four-step search below that; the scaling `(c·y + 2ˢ⁻¹) >> s` as
 //! `(c·(y << (16 − s)) + 2¹⁵) >> 16`, the same integer).
 //!
+//! **A vertex's bones.** A vertex is blended over its bones up to its last non-zero stored
+//! weight: one to four (bone 0's weight is the implied one, so it always counts). A stored
+//! weight of 0 adds exactly 0 to `Σₖ wₖ(2eₖ + 1)`, so leaving the bones after the last
+//! non-zero one out gives the same bits; a zero before it is blended as any weight. The
+//! importer sorts a vertex's weights, largest first, so its zeros trail: CesiumMan's 3,273
+//! vertices have 1, 2, 3 and 4 bones 458, 1,678, 717 and 420 times. Each count has its own
+//! body (the same macros for K = 1 to 4; about 38 instructions a bone: a row address, its
+//! pushes and three rows' terms), and one bone copies its rows (its weight is 2¹⁵, and
+//! `2¹⁵(2e + 1) >> 16` is `(2e + 1) >> 1`, the entry). The count is read where the kernel
+//! loads the weights anyway: the fourth stored weight's `LDRH` moved ahead, a `CMP` and a
+//! `BEQ`: two instructions more for a vertex of four bones (the kernel benchmark's LBS-4
+//! with normals 298.0 → 299.9 as M0 code on the mps2-an385), three to nine (and a branch)
+//! to find a smaller count, against 38 to 150 saved: CesiumMan's skin stage on the M0 went
+//! from 0.96 M to 0.76 M instructions a frame (`docs/BENCHMARKS.md`, "Skinning by each
+//! vertex's bones"). The other way, a bake that orders each part's vertices by their count
+//! and one kernel per run of a count, would pay no test per vertex but has every
+//! per-vertex array of the asset and the index lists permuted together; the test costs
+//! less than a single skipped bone, so the count is read per vertex.
+//!
 //! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
 //! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
 //! atomics) also admits ARMv4T and ARMv5TE targets; it is only tested on ARMv6-M.
@@ -85,9 +104,10 @@ extern "C" {
 //   (normals kernel), +52 0xC000 (3 << 14), +56 0x8000. The outputs follow the positions'
 //   cursor: out is twice it plus r12, out_normals it plus lr.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
-// cursor and the position, 16), and three sets of the (row address, weight) pairs of bones
-// 1, 2, 3, 0 (32 bytes each; row 0's on top, bones 1 and 2 only: 16), each set popped by
-// the blend of its row; the last row pops the position (and the normal) too.
+// cursor and the position, 16), and three sets of the (row address, weight) pairs of its
+// K bones (1, 2, K - 1, 0 of them, 8K bytes each; row 0's on top, its bones 1 to K - 2
+// only: 8K - 16 bytes, none for one bone), each set popped by the blend of its row; the
+// last row pops the position (and the normal) too.
 //
 // High registers: r8 = 2^11, r9 = 2^13, r10 = the table + 32, r11 = out's last element
 // (out_normals' in the normals kernel), r12 and lr the outputs' offsets (above).
@@ -279,33 +299,53 @@ core::arch::global_asm!(
     str r0, [sp, #\cur]
     .endm
 
-@ Loads the influence from the cursor in r7 (advanced at [sp, #\cur]) and pushes the
-@ (row, weight) pairs of bones 1, 2, 3, 0 for each row (rows in the table: r10 - 32 +
-@ 48 * bone + 16 * row): row 2's set first, row 0's on top with bones 1 and 2 only: the
-@ pairs of bones 0 and 3 are left in r6, r7 and r4, r5 (the sum's order does not change
-@ it: it is exact). r4 = 48 on entry.
-    .macro SKIN_V6M_PUSH_INFLUENCE cur
-    ldrb r0, [r7, #1]
-    muls r0, r4, r0
-    add r0, r10
+@ Loads the first \k bones of the influence at the cursor in r7 (advanced at [sp, #\cur];
+@ the stored weight of bone \k - 1 already in r5, every later one 0) and pushes their
+@ (row, weight) pairs for each row (rows in the table: r10 - 32 + 48 * bone + 16 * row):
+@ bone 0's pair (row, implied weight) goes to r6, r7, bone \k - 1's to r4, r5, bones 1
+@ and 2 (of four) or 1 (of three) to r0, r1 and r2, r3. Rows 2 and 1 get a set of all
+@ \k pairs (bones 1, 2, \k - 1, 0 in that order, 8 * \k bytes), row 0 one of the pairs
+@ in r0..r3 only: bones 0 and \k - 1 are left in r6, r7 and r4, r5 (the sum's order does
+@ not change it: it is exact). One bone pushes (r6, r7) as its set, its weight unused:
+@ it is 2^15, and its rows are copied, not blended. r4 = 48 on entry.
+    .macro SKIN_V6M_PUSH_INFLUENCE k, cur
+    .if \k >= 4
     ldrb r2, [r7, #2]
     muls r2, r4, r2
     add r2, r10
+    .endif
+    .if \k >= 3
+    ldrb r0, [r7, #1]
+    muls r0, r4, r0
+    add r0, r10
+    .endif
     ldrb r6, [r7, #0]
     muls r6, r4, r6
     add r6, r10
-    ldrb r1, [r7, #3]
+    .if \k >= 2
+    ldrb r1, [r7, #\k - 1]
     muls r4, r1, r4
     add r4, r10
+    .endif
+    .if \k >= 3
     ldrh r1, [r7, #4]
+    .endif
+    .if \k >= 4
     ldrh r3, [r7, #6]
-    ldrh r5, [r7, #8]
+    .endif
     adds r7, #10
     str r7, [sp, #\cur]
+    .if \k >= 2
     ldr r7, [sp, #\cur + 28]
+    .if \k >= 3
     subs r7, r7, r1
+    .endif
+    .if \k >= 4
     subs r7, r7, r3
+    .endif
     subs r7, r7, r5
+    .endif
+    .if \k == 4
     push {{r0-r7}}
     subs r0, #16
     subs r2, #16
@@ -317,6 +357,29 @@ core::arch::global_asm!(
     subs r4, #16
     subs r6, #16
     push {{r0-r3}}
+    .elseif \k == 3
+    push {{r0, r1, r4-r7}}
+    subs r0, #16
+    subs r4, #16
+    subs r6, #16
+    push {{r0, r1, r4-r7}}
+    subs r0, #16
+    subs r4, #16
+    subs r6, #16
+    push {{r0, r1}}
+    .elseif \k == 2
+    push {{r4-r7}}
+    subs r4, #16
+    subs r6, #16
+    push {{r4-r7}}
+    subs r4, #16
+    subs r6, #16
+    .else
+    push {{r6, r7}}
+    subs r6, #16
+    push {{r6, r7}}
+    subs r6, #16
+    .endif
     .endm
 
 @ One more bone's terms of a row: its (row, weight) pair popped into r5, r6 (or in \row,
@@ -337,31 +400,47 @@ core::arch::global_asm!(
     adds r3, r3, \f
     .endm
 
-@ The next row of the blended matrix into r0..r3, its four (row, weight) pairs popped
-@ (for `first`, row 0: the first two pairs in r6, r7 and r4, r5).
-    .macro SKIN_V6M_ROW first
+@ The next row of the blended matrix of \k bones into r0..r3, its \k (row, weight) pairs
+@ popped (for `first`, row 0: bones 0 and \k - 1 in r6, r7 and r4, r5, the others
+@ popped). One bone's row is its entries: 2^15 (2e + 1) >> 16 = (2e + 1) >> 1 = e.
+    .macro SKIN_V6M_ROW k, first
     .ifc \first,first
     ldm r6!, {{r0-r3}}
+    .if \k >= 2
     muls r0, r7, r0
     muls r1, r7, r1
     muls r2, r7, r2
     muls r3, r7, r3
     SKIN_V6M_TERMS r4, r5, r6, r7
+    .endif
     .else
     pop {{r5, r6}}
     ldm r5!, {{r0-r3}}
+    .if \k >= 2
     muls r0, r6, r0
     muls r1, r6, r1
     muls r2, r6, r2
     muls r3, r6, r3
     SKIN_V6M_TERMS
     .endif
+    .endif
+    .if \k >= 3
     SKIN_V6M_TERMS
+    .endif
+    .if \k >= 4
     SKIN_V6M_TERMS
+    .endif
+    .if \k >= 2
     asrs r0, r0, #16
     asrs r1, r1, #16
     asrs r2, r2, #16
     asrs r3, r3, #16
+    .else
+    asrs r0, r0, #1
+    asrs r1, r1, #1
+    asrs r2, r2, #1
+    asrs r3, r3, #1
+    .endif
     .endm
 
 @ Coordinate \row of the point (the row in r0..r3; the vertex's out, p0, p1, p2 at
@@ -403,6 +482,42 @@ core::arch::global_asm!(
     asrs \dst, r5, #14
     .endm
 
+@ The normals kernel's vertex of \k bones, from its influence (r5 = the stored weight of
+@ bone \k - 1) to the blended normal in r0..r2 (x and y also in the frame's V0, V1).
+    .macro SKIN_V6M_NORMALS_BODY k
+    SKIN_V6M_PUSH_INFLUENCE \k, 28 + 28
+    @ sp: the pairs of rows 0, 1, 2 +0, +8k - 16 (+0 for one bone), +16k - 16 (each ROW
+    @ pops its set), out p +16k, n +16k + 16, frame +16k + 28.
+    SKIN_V6M_ROW \k, first
+    SKIN_V6M_POINT 0, 16*\k
+    SKIN_V6M_LINEAR 16*\k+16
+    str r5, [sp, #16 * \k + 28 + 36]
+    SKIN_V6M_ROW \k
+    SKIN_V6M_POINT 1, 8*\k
+    SKIN_V6M_LINEAR 8*\k+16
+    str r5, [sp, #8 * \k + 28 + 40]
+    SKIN_V6M_ROW \k
+    @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
+    SKIN_V6M_POINT 2, pop
+    SKIN_V6M_LINEAR pop, r2
+    .endm
+
+@ A vertex's count of bones: 1 + the index of its last non-zero stored weight (bone 0's
+@ weight is the implied one). Entered with r7 = the influences' cursor, r4 = 48, having
+@ found the fourth stored weight 0; goes to \three, \two or \one with the last counted
+@ bone's stored weight in r5.
+    .macro SKIN_V6M_FEWER three, two, one
+    ldrh r5, [r7, #6]
+    cmp r5, #0
+    beq 2f
+    b \three
+2:  ldrh r5, [r7, #4]
+    cmp r5, #0
+    beq 1f
+    b \two
+1:  b \one
+    .endm
+
 @ ---------------------------------------------------------------------------------------
 @ skin_core_q14_lbs4_v6m_normals(job: &Job)
     .p2align 2
@@ -411,6 +526,10 @@ core::arch::global_asm!(
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
     SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 0
+    b .Lskin_v6m_n_vertex
+    @ Here, in reach of the vertex's conditional branch.
+.Lskin_v6m_n_few:
+    SKIN_V6M_FEWER .Lskin_v6m_n_three, .Lskin_v6m_n_two, .Lskin_v6m_n_one
 .Lskin_v6m_n_vertex:
     @ r0 = the positions' cursor less 48, r1..r3 the normal's offsets from it, r4..r6 the
     @ position's (48, 50, 52), r7 the influences' cursor.
@@ -424,21 +543,12 @@ skin_core_q14_lbs4_v6m_normals:
     lsls r0, r0, #1
     add r0, r12
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 28 + 28
-    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48 (each ROW pops its set), out p +80,
-    @ n +96, frame +108.
-    SKIN_V6M_ROW first
-    SKIN_V6M_POINT 0, 64
-    SKIN_V6M_LINEAR 80
-    str r5, [sp, #92 + 36]
-    SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 32
-    SKIN_V6M_LINEAR 48
-    str r5, [sp, #60 + 40]
-    SKIN_V6M_ROW
-    @ sp: out p +0, n +16, frame +28; both popped, the frame on top again.
-    SKIN_V6M_POINT 2, pop
-    SKIN_V6M_LINEAR pop, r2
+    @ Four bones unless the fourth stored weight is 0.
+    ldrh r5, [r7, #8]
+    cmp r5, #0
+    beq .Lskin_v6m_n_few
+    SKIN_V6M_NORMALS_BODY 4
+.Lskin_v6m_n_unit:
     @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64, r7 the even-shift table.
     add r5, sp, #36
     ldm r5, {{r0, r1, r5, r7}}
@@ -557,7 +667,31 @@ skin_core_q14_lbs4_v6m_normals:
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    @ Vertices of fewer bones (past the table: the prologue's ADR reaches only 1 KiB).
+.Lskin_v6m_n_three:
+    SKIN_V6M_NORMALS_BODY 3
+    b .Lskin_v6m_n_unit
+.Lskin_v6m_n_two:
+    SKIN_V6M_NORMALS_BODY 2
+    b .Lskin_v6m_n_unit
+.Lskin_v6m_n_one:
+    SKIN_V6M_NORMALS_BODY 1
+    b .Lskin_v6m_n_unit
     .size skin_core_q14_lbs4_v6m_normals, . - skin_core_q14_lbs4_v6m_normals
+
+@ The positions kernel's vertex of \k bones, from its influence (r5 = the stored weight of
+@ bone \k - 1) to the stored point; r4 = out.
+    .macro SKIN_V6M_POSITIONS_BODY k
+    SKIN_V6M_PUSH_INFLUENCE \k, 28 + 16
+    @ sp: the pairs of rows 0, 1, 2 as in the normals kernel, out p +16k, frame +16k + 16.
+    SKIN_V6M_ROW \k, first
+    SKIN_V6M_POINT 0, 16*\k
+    SKIN_V6M_ROW \k
+    SKIN_V6M_POINT 1, 8*\k
+    SKIN_V6M_ROW \k
+    @ sp: out p +0 (popped), frame +16.
+    SKIN_V6M_POINT 2, pop
+    .endm
 
 @ ---------------------------------------------------------------------------------------
 @ skin_core_q14_lbs4_v6m_positions(job: &Job)
@@ -567,6 +701,9 @@ skin_core_q14_lbs4_v6m_normals:
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
     SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 12
+    b .Lskin_v6m_p_vertex
+.Lskin_v6m_p_few:
+    SKIN_V6M_FEWER .Lskin_v6m_p_three, .Lskin_v6m_p_two, .Lskin_v6m_p_one
 .Lskin_v6m_p_vertex:
     @ r0 = the positions' cursor less 48, r4..r6 the position's offsets from it (48, 50,
     @ 52), r7 the influences' cursor.
@@ -576,20 +713,25 @@ skin_core_q14_lbs4_v6m_positions:
     lsls r0, r0, #1
     add r0, r12
     push {{r0-r3}}
-    SKIN_V6M_PUSH_INFLUENCE 28 + 16
-    @ sp: the pairs of rows 0, 1, 2 +0, +16, +48, out p +80, frame +96.
-    SKIN_V6M_ROW first
-    SKIN_V6M_POINT 0, 64
-    SKIN_V6M_ROW
-    SKIN_V6M_POINT 1, 32
-    SKIN_V6M_ROW
-    @ sp: out p +0 (popped), frame +16.
-    SKIN_V6M_POINT 2, pop
+    ldrh r5, [r7, #8]
+    cmp r5, #0
+    beq .Lskin_v6m_p_few
+    SKIN_V6M_POSITIONS_BODY 4
+.Lskin_v6m_p_next:
     cmp r4, r11
     beq .Lskin_v6m_p_return
     b .Lskin_v6m_p_vertex
 .Lskin_v6m_p_return:
     SKIN_V6M_EPILOGUE .Lskin_v6m_p_saved
+.Lskin_v6m_p_three:
+    SKIN_V6M_POSITIONS_BODY 3
+    b .Lskin_v6m_p_next
+.Lskin_v6m_p_two:
+    SKIN_V6M_POSITIONS_BODY 2
+    b .Lskin_v6m_p_next
+.Lskin_v6m_p_one:
+    SKIN_V6M_POSITIONS_BODY 1
+    b .Lskin_v6m_p_next
     .size skin_core_q14_lbs4_v6m_positions, . - skin_core_q14_lbs4_v6m_positions
 
     .purgem SKIN_V6M_PROLOGUE
@@ -600,6 +742,9 @@ skin_core_q14_lbs4_v6m_positions:
     .purgem SKIN_V6M_ROW
     .purgem SKIN_V6M_POINT
     .purgem SKIN_V6M_LINEAR
+    .purgem SKIN_V6M_NORMALS_BODY
+    .purgem SKIN_V6M_POSITIONS_BODY
+    .purgem SKIN_V6M_FEWER
     .popsection
 "#
 );
