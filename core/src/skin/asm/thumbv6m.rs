@@ -41,10 +41,10 @@
 //! `2¹⁵(2e + 1) >> 16` is `(2e + 1) >> 1`, the entry). The count is read where the kernel
 //! loads the weights anyway: the fourth stored weight's `LDRH` moved ahead, a `CMP` and a
 //! `BEQ`: two instructions more for a vertex of four bones (the kernel benchmark's LBS-4
-//! with normals 298.0 → 299.9 as M0 code on the mps2-an385), three to nine (and a branch)
-//! to find a smaller count, against 38 to 150 saved: CesiumMan's skin stage on the M0 went
-//! from 0.96 M to 0.76 M instructions a frame (`docs/BENCHMARKS.md`, "Skinning by each
-//! vertex's bones"). The other way, a bake that orders each part's vertices by their count
+//! with normals 298.0 → 299.9 as M0 code on the mps2-an385), five to nine, branches
+//! included, to find a smaller count, against 38 to 126 saved: CesiumMan's skin stage on
+//! the M0 went from 0.96 M to 0.76 M instructions a frame (`docs/BENCHMARKS.md`, "Skinning
+//! by each vertex's bones"). The other way, a bake that orders each part's vertices by their count
 //! and one kernel per run of a count, would pay no test per vertex but has every
 //! per-vertex array of the asset and the index lists permuted together; the test costs
 //! less than a single skipped bone, so the count is read per vertex.
