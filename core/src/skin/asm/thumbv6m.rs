@@ -119,9 +119,10 @@ core::arch::global_asm!(
 
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
 @ makes the frame and the high registers. Returns at once (to \done, the epilogue's
-@ second half) for no vertices. Holds \few, the count of a vertex of fewer than four
-@ bones (SKIN_V6M_FEWER, to \three, \two or \one), where no call passes through.
-    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor, few, three, two, one
+@ second half) for no vertices. Holds the count of a vertex of fewer than four bones
+@ (SKIN_V6M_FEWER, at .Lskin_v6m_\kernel\()_few, to its _three, _two or _one), where no
+@ call passes through.
+    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor, kernel
     push {{r4-r7, lr}}
     mov r4, r8
     mov r5, r9
@@ -257,8 +258,8 @@ core::arch::global_asm!(
     b 4f
     @ Not reached from above: the vertices whose fourth stored weight is 0 come here, as
     @ near their BEQ as a place no call passes through.
-\few:
-    SKIN_V6M_FEWER \three, \two, \one
+.Lskin_v6m_\kernel\()_few:
+    SKIN_V6M_FEWER .Lskin_v6m_\kernel\()_three, .Lskin_v6m_\kernel\()_two, .Lskin_v6m_\kernel\()_one
     @ A palette only 2-byte aligned: entry by entry.
 3:  movs r3, #12
     muls r7, r3, r7
@@ -530,7 +531,7 @@ core::arch::global_asm!(
     .type skin_core_q14_lbs4_v6m_normals, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 0, .Lskin_v6m_n_few, .Lskin_v6m_n_three, .Lskin_v6m_n_two, .Lskin_v6m_n_one
+    SKIN_V6M_PROLOGUE .Lskin_v6m_n_saved, 20, 6, 0, n
 .Lskin_v6m_n_vertex:
     @ r0 = the positions' cursor less 48, r1..r3 the normal's offsets from it, r4..r6 the
     @ position's (48, 50, 52), r7 the influences' cursor.
@@ -701,7 +702,7 @@ skin_core_q14_lbs4_v6m_normals:
     .type skin_core_q14_lbs4_v6m_positions, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_positions:
-    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 12, .Lskin_v6m_p_few, .Lskin_v6m_p_three, .Lskin_v6m_p_two, .Lskin_v6m_p_one
+    SKIN_V6M_PROLOGUE .Lskin_v6m_p_saved, 16, 12, 12, p
 .Lskin_v6m_p_vertex:
     @ r0 = the positions' cursor less 48, r4..r6 the position's offsets from it (48, 50,
     @ 52), r7 the influences' cursor.
