@@ -44,10 +44,10 @@
 //! with normals 298.0 → 299.9 as M0 code on the mps2-an385), five to nine, branches
 //! included, to find a smaller count, against 38 to 126 saved: CesiumMan's skin stage on
 //! the M0 went from 0.96 M to 0.76 M instructions a frame (`docs/BENCHMARKS.md`, "Skinning
-//! by each vertex's bones"). The other way, a bake that orders each part's vertices by their count
-//! and one kernel per run of a count, would pay no test per vertex but has every
-//! per-vertex array of the asset and the index lists permuted together; the test costs
-//! less than a single skipped bone, so the count is read per vertex.
+//! by each vertex's bones"). The other way, a bake that orders each part's vertices by
+//! their count and one kernel per run of a count, would pay no test per vertex but has
+//! every per-vertex array of the asset and the index lists permuted together; the test
+//! costs less than a single skipped bone, so the count is read per vertex.
 //!
 //! Only instructions that ARMv4T's Thumb has as well are used (no `MULS` with equal source
 //! and destination, return through `BX`), as the `cfg` that selects this module (no 32-bit
@@ -492,8 +492,8 @@ core::arch::global_asm!(
 @ bone \k - 1) to the blended normal in r0..r2 (x and y also in the frame's V0, V1).
     .macro SKIN_V6M_NORMALS_BODY k
     SKIN_V6M_PUSH_INFLUENCE \k, 28 + 28
-    @ sp: the pairs of rows 0, 1, 2 +0, +8k - 16 (+0 for one bone), +16k - 16 (each ROW
-    @ pops its set), out p +16k, n +16k + 16, frame +16k + 28.
+    @ sp: the pairs of rows 0, 1, 2 +0, +8k - 16, +16k - 16 (+0, +0, +8 for one bone;
+    @ each ROW pops its set), out p +16k, n +16k + 16, frame +16k + 28.
     SKIN_V6M_ROW \k, first
     SKIN_V6M_POINT 0, 16*\k
     SKIN_V6M_LINEAR 16*\k+16
