@@ -258,6 +258,14 @@ impl Bins {
         let (mut head, mut tail) = (NONE, NONE);
         let mut triangles = band.triangles(shades);
         loop {
+            // On ARMv6-M the assembly draws the spans (`fill_v6m`) up to the first of
+            // another draw call, with an index past the call's vertices, or the lists'
+            // end, each of which this loop then takes one at a time.
+            #[cfg(skin_asm_v6m)]
+            {
+                [fresh, carried, head, tail] =
+                    triangles.walk(spans, [fresh, carried, head, tail], below, calls.current());
+            }
             // The earlier of the two lists' heads (NONE is larger than any span).
             let s = if carried < fresh {
                 let s = carried;
@@ -390,6 +398,14 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
             None => (self.indices.triangle(3 * t)).ok_or(RasterError::Indices { len: 3 * t })?,
         };
         fetch(self.run, tri, 3 * t).map(Some)
+    }
+
+    /// The current call's aligned triangles (empty when not aligned), the first one's
+    /// number in the frame, and its vertices.
+    #[cfg(skin_asm_v6m)]
+    #[inline(always)]
+    fn current(&self) -> (&'a [[u16; 3]], usize, &'v [ScreenVertex]) {
+        (self.aligned, self.numbers.start, self.run)
     }
 
     /// On to the next draw call; `false` when there is none.

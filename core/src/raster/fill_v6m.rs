@@ -50,6 +50,7 @@ use embedded_graphics_core::prelude::RawData;
 use core::marker::PhantomData;
 
 use super::depth::{self, Depth};
+use super::span::{Span, NONE};
 use super::ScreenVertex;
 
 /// What the assembly reads: the vertices, the first candidate's centre and depth address,
@@ -91,7 +92,7 @@ extern "C" {
     /// `job` must describe live vertices and depth and colour buffers (2-byte aligned,
     /// writable, not overlapping) holding every pixel `at + k · stride + j` (bytes,
     /// `j < len`) below `end`, and the colour's at `off` bytes from its depth's. The
-    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 156 bytes of stack.
+    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 160 bytes of stack.
     #[link_name = "skin_core_fill_v6m"]
     fn scan(job: &Job) -> u32;
 }
@@ -158,8 +159,33 @@ pub(super) struct Pairs<'b> {
     highest: *const u8,
     lo: u32,
     hi: u32,
+    /// What the walk entry ([`Pairs::walk`]) reads and writes.
+    walk: Walk,
     /// The band's buffers, borrowed while the pointers live.
     band: PhantomData<&'b mut [u16]>,
+}
+
+/// A band's lists as the walk entry reads them ([`Pairs::walk`]): the spans and how many
+/// of them it may read (`room`, at most [`NONE`]); the next span of the band's own list
+/// (`fresh`) and of the list carried from the band above; the head and tail of the list
+/// carried on to the next band; the row below the band; the draw call that the triangles
+/// are read from (its 2-aligned indices, its first triangle's number in the frame, its
+/// triangles, its vertices and their count). The lists' values are spans' places or
+/// [`NONE`], widened to words.
+#[repr(C)]
+struct Walk {
+    spans: *mut Span,
+    room: u32,
+    fresh: u32,
+    carried: u32,
+    head: u32,
+    tail: u32,
+    below: i32,
+    indices: *const [u16; 3],
+    first: u32,
+    triangles: u32,
+    vertices: *const ScreenVertex,
+    count: u32,
 }
 
 // The layouts the assembly relies on (its offsets below).
@@ -167,7 +193,10 @@ const _: () = {
     use core::mem::{offset_of, size_of};
     assert!(offset_of!(Pairs<'static>, depth) == 12 && offset_of!(Pairs<'static>, width) == 20);
     assert!(offset_of!(Pairs<'static>, shades) == 32 && offset_of!(Pairs<'static>, lo) == 44);
-    assert!(offset_of!(Pairs<'static>, hi) == 48 && size_of::<Pairs<'static>>() == 52);
+    assert!(offset_of!(Pairs<'static>, hi) == 48 && offset_of!(Pairs<'static>, walk) == 52);
+    assert!(offset_of!(Walk, fresh) == 8 && offset_of!(Walk, tail) == 20);
+    assert!(offset_of!(Walk, below) == 24 && offset_of!(Walk, count) == 44);
+    assert!(size_of::<Span>() == 4 && size_of::<[u16; 3]>() == 6);
     assert!(size_of::<ScreenVertex>() == 8 && size_of::<Rgb565>() == 2);
     assert!(offset_of!(ScreenVertex, y) == 2 && offset_of!(ScreenVertex, z) == 4);
     assert!(offset_of!(ScreenVertex, shade) == 6);
@@ -183,9 +212,22 @@ extern "C" {
     /// `pairs` must hold three live vertices, a live table of 256 colours and the depth's
     /// tables (256 entries each), and depth and colour buffers (2-byte aligned, writable,
     /// not overlapping) of `width × rows` pixels each. The function follows the AAPCS: it
-    /// preserves r4–r11 and sp, and uses 156 bytes of stack.
+    /// preserves r4–r11 and sp, and uses 160 bytes of stack.
     #[link_name = "skin_core_pair_v6m"]
     fn pair(pairs: &mut Pairs<'_>) -> i32;
+
+    /// Draws the spans of `pairs.walk`'s two lists in order, as the pair entry draws a
+    /// triangle, and carries those reaching below the band on, up to the first span it
+    /// leaves to the caller: past `room` (the lists' end), of a triangle outside the draw
+    /// call, or with an index past its vertices.
+    ///
+    /// # Safety
+    ///
+    /// As [`pair`]'s, and `pairs.walk` must describe live spans (`room` of them, borrowed
+    /// mutably), indices (`triangles` triples) and vertices (`count`). The function follows
+    /// the AAPCS: it preserves r4–r11 and sp, and uses 160 bytes of stack.
+    #[link_name = "skin_core_walk_v6m"]
+    fn walk(pairs: &mut Pairs<'_>);
 }
 
 impl<'b> Pairs<'b> {
@@ -217,6 +259,20 @@ impl<'b> Pairs<'b> {
             highest: highest.as_ptr(),
             lo: u32::from(lo),
             hi: u32::from(hi),
+            walk: Walk {
+                spans: core::ptr::null_mut(),
+                room: 0,
+                fresh: 0,
+                carried: 0,
+                head: 0,
+                tail: 0,
+                below: 0,
+                indices: core::ptr::null(),
+                first: 0,
+                triangles: 0,
+                vertices: core::ptr::null(),
+                count: 0,
+            },
             band: PhantomData,
         }
     }
@@ -233,6 +289,47 @@ impl<'b> Pairs<'b> {
         // highest bit at a value below 256.
         let bottom = unsafe { pair(self) };
         (bottom != i32::MIN).then_some(bottom)
+    }
+
+    /// Draws the spans of a band's lists as binned drawing does (`bins::Bins::draw`):
+    /// `lists` holds the next span of the band's own list and of the carried one, and the
+    /// head and tail of the list carried on (those whose bottom row is `below` or further
+    /// down), each [`NONE`] when empty; `call` is the draw call being drawn (its triangles'
+    /// aligned indices, the first's number in the frame, its vertices). The lists after the
+    /// spans drawn, up to the first left to the caller: the lists' end, a span past
+    /// `spans`, a triangle of another call or with an index past the call's vertices.
+    #[inline(always)]
+    pub(super) fn walk(
+        &mut self,
+        spans: &mut [Span],
+        [fresh, carried, head, tail]: [u16; 4],
+        below: i32,
+        (indices, first, vertices): (&[[u16; 3]], usize, &[ScreenVertex]),
+    ) -> [u16; 4] {
+        let word = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.walk = Walk {
+            spans: spans.as_mut_ptr(),
+            room: word(spans.len()).min(u32::from(NONE)),
+            fresh: u32::from(fresh),
+            carried: u32::from(carried),
+            head: u32::from(head),
+            tail: u32::from(tail),
+            below,
+            indices: indices.as_ptr(),
+            first: word(first),
+            triangles: word(indices.len()),
+            vertices: vertices.as_ptr(),
+            count: word(vertices.len()),
+        };
+        // SAFETY: as `draw`'s for the band; the spans (`room` at most their length),
+        // indices and vertices are borrowed for the call, the spans mutably: the assembly
+        // reads a span below `room`, writes the link of one below `room` (a span it read,
+        // or the carried list's tail, which the caller took from the lists), reads the
+        // indices of a triangle below `triangles` and the vertices below `count` they name.
+        unsafe { walk(self) };
+        let w = &self.walk;
+        // Each a span's place or `NONE` (the assembly stores `u16` values only).
+        [w.fresh, w.carried, w.head, w.tail].map(|s| s as u16)
     }
 
     /// The columns drawn, `lo .. hi`.
@@ -357,9 +454,14 @@ skin_core_pair_v6m:
     mov r5, r9
     mov r6, r10
     push {{r4-r6}}
-    sub sp, #124
+    sub sp, #128
     str r0, [sp, #76]
+    @ No span: the triangle's bottom is returned.
+    movs r1, #0
+    mvns r1, r1
+    str r1, [sp, #124]
     ldm r0!, {{r1-r3}}
+.Lskin_pair_v6m_vertices:
     @ The vertices a (r1), b (r2), c (r3) wound as p0 = a, p1 = c, p2 = b: the depths.
     ldrh r4, [r1, #4]
     ldrh r5, [r3, #4]
@@ -549,7 +651,7 @@ skin_core_fill_v6m:
     mov r5, r9
     mov r6, r10
     push {{r4-r6}}
-    sub sp, #124
+    sub sp, #128
     @ No pair's job: the function returns whether a pixel was covered.
     movs r1, #0
     str r1, [sp, #76]
@@ -667,12 +769,13 @@ skin_core_fill_v6m:
     str r0, [r2, #48]
 .Lskin_pair_v6m_bottom:
     ldr r0, [sp, #108]
-    b .Lskin_fill_v6m_exit
-.Lskin_pair_v6m_culled:
-    movs r0, #1
-    lsls r0, r0, #31
+.Lskin_pair_v6m_end:
+    @ The walk's span (r1): on to the walk's next; else the bottom returned.
+    ldr r1, [sp, #124]
+    cmp r1, #0
+    bge .Lskin_walk_v6m_drawn
 .Lskin_fill_v6m_exit:
-    add sp, #124
+    add sp, #128
     pop {{r4-r6}}
     mov r8, r4
     mov r9, r5
@@ -680,8 +783,104 @@ skin_core_fill_v6m:
     pop {{r4-r7}}
     pop {{r3}}
     bx r3
+.Lskin_pair_v6m_culled:
+    movs r0, #1
+    lsls r0, r0, #31
+    b .Lskin_pair_v6m_end
+
+@ The walk (`Pairs::walk`): r7 the pairs (also at sp + 76), with the walk's fields at
+@ +52 spans, +56 room, +60 fresh, +64 carried, +68 head, +72 tail, +76 below,
+@ +80 indices, +84 first, +88 triangles, +92 vertices, +96 count; the span drawn at
+@ sp + 124.
+.Lskin_walk_v6m_drawn:
+    @ Carried on (appended to head .. tail) when its bottom (r0) is the row below or lower.
+    ldr r7, [sp, #76]
+    ldr r2, [r7, #76]
+    cmp r0, r2
+    blt .Lskin_walk_v6m_next
+    ldr r2, [r7, #72]
+    str r1, [r7, #72]
+    ldr r3, [r7, #56]
+    cmp r2, r3
+    bhs 1f
+    ldr r3, [r7, #52]
+    lsls r2, r2, #2
+    adds r2, #2
+    strh r1, [r3, r2]
+    b .Lskin_walk_v6m_next
+1:
+    str r1, [r7, #68]
+    b .Lskin_walk_v6m_next
+
+    .global skin_core_walk_v6m
+    .type skin_core_walk_v6m, %function
+    .thumb_func
+skin_core_walk_v6m:
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    push {{r4-r6}}
+    sub sp, #128
+    str r0, [sp, #76]
+    movs r7, r0
+.Lskin_walk_v6m_next:
+    @ The earlier of the two lists' next spans (r0; NONE is past the room), its list's
+    @ head at r7 + r2.
+    ldr r0, [r7, #64]
+    ldr r1, [r7, #60]
+    movs r2, #64
+    cmp r0, r1
+    blo 1f
+    movs r0, r1
+    movs r2, #60
+1:
+    ldr r4, [r7, #56]
+    cmp r0, r4
+    bhs .Lskin_fill_v6m_exit
+    @ Its triangle's number in the call (r4), its indices (r1, r6, r4), each within the
+    @ call's vertices.
+    ldr r3, [r7, #52]
+    lsls r4, r0, #2
+    adds r3, r3, r4
+    ldrh r4, [r3]
+    ldr r5, [r7, #84]
+    subs r4, r4, r5
+    ldr r5, [r7, #88]
+    cmp r4, r5
+    bhs .Lskin_fill_v6m_exit
+    lsls r5, r4, #1
+    adds r4, r4, r5
+    lsls r4, r4, #1
+    ldr r5, [r7, #80]
+    adds r4, r4, r5
+    ldr r5, [r7, #96]
+    ldrh r1, [r4]
+    cmp r1, r5
+    bhs .Lskin_fill_v6m_exit
+    ldrh r6, [r4, #2]
+    cmp r6, r5
+    bhs .Lskin_fill_v6m_exit
+    ldrh r4, [r4, #4]
+    cmp r4, r5
+    bhs .Lskin_fill_v6m_exit
+    @ Taken off its list; the vertices a (r1), b (r2), c (r3), and the pair's set-up.
+    ldrh r5, [r3, #2]
+    str r5, [r7, r2]
+    str r0, [sp, #124]
+    ldr r5, [r7, #92]
+    lsls r1, r1, #3
+    adds r1, r1, r5
+    lsls r2, r6, #3
+    adds r2, r2, r5
+    lsls r3, r4, #3
+    adds r3, r3, r5
+    movs r0, r7
+    adds r0, #12
+    b .Lskin_pair_v6m_vertices
     .size skin_core_pair_v6m, . - skin_core_pair_v6m
     .size skin_core_fill_v6m, . - skin_core_fill_v6m
+    .size skin_core_walk_v6m, . - skin_core_walk_v6m
     .popsection
 "#
 );
