@@ -97,6 +97,45 @@ pub fn lists<'a>(
     Ok(bins?.map(|b| (b.heads, b.unbinned)))
 }
 
+/// Bins the draw calls `parts` of `vertices` on a `width × height` screen in bands of
+/// `rows` rows into `spans` ([`bin`]), then draws each band, top to bottom, in `buffers`
+/// (cleared to black first; `width × rows` pixels at least) and `shades`, and hands it to
+/// `each`: by binned drawing's walk of the lists (on ARMv6-M in the assembly, `fill_v6m`),
+/// or, when `reference`, by the walk other targets take (one pair entry a triangle on
+/// ARMv6-M). `false` when the bands cannot be binned. The firmware's device check compares
+/// the two.
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn bands<'a, P: Iterator<Item = DrawCall<'a>>>(
+    parts: impl Fn() -> P,
+    vertices: &[ScreenVertex],
+    (width, height, rows): (u16, u16, u16),
+    spans: &mut [Span],
+    (colours, depths): (&mut [Rgb565], &mut [u16]),
+    shades: &[Rgb565; 256],
+    reference: bool,
+    mut each: impl FnMut(&Band<'_>),
+) -> Result<bool, RasterError> {
+    let total = vertices.len();
+    let Some(mut bins) = bin(parts(), vertices, total, (width, height, rows), spans)? else {
+        return Ok(false);
+    };
+    let mut y0 = 0;
+    while y0 < height {
+        let r = rows.min(height - y0);
+        let mut band = Band::new(width, y0, r, &mut *colours, &mut *depths)?;
+        band.clear(Rgb565::new(0, 0, 0));
+        if reference {
+            bins.draw_with::<false>(&mut band, parts(), vertices, spans, shades)?;
+        } else {
+            bins.draw(&mut band, parts(), vertices, spans, shades)?;
+        }
+        each(&band);
+        y0 += r;
+    }
+    Ok(true)
+}
+
 /// [`bin`], by the assembly on ARMv6-M when `ASM` (`bin` itself), by Rust's loop otherwise.
 #[inline(always)]
 fn bin_with<'a, const ASM: bool>(
@@ -249,6 +288,20 @@ impl Bins {
         spans: &mut [Span],
         shades: &[Rgb565; 256],
     ) -> Result<(), RasterError> {
+        self.draw_with::<true>(band, parts, vertices, spans, shades)
+    }
+
+    /// [`Self::draw`]: on ARMv6-M with the lists walked in the assembly when `ASM`, in
+    /// Rust (one pair entry a triangle) otherwise.
+    #[inline(always)]
+    fn draw_with<'a, const ASM: bool>(
+        &mut self,
+        band: &mut Band<'_>,
+        parts: impl Iterator<Item = DrawCall<'a>>,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+        shades: &[Rgb565; 256],
+    ) -> Result<(), RasterError> {
         let mut fresh = self.heads.get(self.band).copied().unwrap_or(NONE);
         self.band += 1;
         let below = i32::from(band.y0()) + i32::from(band.rows());
@@ -262,7 +315,7 @@ impl Bins {
             // another draw call, with an index past the call's vertices, or the lists'
             // end, each of which this loop then takes one at a time.
             #[cfg(skin_asm_v6m)]
-            {
+            if ASM {
                 [fresh, carried, head, tail] =
                     triangles.walk(spans, [fresh, carried, head, tail], below, calls.current());
             }
