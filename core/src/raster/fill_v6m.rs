@@ -12,13 +12,19 @@
 //! from there), and everything else in a frame on the stack, one `LDR` away.
 //!
 //! **What it computes.** Exactly the Rust code's arithmetic, operation for operation on
-//! `i32`/`u32` with wrapping. Two entries: the *pair* entry ([`Pairs::draw`], binned
+//! `i32`/`u32` with wrapping. Three entries: the *pair* entry ([`Pairs::draw`], binned
 //! drawing's step) starts from a triangle's three vertices as `band::Triangle::of` does
 //! (twice the signed area, culling when it is not negative, the winding `a, c, b`, the
 //! candidate box `⌈(min − 8) / 16⌉ ..= ⌊(max − 8) / 16⌋`, clipped to the band), computes
 //! the depth's shift and reciprocal as `depth::Depth::new` (the same tables and Newton step)
 //! and the colour at the first vertex's intensity, and returns the box's last row; the
-//! *triangle* entry ([`fill`]) starts from a `Triangle` already set up. Both then set up
+//! *triangle* entry ([`fill`]) starts from a `Triangle` already set up; the *walk* entry
+//! ([`Pairs::walk`]) takes a band's spans from binning's two lists in triangle order as
+//! `bins::Bins::draw` does (the earlier list head first; a span's triangle read from its
+//! draw call's indices), runs the pair entry's set-up on each, and carries the span on to
+//! the next band's list when the triangle's bottom row reaches below the band, up to the
+//! first span it leaves to the Rust loop (the lists' end, another draw call's triangle, an
+//! index past the call's vertices). The pair and triangle entries then set up
 //! the three edge functions as `Band::fill_in` (biases, steps), and scan: from the first
 //! candidate, row by row, the first covered pixel (all three edge functions, with their
 //! biases, non-negative), then each covered pixel's depth
@@ -29,8 +35,9 @@
 //! the vertices' (the weights never sum past one), so its 32-bit value is the `u16` the Rust
 //! code stores. The frames that the firmware draws with it are compared with the host's
 //! (the Rust code) bit for bit by the `firmware_frames` tests, and the firmware benchmark
-//! compares both entries with the Rust scan on the device (`firmware/src/fill_check.rs`,
-//! its `CHECK fill-loop` line).
+//! compares the pair and triangle entries with the Rust scan on the device
+//! (`firmware/src/fill_check.rs`, its `CHECK fill-loop` line) and the walk's bands with
+//! the Rust walk's (`firmware/src/bin_check.rs`, its `CHECK bin-loop` line).
 //!
 //! **Safety.** [`fill`] makes its [`Job`] from two slices of the same length
 //! `n = (rows − 1) · width + len` (checked), with `1 ≤ len ≤ width`: the assembly reads and
@@ -38,8 +45,11 @@
 //! only, all below `n`. [`Pairs::new`] takes the band's buffers and keeps its rows within
 //! them; the pair entry writes only pixels of the triangle's box clipped to the band's
 //! columns and rows, and reads the three vertices [`Pairs::draw`] borrows, a colour at an
-//! intensity (a byte) and the depth's two 256-entry tables at a byte. Both keep their frame
-//! on the stack. Only instructions that ARMv4T's Thumb has as well are used.
+//! intensity (a byte) and the depth's two 256-entry tables at a byte. The walk entry reads
+//! a span only below the room [`Pairs::walk`] gives (the spans' length at most), writes a
+//! link only of a span below it, reads a triangle's indices only below the call's count of
+//! triangles and vertices only below the call's count, all borrowed for the call. All keep
+//! their frame on the stack. Only instructions that ARMv4T's Thumb has as well are used.
 
 #![allow(unsafe_code)]
 
