@@ -360,6 +360,16 @@ core::arch::global_asm!(
     .thumb
     .pushsection .text.skin_core_fill_v6m, "ax", %progbits
 
+@ An entry's prologue (r4-r10 saved) and its frame.
+    .macro SKIN_FILL_ENTER
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    push {{r4-r6}}
+    sub sp, #128
+    .endm
+
 @ Whether the pixel is covered: N clear when every edge function is non-negative.
     .macro SKIN_FILL_COVERED
     movs r4, r0
@@ -459,12 +469,7 @@ core::arch::global_asm!(
     .type skin_core_pair_v6m, %function
     .thumb_func
 skin_core_pair_v6m:
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {{r4-r6}}
-    sub sp, #128
+    SKIN_FILL_ENTER
     str r0, [sp, #76]
     @ No span: the triangle's bottom is returned.
     movs r1, #0
@@ -656,12 +661,7 @@ skin_core_pair_v6m:
     .type skin_core_fill_v6m, %function
     .thumb_func
 skin_core_fill_v6m:
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {{r4-r6}}
-    sub sp, #128
+    SKIN_FILL_ENTER
     @ No pair's job: the function returns whether a pixel was covered.
     movs r1, #0
     str r1, [sp, #76]
@@ -826,12 +826,7 @@ skin_core_fill_v6m:
     .type skin_core_walk_v6m, %function
     .thumb_func
 skin_core_walk_v6m:
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {{r4-r6}}
-    sub sp, #128
+    SKIN_FILL_ENTER
     str r0, [sp, #76]
     movs r7, r0
 .Lskin_walk_v6m_next:
