@@ -98,12 +98,12 @@ pub fn lists<'a>(
 }
 
 /// Bins the draw calls `parts` of `vertices` on a `width × height` screen in bands of
-/// `rows` rows into `spans` ([`bin`]), then draws each band, top to bottom, in `buffers`
-/// (cleared to black first; `width × rows` pixels at least) and `shades`, and hands it to
-/// `each`: by binned drawing's walk of the lists (on ARMv6-M in the assembly, `fill_v6m`),
-/// or, when `reference`, by the walk other targets take (one pair entry a triangle on
-/// ARMv6-M). `false` when the bands cannot be binned. The firmware's device check compares
-/// the two.
+/// `rows` rows into `spans` ([`bin`]), then draws each band, top to bottom, over `colours`
+/// and `depths` (`width × rows` pixels at least, cleared to black and far first) in
+/// `shades`, and hands it to `each`: by binned drawing's walk of the lists (on ARMv6-M in
+/// the assembly, `fill_v6m`), or, when `reference`, by the walk other targets take (one
+/// pair entry a triangle on ARMv6-M). `false` when the bands cannot be binned. The
+/// firmware's device check compares the two.
 #[doc(hidden)]
 #[allow(clippy::too_many_arguments)]
 pub fn bands<'a, P: Iterator<Item = DrawCall<'a>>>(
