@@ -24,9 +24,7 @@
 //! is at most 0.42 in magnitude on [0, 1]: 8.5 steps from `x²σ`, its 4 products and the
 //! fit's 0.44 more, then the product by `x`: each weight within **14 steps (8.4·10⁻⁷)** of
 //! `sin(xθ)/θ` for `d` and `t` in [0, 1] (`tests/tests/clip_sampling.rs` checks it against
-//! `f64`). That is far below the fixed lane's palette resolution (2⁻¹⁴); the `f32` sines it
-//! replaces, rounded to `I8F24` and scaled by `1/sin θ`, were within half a step times
-//! `1/sin θ` (16 steps at the slerp's smallest angle, cos θ = 0.9995).
+//! `f64`). That is far below the fixed lane's palette resolution (2⁻¹⁴, 1,024 steps).
 
 use super::{Fx, Real};
 
