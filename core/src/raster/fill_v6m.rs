@@ -31,7 +31,11 @@
 //! `z0 + ((w₁·dz₁ + w₂·dz₂ + 2^14) >> 15)` with `wᵢ = ((eᵢ + biasᵢ) >> shift) · r >> 15`
 //! (`depth::Depth::at`, the rounding folded into the first depth: `z0 · 2^15 + 2^14`), kept
 //! where it is below the stored depth with the colour; a row ends at its first uncovered
-//! pixel after a covered one (the triangle is convex). A covered pixel's depth lies within
+//! pixel after a covered one (the triangle is convex). The scan is assembled twice (one
+//! macro): the pair entry takes the second copy, without the weights' two shifts, when twice
+//! the area is below 2^15, where the shift is 0 (every CesiumMan triangle at 240 × 240:
+//! three instructions less a covered pixel); the triangle entry and larger areas take the
+//! first. A covered pixel's depth lies within
 //! the vertices' (the weights never sum past one), so its 32-bit value is the `u16` the Rust
 //! code stores. The frames that the firmware draws with it are compared with the host's
 //! (the Rust code) bit for bit by the `firmware_frames` tests, and the firmware benchmark
@@ -465,6 +469,122 @@ core::arch::global_asm!(
     asrs r7, r7, #4
     .endm
 
+@ From the edges' set-up to whether a pixel was covered (r0), as described above;
+@ \shifted 0 for a depth shift of 0 (the weights' shifts left out: the same values).
+    .macro SKIN_FILL_SCAN sfx, shifted
+.Lskin_fill_v6m_edges\sfx:
+    @ The edges (vertices p1 → p2, p2 → p0, p0 → p1).
+    SKIN_FILL_EDGE 0, 8, 16, r8
+    SKIN_FILL_EDGE 1, 16, 0, r9
+    SKIN_FILL_EDGE 2, 0, 8, r10
+    @ The cursor, the row's pixels, the edge functions.
+    ldr r3, [sp, #72]
+    ldr r7, [sp, #36]
+    add r2, sp, #60
+    ldm r2, {{r0-r2}}
+    @ The first covered pixel: none, and the function returns 0.
+    SKIN_FILL_COVERED
+    bpl .Lskin_fill_v6m_pixel\sfx
+.Lskin_fill_v6m_first\sfx:
+    subs r7, #1
+    beq .Lskin_fill_v6m_first_row\sfx
+    SKIN_FILL_RIGHT
+    SKIN_FILL_COVERED
+    bmi .Lskin_fill_v6m_first\sfx
+    b .Lskin_fill_v6m_pixel\sfx
+.Lskin_fill_v6m_first_row\sfx:
+    SKIN_FILL_DOWN
+    bhs .Lskin_fill_v6m_none\sfx
+    SKIN_FILL_COVERED
+    bmi .Lskin_fill_v6m_first\sfx
+.Lskin_fill_v6m_pixel\sfx:
+    @ Its depth: the weights' products with the depth differences, then the first depth.
+    ldr r4, [sp, #0]
+    adds r4, r1
+    ldr r5, [sp, #4]
+    adds r5, r2
+    .if \shifted
+    ldr r6, [sp, #8]
+    lsrs r4, r6
+    lsrs r5, r6
+    .endif
+    ldr r6, [sp, #12]
+    muls r4, r6, r4
+    muls r5, r6, r5
+    lsrs r4, r4, #15
+    lsrs r5, r5, #15
+    ldr r6, [sp, #16]
+    muls r4, r6, r4
+    ldr r6, [sp, #20]
+    muls r5, r6, r5
+    adds r4, r5
+    ldr r5, [sp, #24]
+    adds r4, r5
+    lsrs r4, r4, #15
+    @ Kept where nearer than the stored depth.
+    ldrh r5, [r3]
+    cmp r4, r5
+    bhs 1f
+    strh r4, [r3]
+    ldr r5, [sp, #28]
+    ldr r6, [sp, #32]
+    strh r5, [r3, r6]
+1:
+    subs r7, #1
+    beq .Lskin_fill_v6m_row\sfx
+    SKIN_FILL_RIGHT
+    SKIN_FILL_COVERED
+    bpl .Lskin_fill_v6m_pixel\sfx
+.Lskin_fill_v6m_row\sfx:
+    @ Past the row's covered pixels: the next row's first covered one.
+    SKIN_FILL_DOWN
+    bhs .Lskin_fill_v6m_done\sfx
+    SKIN_FILL_COVERED
+    bpl .Lskin_fill_v6m_pixel\sfx
+.Lskin_fill_v6m_search\sfx:
+    subs r7, #1
+    beq .Lskin_fill_v6m_row\sfx
+    SKIN_FILL_RIGHT
+    SKIN_FILL_COVERED
+    bmi .Lskin_fill_v6m_search\sfx
+    b .Lskin_fill_v6m_pixel\sfx
+.Lskin_fill_v6m_none\sfx:
+    movs r0, #0
+    b .Lskin_fill_v6m_result
+.Lskin_fill_v6m_done\sfx:
+    movs r0, #1
+    .endm
+
+@ The pair entry's reciprocal of m (r0, shifted up by r3 when \up) from the table and one
+@ Newton step, and the first candidate's centre (r6, r7) and the vertices (r5).
+    .macro SKIN_PAIR_RECIPROCAL up
+    lsrs r4, r0, #6
+    movs r5, #255
+    ands r4, r5
+    lsls r4, r4, #1
+    ldr r5, [r2, #36]
+    ldrh r4, [r5, r4]
+    muls r0, r4, r0
+    movs r5, #1
+    lsls r5, r5, #30
+    subs r5, r5, r0
+    lsrs r5, r5, #9
+    muls r5, r4, r5
+    lsrs r5, r5, #21
+    adds r5, r4
+    .if \up
+    lsls r5, r3
+    .endif
+    str r5, [sp, #12]
+    ldr r6, [sp, #104]
+    lsls r6, r6, #4
+    adds r6, #8
+    ldr r7, [sp, #120]
+    lsls r7, r7, #4
+    adds r7, #8
+    add r5, sp, #80
+    .endm
+
     .global skin_core_pair_v6m
     .type skin_core_pair_v6m, %function
     .thumb_func
@@ -592,10 +712,9 @@ skin_core_pair_v6m:
     @ The area's shift and reciprocal (`depth::Depth::new`): m = a >> shift below 2^15,
     @ or a << up at least 2^14, then the table's reciprocal and one Newton step.
     ldr r0, [sp, #116]
-    movs r1, #0
-    movs r3, #0
     lsrs r4, r0, #15
     beq 3f
+    movs r1, #0
     lsrs r4, r0, #22
     beq 1f
     lsrs r0, r0, #8
@@ -612,11 +731,15 @@ skin_core_pair_v6m:
     adds r1, #2
 1:
     lsrs r4, r0, #15
-    beq 4f
+    beq 1f
     lsrs r0, r0, #1
     adds r1, #1
-    b 4f
+1:
+    str r1, [sp, #8]
+    SKIN_PAIR_RECIPROCAL 0
+    b .Lskin_fill_v6m_edges_s
 3:
+    @ Below 2^15 the shift is 0, and the scan without it follows.
     ldr r5, [r2, #40]
     lsrs r4, r0, #8
     beq 1f
@@ -629,33 +752,8 @@ skin_core_pair_v6m:
     movs r3, #14
     subs r3, r3, r4
     lsls r0, r3
-4:
-    str r1, [sp, #8]
-    lsrs r4, r0, #6
-    movs r5, #255
-    ands r4, r5
-    lsls r4, r4, #1
-    ldr r5, [r2, #36]
-    ldrh r4, [r5, r4]
-    muls r0, r4, r0
-    movs r5, #1
-    lsls r5, r5, #30
-    subs r5, r5, r0
-    lsrs r5, r5, #9
-    muls r5, r4, r5
-    lsrs r5, r5, #21
-    adds r5, r4
-    lsls r5, r3
-    str r5, [sp, #12]
-    @ The first candidate's centre, the vertices.
-    ldr r6, [sp, #104]
-    lsls r6, r6, #4
-    adds r6, #8
-    ldr r7, [sp, #120]
-    lsls r7, r7, #4
-    adds r7, #8
-    add r5, sp, #80
-    b .Lskin_fill_v6m_edges
+    SKIN_PAIR_RECIPROCAL 1
+    b .Lskin_fill_v6m_edges_z
 
     .global skin_core_fill_v6m
     .type skin_core_fill_v6m, %function
@@ -678,87 +776,8 @@ skin_core_fill_v6m:
     ldr r3, [r0, #12]
     str r3, [sp, #72]
     ldm r0!, {{r5-r7}}
-.Lskin_fill_v6m_edges:
-    @ The edges (vertices p1 → p2, p2 → p0, p0 → p1).
-    SKIN_FILL_EDGE 0, 8, 16, r8
-    SKIN_FILL_EDGE 1, 16, 0, r9
-    SKIN_FILL_EDGE 2, 0, 8, r10
-    @ The cursor, the row's pixels, the edge functions.
-    ldr r3, [sp, #72]
-    ldr r7, [sp, #36]
-    add r2, sp, #60
-    ldm r2, {{r0-r2}}
-    @ The first covered pixel: none, and the function returns 0.
-    SKIN_FILL_COVERED
-    bpl .Lskin_fill_v6m_pixel
-.Lskin_fill_v6m_first:
-    subs r7, #1
-    beq .Lskin_fill_v6m_first_row
-    SKIN_FILL_RIGHT
-    SKIN_FILL_COVERED
-    bmi .Lskin_fill_v6m_first
-    b .Lskin_fill_v6m_pixel
-.Lskin_fill_v6m_first_row:
-    SKIN_FILL_DOWN
-    bhs .Lskin_fill_v6m_none
-    SKIN_FILL_COVERED
-    bmi .Lskin_fill_v6m_first
-.Lskin_fill_v6m_pixel:
-    @ Its depth: the weights' products with the depth differences, then the first depth.
-    ldr r4, [sp, #0]
-    adds r4, r1
-    ldr r6, [sp, #8]
-    lsrs r4, r6
-    ldr r5, [sp, #12]
-    muls r4, r5, r4
-    lsrs r4, r4, #15
-    ldr r5, [sp, #16]
-    muls r4, r5, r4
-    ldr r5, [sp, #4]
-    adds r5, r2
-    lsrs r5, r6
-    ldr r6, [sp, #12]
-    muls r5, r6, r5
-    lsrs r5, r5, #15
-    ldr r6, [sp, #20]
-    muls r5, r6, r5
-    adds r4, r5
-    ldr r5, [sp, #24]
-    adds r4, r5
-    lsrs r4, r4, #15
-    @ Kept where nearer than the stored depth.
-    ldrh r5, [r3]
-    cmp r4, r5
-    bhs 1f
-    strh r4, [r3]
-    ldr r5, [sp, #28]
-    ldr r6, [sp, #32]
-    strh r5, [r3, r6]
-1:
-    subs r7, #1
-    beq .Lskin_fill_v6m_row
-    SKIN_FILL_RIGHT
-    SKIN_FILL_COVERED
-    bpl .Lskin_fill_v6m_pixel
-.Lskin_fill_v6m_row:
-    @ Past the row's covered pixels: the next row's first covered one.
-    SKIN_FILL_DOWN
-    bhs .Lskin_fill_v6m_done
-    SKIN_FILL_COVERED
-    bpl .Lskin_fill_v6m_pixel
-.Lskin_fill_v6m_search:
-    subs r7, #1
-    beq .Lskin_fill_v6m_row
-    SKIN_FILL_RIGHT
-    SKIN_FILL_COVERED
-    bmi .Lskin_fill_v6m_search
-    b .Lskin_fill_v6m_pixel
-.Lskin_fill_v6m_none:
-    movs r0, #0
-    b 1f
-.Lskin_fill_v6m_done:
-    movs r0, #1
-1:
+    SKIN_FILL_SCAN _s, 1
+.Lskin_fill_v6m_result:
     @ A pair's job: the columns drawn widened to the triangle's, and its bottom returned.
     ldr r2, [sp, #76]
     cmp r2, #0
@@ -883,6 +902,10 @@ skin_core_walk_v6m:
     movs r0, r7
     adds r0, #12
     b .Lskin_pair_v6m_vertices
+
+@ The pair entry's scan for a depth shift of 0 (every area below 2^15).
+    SKIN_FILL_SCAN _z, 0
+    b .Lskin_fill_v6m_result
     .size skin_core_pair_v6m, . - skin_core_pair_v6m
     .size skin_core_fill_v6m, . - skin_core_fill_v6m
     .size skin_core_walk_v6m, . - skin_core_walk_v6m
