@@ -156,13 +156,7 @@ impl<K: Keys> Channel<K> {
             } else {
                 0
             };
-        core::array::from_fn(|i| {
-            if i < w {
-                self.values.at(start + i)
-            } else {
-                0.0
-            }
-        })
+        self.values.vector(start, w)
     }
 
     /// Set this channel's property in `pose` to its value at `t` seconds (held at the first

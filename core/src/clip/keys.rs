@@ -15,6 +15,11 @@ pub trait Keys: Copy {
     }
     /// Value `i` (`i < len()`).
     fn at(&self, i: usize) -> f32;
+    /// Values `start..start + width` (`width ≤ 4`, within `len()`), padded with zeros to
+    /// four: one key's vector. [`LeF32s`] reads them from one range check.
+    fn vector(&self, start: usize, width: usize) -> [f32; 4] {
+        core::array::from_fn(|i| if i < width { self.at(start + i) } else { 0.0 })
+    }
 }
 
 impl Keys for &[f32] {
@@ -34,6 +39,7 @@ impl Keys for &[f32] {
 /// let bytes = [0, 0, 128, 63, 0, 0, 0, 64]; // 1.0, 2.0
 /// let v = LeF32s::new(&bytes).unwrap();
 /// assert_eq!((v.len(), v.at(0), v.at(1)), (2, 1.0, 2.0));
+/// assert_eq!(v.vector(0, 2), [1.0, 2.0, 0.0, 0.0]);
 /// assert!(LeF32s::new(&bytes[..3]).is_none()); // not a whole number of values
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,5 +71,13 @@ impl Keys for LeF32s<'_> {
     fn at(&self, i: usize) -> f32 {
         let b = &self.bytes[4 * i..4 * i + 4];
         f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+    fn vector(&self, start: usize, width: usize) -> [f32; 4] {
+        let mut v = [0.0; 4];
+        let bytes = &self.bytes[4 * start..4 * (start + width)];
+        for (o, b) in v.iter_mut().zip(bytes.chunks_exact(4)) {
+            *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        v
     }
 }
