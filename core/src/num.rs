@@ -24,6 +24,8 @@
 use core::fmt::Debug;
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
+mod arc;
+
 /// The general fixed-point scalar: `I8F24`, range [−128, 128), resolution 2⁻²⁴.
 pub type Fx = fixed::types::I8F24;
 
@@ -139,6 +141,17 @@ pub trait Real:
     #[inline(always)]
     fn recip(self) -> Self {
         Self::ONE / self
+    }
+    /// The weights `(wa, wb)` of spherical linear interpolation at `t` in [0, 1] between unit
+    /// quaternions whose dot product is `d = cos θ` in [0, 1), up to a common positive
+    /// factor (the caller normalises `wa·a + wb·b`): by default `sin((1 − t)θ)/sin θ` and
+    /// `sin(tθ)/sin θ` from [`Real::acos`] and [`Real::sin`]; [`Fx`] gives `sin((1 − t)θ)/θ`
+    /// and `sin(tθ)/θ` from polynomials in products alone (the `arc` module: its bound).
+    fn arc_weights(d: Self, t: Self) -> (Self, Self) {
+        let theta = d.acos();
+        let inverse = Self::ONE / theta.sin();
+        let weight = |x: Self| x.times(theta).sin().times(inverse);
+        (weight(Self::ONE - t), weight(t))
     }
     /// `self · o` for `|self| ≤ 2` and `|o| ≤` [`Real::LIMIT`] (a unit quantity's component
     /// times a value): the same value as [`Real::times`]. [`Fx`] forms it from four 16-bit
@@ -453,6 +466,10 @@ impl Real for Fx {
             let r = self.recip_sqrt();
             r.times(r)
         }
+    }
+    /// `sin((1 − t)θ)/θ` and `sin(tθ)/θ`, each within 14 steps of `I8F24` (`arc`).
+    fn arc_weights(d: Self, t: Self) -> (Self, Self) {
+        arc::weights(d, t)
     }
     fn abs(self) -> Self {
         // −128 has no positive twin in I8F24; saturate rather than overflow.

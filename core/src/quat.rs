@@ -140,10 +140,7 @@ impl<R: Real> Quat<R> {
         if d > near {
             return self.scale(one - t).add(b.scale(t)).normalize();
         }
-        let theta = d.acos();
-        let inverse = one / theta.sin();
-        let wa = (one - t).times(theta).sin().times(inverse);
-        let wb = t.times(theta).sin().times(inverse);
+        let (wa, wb) = R::arc_weights(d, t);
         self.scale(wa).add(b.scale(wb)).normalize()
     }
 

@@ -12,11 +12,17 @@
 //! index list cut mid-triangle or a call's vertices past the frame's; then [`NUMBERING`]
 //! frames of about 65,536 hidden triangles before visible ones, so that triangle numbers
 //! pass 65,535 (past which no span can name a triangle) inside and between draw calls.
+//!
+//! Each frame's bands are then drawn both ways as well (`bins::bands`): by binned
+//! drawing's walk of the lists (in Cortex-M0 code the assembly's walk entry) and by the walk
+//! other targets take (one pair entry a triangle), every band's colours and depths, or the
+//! error, compared.
 
 use core::ops::Range;
 
+use embedded_graphics_core::pixelcolor::{IntoStorage, Rgb565};
 use skin_core::asset::U16s;
-use skin_core::raster::bins::{lists, DrawCall, Span};
+use skin_core::raster::bins::{bands, lists, DrawCall, Span};
 use skin_core::raster::ScreenVertex;
 
 use crate::synthetic::Rng;
@@ -38,6 +44,9 @@ const TRIANGLES: usize = 48;
 
 /// Spans at most (more than a random frame's triangles: room for all of them).
 const SPANS: usize = 64;
+
+/// A random frame's band at most: 64 columns of 16 rows.
+const BAND: usize = 64 * 16;
 
 /// The first frame whose lists differ from the Rust loop's.
 pub struct Mismatch {
@@ -129,7 +138,8 @@ pub fn check_bin_loop() -> Result<u32, Mismatch> {
 }
 
 /// Whether the assembly's lists (or error) of the draw calls `parts` of `v` on the screen
-/// `(width, height, rows)` with `room` spans are the Rust loop's.
+/// `(width, height, rows)` with `room` spans are the Rust loop's, and the bands drawn from
+/// them by binned drawing's walk the reference walk's.
 fn same<'a, P: Iterator<Item = DrawCall<'a>>>(
     parts: impl Fn() -> P,
     v: &[ScreenVertex],
@@ -139,7 +149,42 @@ fn same<'a, P: Iterator<Item = DrawCall<'a>>>(
     let (mut spans, mut reference) = ([Span::default(); SPANS], [Span::default(); SPANS]);
     let binned = lists(parts(), v, screen, &mut spans[..room], false);
     let expected = lists(parts(), v, screen, &mut reference[..room], true);
-    binned == expected && spans == reference
+    let walked = |reference| drawn(&parts, v, screen, room, reference);
+    binned == expected && spans == reference && walked(false) == walked(true)
+}
+
+/// The bands of the frame [`same`] compares, binned and drawn one after another by binned
+/// drawing's walk of the lists, or by the reference walk: whether it was binned (or the
+/// error) and a hash (FNV-1a) of every band's colours and depths.
+fn drawn<'a, P: Iterator<Item = DrawCall<'a>>>(
+    parts: &impl Fn() -> P,
+    v: &[ScreenVertex],
+    screen: (u16, u16, u16),
+    room: usize,
+    reference: bool,
+) -> (Result<bool, skin_core::raster::RasterError>, u32) {
+    let shades: [Rgb565; 256] =
+        core::array::from_fn(|i| Rgb565::new(i as u8 >> 3, i as u8 >> 2, i as u8 >> 3));
+    let mut spans = [Span::default(); SPANS];
+    let (mut colour, mut depth) = ([Rgb565::new(0, 0, 0); BAND], [0u16; BAND]);
+    let mut hash = 0x811c_9dc5u32;
+    let binned = bands(
+        parts,
+        v,
+        screen,
+        &mut spans[..room],
+        (&mut colour, &mut depth),
+        &shades,
+        reference,
+        |band| {
+            for (c, d) in band.colour().iter().zip(band.depth()) {
+                for half in [c.into_storage(), *d] {
+                    hash = (hash ^ u32::from(half)).wrapping_mul(0x0100_0193);
+                }
+            }
+        },
+    );
+    (binned, hash)
 }
 
 /// A frame of 65,500 to 65,547 triangles of no area in calls of up to 512, then a call of

@@ -366,6 +366,22 @@ impl Triangles<'_, '_> {
 }
 
 #[cfg(skin_asm_v6m)]
+impl Triangles<'_, '_> {
+    /// Draws spans of a band's lists in the assembly, as binned drawing does, up to the
+    /// first it leaves to the caller (`fill_v6m::Pairs::walk`).
+    #[inline(always)]
+    pub(crate) fn walk(
+        &mut self,
+        spans: &mut [super::span::Span],
+        lists: [u16; 4],
+        below: i32,
+        call: (&[[u16; 3]], usize, &[ScreenVertex]),
+    ) -> [u16; 4] {
+        self.pairs.walk(spans, lists, below, call)
+    }
+}
+
+#[cfg(skin_asm_v6m)]
 impl Drop for Triangles<'_, '_> {
     /// The columns the assembly drew in, back in the band.
     fn drop(&mut self) {

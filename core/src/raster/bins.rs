@@ -97,6 +97,45 @@ pub fn lists<'a>(
     Ok(bins?.map(|b| (b.heads, b.unbinned)))
 }
 
+/// Bins the draw calls `parts` of `vertices` on a `width × height` screen in bands of
+/// `rows` rows into `spans` ([`bin`]), then draws each band, top to bottom, in `buffers`
+/// (cleared to black first; `width × rows` pixels at least) and `shades`, and hands it to
+/// `each`: by binned drawing's walk of the lists (on ARMv6-M in the assembly, `fill_v6m`),
+/// or, when `reference`, by the walk other targets take (one pair entry a triangle on
+/// ARMv6-M). `false` when the bands cannot be binned. The firmware's device check compares
+/// the two.
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn bands<'a, P: Iterator<Item = DrawCall<'a>>>(
+    parts: impl Fn() -> P,
+    vertices: &[ScreenVertex],
+    (width, height, rows): (u16, u16, u16),
+    spans: &mut [Span],
+    (colours, depths): (&mut [Rgb565], &mut [u16]),
+    shades: &[Rgb565; 256],
+    reference: bool,
+    mut each: impl FnMut(&Band<'_>),
+) -> Result<bool, RasterError> {
+    let total = vertices.len();
+    let Some(mut bins) = bin(parts(), vertices, total, (width, height, rows), spans)? else {
+        return Ok(false);
+    };
+    let mut y0 = 0;
+    while y0 < height {
+        let r = rows.min(height - y0);
+        let mut band = Band::new(width, y0, r, &mut *colours, &mut *depths)?;
+        band.clear(Rgb565::new(0, 0, 0));
+        if reference {
+            bins.draw_with::<false>(&mut band, parts(), vertices, spans, shades)?;
+        } else {
+            bins.draw(&mut band, parts(), vertices, spans, shades)?;
+        }
+        each(&band);
+        y0 += r;
+    }
+    Ok(true)
+}
+
 /// [`bin`], by the assembly on ARMv6-M when `ASM` (`bin` itself), by Rust's loop otherwise.
 #[inline(always)]
 fn bin_with<'a, const ASM: bool>(
@@ -249,6 +288,20 @@ impl Bins {
         spans: &mut [Span],
         shades: &[Rgb565; 256],
     ) -> Result<(), RasterError> {
+        self.draw_with::<true>(band, parts, vertices, spans, shades)
+    }
+
+    /// [`Self::draw`]: on ARMv6-M with the lists walked in the assembly when `ASM`, in
+    /// Rust (one pair entry a triangle) otherwise.
+    #[inline(always)]
+    fn draw_with<'a, const ASM: bool>(
+        &mut self,
+        band: &mut Band<'_>,
+        parts: impl Iterator<Item = DrawCall<'a>>,
+        vertices: &[ScreenVertex],
+        spans: &mut [Span],
+        shades: &[Rgb565; 256],
+    ) -> Result<(), RasterError> {
         let mut fresh = self.heads.get(self.band).copied().unwrap_or(NONE);
         self.band += 1;
         let below = i32::from(band.y0()) + i32::from(band.rows());
@@ -258,6 +311,14 @@ impl Bins {
         let (mut head, mut tail) = (NONE, NONE);
         let mut triangles = band.triangles(shades);
         loop {
+            // On ARMv6-M the assembly draws the spans (`fill_v6m`) up to the first of
+            // another draw call, with an index past the call's vertices, or the lists'
+            // end, each of which this loop then takes one at a time.
+            #[cfg(skin_asm_v6m)]
+            if ASM {
+                [fresh, carried, head, tail] =
+                    triangles.walk(spans, [fresh, carried, head, tail], below, calls.current());
+            }
             // The earlier of the two lists' heads (NONE is larger than any span).
             let s = if carried < fresh {
                 let s = carried;
@@ -390,6 +451,14 @@ impl<'a, 'v, P: Iterator<Item = DrawCall<'a>>> Calls<'a, 'v, P> {
             None => (self.indices.triangle(3 * t)).ok_or(RasterError::Indices { len: 3 * t })?,
         };
         fetch(self.run, tri, 3 * t).map(Some)
+    }
+
+    /// The current call's aligned triangles (empty when not aligned), the first one's
+    /// number in the frame, and its vertices.
+    #[cfg(skin_asm_v6m)]
+    #[inline(always)]
+    fn current(&self) -> (&'a [[u16; 3]], usize, &'v [ScreenVertex]) {
+        (self.aligned, self.numbers.start, self.run)
     }
 
     /// On to the next draw call; `false` when there is none.

@@ -12,13 +12,19 @@
 //! from there), and everything else in a frame on the stack, one `LDR` away.
 //!
 //! **What it computes.** Exactly the Rust code's arithmetic, operation for operation on
-//! `i32`/`u32` with wrapping. Two entries: the *pair* entry ([`Pairs::draw`], binned
+//! `i32`/`u32` with wrapping. Three entries: the *pair* entry ([`Pairs::draw`], binned
 //! drawing's step) starts from a triangle's three vertices as `band::Triangle::of` does
 //! (twice the signed area, culling when it is not negative, the winding `a, c, b`, the
 //! candidate box `⌈(min − 8) / 16⌉ ..= ⌊(max − 8) / 16⌋`, clipped to the band), computes
 //! the depth's shift and reciprocal as `depth::Depth::new` (the same tables and Newton step)
 //! and the colour at the first vertex's intensity, and returns the box's last row; the
-//! *triangle* entry ([`fill`]) starts from a `Triangle` already set up. Both then set up
+//! *triangle* entry ([`fill`]) starts from a `Triangle` already set up; the *walk* entry
+//! ([`Pairs::walk`]) takes a band's spans from binning's two lists in triangle order as
+//! `bins::Bins::draw` does (the earlier list head first; a span's triangle read from its
+//! draw call's indices), runs the pair entry's set-up on each, and carries the span on to
+//! the next band's list when the triangle's bottom row reaches below the band, up to the
+//! first span it leaves to the Rust loop (the lists' end, another draw call's triangle, an
+//! index past the call's vertices). The pair and triangle entries then set up
 //! the three edge functions as `Band::fill_in` (biases, steps), and scan: from the first
 //! candidate, row by row, the first covered pixel (all three edge functions, with their
 //! biases, non-negative), then each covered pixel's depth
@@ -29,8 +35,9 @@
 //! the vertices' (the weights never sum past one), so its 32-bit value is the `u16` the Rust
 //! code stores. The frames that the firmware draws with it are compared with the host's
 //! (the Rust code) bit for bit by the `firmware_frames` tests, and the firmware benchmark
-//! compares both entries with the Rust scan on the device (`firmware/src/fill_check.rs`,
-//! its `CHECK fill-loop` line).
+//! compares the pair and triangle entries with the Rust scan on the device
+//! (`firmware/src/fill_check.rs`, its `CHECK fill-loop` line) and the walk's bands with
+//! the Rust walk's (`firmware/src/bin_check.rs`, its `CHECK bin-loop` line).
 //!
 //! **Safety.** [`fill`] makes its [`Job`] from two slices of the same length
 //! `n = (rows − 1) · width + len` (checked), with `1 ≤ len ≤ width`: the assembly reads and
@@ -38,8 +45,11 @@
 //! only, all below `n`. [`Pairs::new`] takes the band's buffers and keeps its rows within
 //! them; the pair entry writes only pixels of the triangle's box clipped to the band's
 //! columns and rows, and reads the three vertices [`Pairs::draw`] borrows, a colour at an
-//! intensity (a byte) and the depth's two 256-entry tables at a byte. Both keep their frame
-//! on the stack. Only instructions that ARMv4T's Thumb has as well are used.
+//! intensity (a byte) and the depth's two 256-entry tables at a byte. The walk entry reads
+//! a span only below the room [`Pairs::walk`] gives (the spans' length at most), writes a
+//! link only of a span below it, reads a triangle's indices only below the call's count of
+//! triangles and vertices only below the call's count, all borrowed for the call. All keep
+//! their frame on the stack. Only instructions that ARMv4T's Thumb has as well are used.
 
 #![allow(unsafe_code)]
 
@@ -50,6 +60,7 @@ use embedded_graphics_core::prelude::RawData;
 use core::marker::PhantomData;
 
 use super::depth::{self, Depth};
+use super::span::{Span, NONE};
 use super::ScreenVertex;
 
 /// What the assembly reads: the vertices, the first candidate's centre and depth address,
@@ -91,7 +102,7 @@ extern "C" {
     /// `job` must describe live vertices and depth and colour buffers (2-byte aligned,
     /// writable, not overlapping) holding every pixel `at + k · stride + j` (bytes,
     /// `j < len`) below `end`, and the colour's at `off` bytes from its depth's. The
-    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 156 bytes of stack.
+    /// function follows the AAPCS: it preserves r4–r11 and sp, and uses 160 bytes of stack.
     #[link_name = "skin_core_fill_v6m"]
     fn scan(job: &Job) -> u32;
 }
@@ -158,8 +169,33 @@ pub(super) struct Pairs<'b> {
     highest: *const u8,
     lo: u32,
     hi: u32,
+    /// What the walk entry ([`Pairs::walk`]) reads and writes.
+    walk: Walk,
     /// The band's buffers, borrowed while the pointers live.
     band: PhantomData<&'b mut [u16]>,
+}
+
+/// A band's lists as the walk entry reads them ([`Pairs::walk`]): the spans and how many
+/// of them it may read (`room`, at most [`NONE`]); the next span of the band's own list
+/// (`fresh`) and of the list carried from the band above; the head and tail of the list
+/// carried on to the next band; the row below the band; the draw call that the triangles
+/// are read from (its 2-aligned indices, its first triangle's number in the frame, its
+/// triangles, its vertices and their count). The lists' values are spans' places or
+/// [`NONE`], widened to words.
+#[repr(C)]
+struct Walk {
+    spans: *mut Span,
+    room: u32,
+    fresh: u32,
+    carried: u32,
+    head: u32,
+    tail: u32,
+    below: i32,
+    indices: *const [u16; 3],
+    first: u32,
+    triangles: u32,
+    vertices: *const ScreenVertex,
+    count: u32,
 }
 
 // The layouts the assembly relies on (its offsets below).
@@ -167,7 +203,10 @@ const _: () = {
     use core::mem::{offset_of, size_of};
     assert!(offset_of!(Pairs<'static>, depth) == 12 && offset_of!(Pairs<'static>, width) == 20);
     assert!(offset_of!(Pairs<'static>, shades) == 32 && offset_of!(Pairs<'static>, lo) == 44);
-    assert!(offset_of!(Pairs<'static>, hi) == 48 && size_of::<Pairs<'static>>() == 52);
+    assert!(offset_of!(Pairs<'static>, hi) == 48 && offset_of!(Pairs<'static>, walk) == 52);
+    assert!(offset_of!(Walk, fresh) == 8 && offset_of!(Walk, tail) == 20);
+    assert!(offset_of!(Walk, below) == 24 && offset_of!(Walk, count) == 44);
+    assert!(size_of::<Span>() == 4 && size_of::<[u16; 3]>() == 6);
     assert!(size_of::<ScreenVertex>() == 8 && size_of::<Rgb565>() == 2);
     assert!(offset_of!(ScreenVertex, y) == 2 && offset_of!(ScreenVertex, z) == 4);
     assert!(offset_of!(ScreenVertex, shade) == 6);
@@ -183,9 +222,22 @@ extern "C" {
     /// `pairs` must hold three live vertices, a live table of 256 colours and the depth's
     /// tables (256 entries each), and depth and colour buffers (2-byte aligned, writable,
     /// not overlapping) of `width × rows` pixels each. The function follows the AAPCS: it
-    /// preserves r4–r11 and sp, and uses 156 bytes of stack.
+    /// preserves r4–r11 and sp, and uses 160 bytes of stack.
     #[link_name = "skin_core_pair_v6m"]
     fn pair(pairs: &mut Pairs<'_>) -> i32;
+
+    /// Draws the spans of `pairs.walk`'s two lists in order, as the pair entry draws a
+    /// triangle, and carries those reaching below the band on, up to the first span it
+    /// leaves to the caller: past `room` (the lists' end), of a triangle outside the draw
+    /// call, or with an index past its vertices.
+    ///
+    /// # Safety
+    ///
+    /// As [`pair`]'s, and `pairs.walk` must describe live spans (`room` of them, borrowed
+    /// mutably), indices (`triangles` triples) and vertices (`count`). The function follows
+    /// the AAPCS: it preserves r4–r11 and sp, and uses 160 bytes of stack.
+    #[link_name = "skin_core_walk_v6m"]
+    fn walk(pairs: &mut Pairs<'_>);
 }
 
 impl<'b> Pairs<'b> {
@@ -217,6 +269,20 @@ impl<'b> Pairs<'b> {
             highest: highest.as_ptr(),
             lo: u32::from(lo),
             hi: u32::from(hi),
+            walk: Walk {
+                spans: core::ptr::null_mut(),
+                room: 0,
+                fresh: 0,
+                carried: 0,
+                head: 0,
+                tail: 0,
+                below: 0,
+                indices: core::ptr::null(),
+                first: 0,
+                triangles: 0,
+                vertices: core::ptr::null(),
+                count: 0,
+            },
             band: PhantomData,
         }
     }
@@ -233,6 +299,47 @@ impl<'b> Pairs<'b> {
         // highest bit at a value below 256.
         let bottom = unsafe { pair(self) };
         (bottom != i32::MIN).then_some(bottom)
+    }
+
+    /// Draws the spans of a band's lists as binned drawing does (`bins::Bins::draw`):
+    /// `lists` holds the next span of the band's own list and of the carried one, and the
+    /// head and tail of the list carried on (those whose bottom row is `below` or further
+    /// down), each [`NONE`] when empty; `call` is the draw call being drawn (its triangles'
+    /// aligned indices, the first's number in the frame, its vertices). The lists after the
+    /// spans drawn, up to the first left to the caller: the lists' end, a span past
+    /// `spans`, a triangle of another call or with an index past the call's vertices.
+    #[inline(always)]
+    pub(super) fn walk(
+        &mut self,
+        spans: &mut [Span],
+        [fresh, carried, head, tail]: [u16; 4],
+        below: i32,
+        (indices, first, vertices): (&[[u16; 3]], usize, &[ScreenVertex]),
+    ) -> [u16; 4] {
+        let word = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        self.walk = Walk {
+            spans: spans.as_mut_ptr(),
+            room: word(spans.len()).min(u32::from(NONE)),
+            fresh: u32::from(fresh),
+            carried: u32::from(carried),
+            head: u32::from(head),
+            tail: u32::from(tail),
+            below,
+            indices: indices.as_ptr(),
+            first: word(first),
+            triangles: word(indices.len()),
+            vertices: vertices.as_ptr(),
+            count: word(vertices.len()),
+        };
+        // SAFETY: as `draw`'s for the band; the spans (`room` at most their length),
+        // indices and vertices are borrowed for the call, the spans mutably: the assembly
+        // reads a span below `room`, writes the link of one below `room` (a span it read,
+        // or the carried list's tail, which the caller took from the lists), reads the
+        // indices of a triangle below `triangles` and the vertices below `count` they name.
+        unsafe { walk(self) };
+        let w = &self.walk;
+        // Each a span's place or `NONE` (the assembly stores `u16` values only).
+        [w.fresh, w.carried, w.head, w.tail].map(|s| s as u16)
     }
 
     /// The columns drawn, `lo .. hi`.
@@ -252,6 +359,16 @@ core::arch::global_asm!(
     .syntax unified
     .thumb
     .pushsection .text.skin_core_fill_v6m, "ax", %progbits
+
+@ An entry's prologue (r4-r10 saved) and its frame.
+    .macro SKIN_FILL_ENTER
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    push {{r4-r6}}
+    sub sp, #128
+    .endm
 
 @ Whether the pixel is covered: N clear when every edge function is non-negative.
     .macro SKIN_FILL_COVERED
@@ -352,14 +469,14 @@ core::arch::global_asm!(
     .type skin_core_pair_v6m, %function
     .thumb_func
 skin_core_pair_v6m:
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {{r4-r6}}
-    sub sp, #124
+    SKIN_FILL_ENTER
     str r0, [sp, #76]
+    @ No span: the triangle's bottom is returned.
+    movs r1, #0
+    mvns r1, r1
+    str r1, [sp, #124]
     ldm r0!, {{r1-r3}}
+.Lskin_pair_v6m_vertices:
     @ The vertices a (r1), b (r2), c (r3) wound as p0 = a, p1 = c, p2 = b: the depths.
     ldrh r4, [r1, #4]
     ldrh r5, [r3, #4]
@@ -544,12 +661,7 @@ skin_core_pair_v6m:
     .type skin_core_fill_v6m, %function
     .thumb_func
 skin_core_fill_v6m:
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    push {{r4-r6}}
-    sub sp, #124
+    SKIN_FILL_ENTER
     @ No pair's job: the function returns whether a pixel was covered.
     movs r1, #0
     str r1, [sp, #76]
@@ -667,12 +779,13 @@ skin_core_fill_v6m:
     str r0, [r2, #48]
 .Lskin_pair_v6m_bottom:
     ldr r0, [sp, #108]
-    b .Lskin_fill_v6m_exit
-.Lskin_pair_v6m_culled:
-    movs r0, #1
-    lsls r0, r0, #31
+.Lskin_pair_v6m_end:
+    @ The walk's span (r1): on to the walk's next; else the bottom returned.
+    ldr r1, [sp, #124]
+    cmp r1, #0
+    bge .Lskin_walk_v6m_drawn
 .Lskin_fill_v6m_exit:
-    add sp, #124
+    add sp, #128
     pop {{r4-r6}}
     mov r8, r4
     mov r9, r5
@@ -680,8 +793,99 @@ skin_core_fill_v6m:
     pop {{r4-r7}}
     pop {{r3}}
     bx r3
+.Lskin_pair_v6m_culled:
+    movs r0, #1
+    lsls r0, r0, #31
+    b .Lskin_pair_v6m_end
+
+@ The walk (`Pairs::walk`): r7 the pairs (also at sp + 76), with the walk's fields at
+@ +52 spans, +56 room, +60 fresh, +64 carried, +68 head, +72 tail, +76 below,
+@ +80 indices, +84 first, +88 triangles, +92 vertices, +96 count; the span drawn at
+@ sp + 124.
+.Lskin_walk_v6m_drawn:
+    @ Carried on (appended to head .. tail) when its bottom (r0) is the row below or lower.
+    ldr r7, [sp, #76]
+    ldr r2, [r7, #76]
+    cmp r0, r2
+    blt .Lskin_walk_v6m_next
+    ldr r2, [r7, #72]
+    str r1, [r7, #72]
+    ldr r3, [r7, #56]
+    cmp r2, r3
+    bhs 1f
+    ldr r3, [r7, #52]
+    lsls r2, r2, #2
+    adds r2, #2
+    strh r1, [r3, r2]
+    b .Lskin_walk_v6m_next
+1:
+    str r1, [r7, #68]
+    b .Lskin_walk_v6m_next
+
+    .global skin_core_walk_v6m
+    .type skin_core_walk_v6m, %function
+    .thumb_func
+skin_core_walk_v6m:
+    SKIN_FILL_ENTER
+    str r0, [sp, #76]
+    movs r7, r0
+.Lskin_walk_v6m_next:
+    @ The earlier of the two lists' next spans (r0; NONE is past the room), its list's
+    @ head at r7 + r2.
+    ldr r0, [r7, #64]
+    ldr r1, [r7, #60]
+    movs r2, #64
+    cmp r0, r1
+    blo 1f
+    movs r0, r1
+    movs r2, #60
+1:
+    ldr r4, [r7, #56]
+    cmp r0, r4
+    bhs .Lskin_fill_v6m_exit
+    @ Its triangle's number in the call (r4), its indices (r1, r6, r4), each within the
+    @ call's vertices.
+    ldr r3, [r7, #52]
+    lsls r4, r0, #2
+    adds r3, r3, r4
+    ldrh r4, [r3]
+    ldr r5, [r7, #84]
+    subs r4, r4, r5
+    ldr r5, [r7, #88]
+    cmp r4, r5
+    bhs .Lskin_fill_v6m_exit
+    lsls r5, r4, #1
+    adds r4, r4, r5
+    lsls r4, r4, #1
+    ldr r5, [r7, #80]
+    adds r4, r4, r5
+    ldr r5, [r7, #96]
+    ldrh r1, [r4]
+    cmp r1, r5
+    bhs .Lskin_fill_v6m_exit
+    ldrh r6, [r4, #2]
+    cmp r6, r5
+    bhs .Lskin_fill_v6m_exit
+    ldrh r4, [r4, #4]
+    cmp r4, r5
+    bhs .Lskin_fill_v6m_exit
+    @ Taken off its list; the vertices a (r1), b (r2), c (r3), and the pair's set-up.
+    ldrh r5, [r3, #2]
+    str r5, [r7, r2]
+    str r0, [sp, #124]
+    ldr r5, [r7, #92]
+    lsls r1, r1, #3
+    adds r1, r1, r5
+    lsls r2, r6, #3
+    adds r2, r2, r5
+    lsls r3, r4, #3
+    adds r3, r3, r5
+    movs r0, r7
+    adds r0, #12
+    b .Lskin_pair_v6m_vertices
     .size skin_core_pair_v6m, . - skin_core_pair_v6m
     .size skin_core_fill_v6m, . - skin_core_fill_v6m
+    .size skin_core_walk_v6m, . - skin_core_walk_v6m
     .popsection
 "#
 );
