@@ -30,6 +30,13 @@
 //! by its four-step search below that; the scaling `(c·y + 2ˢ⁻¹) >> s` as
 //! `(c·(y << (16 − s)) + 2¹⁵) >> 16`, the same integer).
 //!
+//! **A table prepared once.** Each kernel has a second entry (`_tabled`) that takes the
+//! table already built ([`Tabled`](crate::skin::Tabled), once a part in the scene) as the
+//! job's palette: the prologue less the copy, then the same code. The copy costs about 90
+//! instructions and 38 a matrix each call: 21 k of CesiumMan's frame over its 26 chunks,
+//! 20 k of the micro:bit character's over its 35 (`docs/BENCHMARKS.md`, "The palette
+//! table once a part"). The kernel benchmark's LBS-4 rows still measure the copying entry.
+//!
 //! **A vertex's bones.** A vertex is blended over its bones up to its last non-zero stored
 //! weight: one to four (bone 0's weight is the implied one, so it always counts). A stored
 //! weight of 0 adds exactly 0 to `Σₖ wₖ(2eₖ + 1)`, so leaving the bones after the last
