@@ -198,6 +198,21 @@ pub trait Real:
             v.map(|c| c.times_small(r))
         })
     }
+    /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
+    /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
+    /// within about 2⁻¹³ of the exact rotation).
+    #[inline(always)]
+    fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
+        rotate(q, v)
+    }
+    /// The Hamilton product `a·q` (`[x, y, z, w]`) of a quaternion `a` with components
+    /// within 2 (a shortest arc not yet normalised) and a unit quaternion `q`: the default
+    /// (and `f32`) is [`product`]; [`Fx`] takes `a` in `Q14` and `q` in [`Q15`], 32-bit
+    /// products (within 2⁻¹⁵·|q|₁ + 2⁻¹⁶·|a|₁ + 2⁻²⁴ of the exact product by component).
+    #[inline(always)]
+    fn unit_product(a: [Self; 4], q: [Self; 4]) -> [Self; 4] {
+        product(a, q)
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -218,6 +233,44 @@ pub trait Real:
             self
         }
     }
+}
+
+/// `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): `v + 2w(u × v) + 2u × (u × v)`,
+/// `u = (x, y, z)`, with `q`'s components as the lane's unit scalar ([`Real::to_unit`]; in
+/// fixed point `Q15`, rounded to nearest, so that each of the fifteen products is
+/// [`Real::times_unit`]'s two 32-bit multiplies; in `f32` plain products).
+#[inline(always)]
+pub(crate) fn rotate<R: Real>(q: [R; 4], v: [R; 3]) -> [R; 3] {
+    let [x, y, z, w] = q.map(R::to_unit);
+    let u = [x, y, z];
+    let c = cross_unit(u, v);
+    let c = [c[0] + c[0], c[1] + c[1], c[2] + c[2]];
+    let d = cross_unit(u, c);
+    core::array::from_fn(|i| v[i] + c[i].times_unit(w) + d[i])
+}
+
+/// `u × v` of a unit-scalar vector `u` and a vector `v`, each product [`Real::times_unit`].
+#[inline(always)]
+fn cross_unit<R: Real>(u: [R::Unit; 3], v: [R; 3]) -> [R; 3] {
+    [
+        v[2].times_unit(u[1]) - v[1].times_unit(u[2]),
+        v[0].times_unit(u[2]) - v[2].times_unit(u[0]),
+        v[1].times_unit(u[0]) - v[0].times_unit(u[1]),
+    ]
+}
+
+/// The Hamilton product `a·q` (`[x, y, z, w]`), `q`'s components as the lane's unit scalar
+/// (each product [`Real::times_unit`]; in `f32` plain products).
+#[inline(always)]
+pub(crate) fn product<R: Real>(a: [R; 4], q: [R; 4]) -> [R; 4] {
+    let [ax, ay, az, aw] = a;
+    let [x, y, z, w] = q.map(R::to_unit);
+    [
+        aw.times_unit(x) + ax.times_unit(w) + ay.times_unit(z) - az.times_unit(y),
+        aw.times_unit(y) - ax.times_unit(z) + ay.times_unit(w) + az.times_unit(x),
+        aw.times_unit(z) + ax.times_unit(y) - ay.times_unit(x) + az.times_unit(w),
+        aw.times_unit(w) - ax.times_unit(x) - ay.times_unit(y) - az.times_unit(z),
+    ]
 }
 
 /// [`Real::affine_product`] entry by entry with [`Real::dot3_add`].
@@ -505,6 +558,16 @@ impl Real for Fx {
     fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
         unit_bits(v.map(Fx::to_bits)).map(|u| u.map(|c| Fx::from_bits(c << 9)))
     }
+    /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
+        rotation::rotate_unit(q, v)
+    }
+    /// [`rotation::unit_product`]: `Q14` by `Q15`, 32-bit products.
+    #[inline(always)]
+    fn unit_product(a: [Self; 4], q: [Self; 4]) -> [Self; 4] {
+        rotation::unit_product(a, q)
+    }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is
         // accurate to well below Fx's resolution at the angles that occur.
@@ -546,6 +609,7 @@ impl Q15 {
     }
 }
 
+mod rotation;
 #[cfg(skin_asm_v7em_f32)]
 mod vsqrt;
 
