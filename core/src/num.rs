@@ -198,6 +198,17 @@ pub trait Real:
             v.map(|c| c.times_small(r))
         })
     }
+    /// A lane's own way to turn the unit quaternion `q` (`[x, y, z, w]`) by the shortest arc
+    /// from the unit vector `from` to the unit vector `to`, normalised, where it has one:
+    /// `None` to take the general steps (a shortest arc, its product with `q`, a
+    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products, `None` where
+    /// the vectors are nearly opposite (`1 + from·to` below 2⁻⁸): each component within
+    /// 2⁻¹³ of the exact normalised product.
+    #[inline(always)]
+    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
+        let _ = (from, to, q);
+        None
+    }
     /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
     /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
     /// within about 2⁻¹³ of the exact rotation).
@@ -558,6 +569,11 @@ impl Real for Fx {
     fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
         unit_bits(v.map(Fx::to_bits)).map(|u| u.map(|c| Fx::from_bits(c << 9)))
     }
+    /// [`rotation::turn`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
+        rotation::turn(from, to, q)
+    }
     /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
     #[inline(always)]
     fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
@@ -721,8 +737,11 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
 /// The squares are taken of magnitudes, in `u32` (three of 2³⁰ pass `i32`).
 ///
 /// Each component is within 2⁻¹⁴ of the exact direction's (tested).
-fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
-    let largest = v[0].unsigned_abs() | v[1].unsigned_abs() | v[2].unsigned_abs();
+///
+/// Four components (a quaternion, [`rotation::turn`]) take the same steps: `n` is then
+/// below 4·2³⁰ = 2³², still a `u32`, and the same two cases of `s` put it in [2³⁰, 2³²).
+fn unit_bits<const N: usize>(v: [i32; N]) -> Option<[i32; N]> {
+    let largest = v.iter().fold(0, |m, c| m | c.unsigned_abs());
     if largest < 1 << 12 {
         return None;
     }
@@ -734,7 +753,7 @@ fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
         v.map(|x| x << -shift)
     };
     let square = |x: i32| x.unsigned_abs() * x.unsigned_abs(); // ≤ 2^30
-    let n = square(c[0]) + square(c[1]) + square(c[2]);
+    let n = c.iter().fold(0, |n, &x| n + square(x));
     let s = if n < 1 << 30 { 2 } else { 0 };
     let m = n << s;
     let y = u32::from(FINE_SEED[(m >> 23) as usize - 128]); // Q14, below 2^15

@@ -22,8 +22,8 @@ use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, normalized, perpendicular, rotate, rotate_unit, scale, sub, then,
-    times, unit, unit_in, Vec3,
+    add, direction_in, dot, perpendicular, rotate, rotate_unit, scale, sub, times, turn, unit,
+    unit_in, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
@@ -219,7 +219,7 @@ impl<R: Real> Limb<R> {
         if let Some(to) = unit_in(&parent, bent.upper) {
             let q0 = pose[root].rotation;
             let from = rotate_unit(q0, bone);
-            let mut q = normalized(then(arc(from, to, || perpendicular(from)), q0));
+            let mut q = turn(from, to, q0, || perpendicular(from));
             as_asked = true;
             if let Some((limit, frame)) = &self.swing {
                 if let Some(held) = limit.hold(frame, q) {
@@ -248,8 +248,7 @@ impl<R: Real> Limb<R> {
         // The solve held the bend within the hinge; where the root's limit stopped it
         // short, the bend from where the mid joint now is is held again.
         let to = if as_asked { to } else { self.bend(bone, to) };
-        let q = then(arc(from, to, || perpendicular(from)), pose[mid].rotation);
-        pose[mid].rotation = normalized(q);
+        pose[mid].rotation = turn(from, to, pose[mid].rotation, || perpendicular(from));
         Ok(())
     }
 

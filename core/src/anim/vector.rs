@@ -110,6 +110,22 @@ pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
     Quat { x, y, z, w }
 }
 
+/// The unit quaternion `q` turned by the shortest arc from the unit vector `from` to the
+/// unit vector `to` ([`arc`] with its `fallback`), normalised: [`Real::fast_turn`] where
+/// the lane has it (fixed point: `Q15`, 32-bit products), else
+/// `normalized(then(arc(from, to, fallback), q))` (`f32`, bit for bit as those steps).
+pub(super) fn turn<R: Real>(
+    from: Vec3<R>,
+    to: Vec3<R>,
+    q: Quat<R>,
+    fallback: impl FnOnce() -> Vec3<R>,
+) -> Quat<R> {
+    match R::fast_turn(from, to, [q.x, q.y, q.z, q.w]) {
+        Some([x, y, z, w]) => Quat { x, y, z, w },
+        None => normalized(then(arc(from, to, fallback), q)),
+    }
+}
+
 /// The unit direction of the world vector `v` in the frame of `m` ([`unit_in`] of `v`
 /// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
 /// vector without length.
