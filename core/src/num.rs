@@ -257,7 +257,11 @@ pub(crate) fn rotate<R: Real>(q: [R; 4], v: [R; 3]) -> [R; 3] {
     let c = cross_unit(u, v);
     let c = [c[0] + c[0], c[1] + c[1], c[2] + c[2]];
     let d = cross_unit(u, c);
-    core::array::from_fn(|i| v[i] + c[i].times_unit(w) + d[i])
+    [
+        v[0] + c[0].times_unit(w) + d[0],
+        v[1] + c[1].times_unit(w) + d[1],
+        v[2] + c[2].times_unit(w) + d[2],
+    ]
 }
 
 /// `u × v` of a unit-scalar vector `u` and a vector `v`, each product [`Real::times_unit`].

@@ -258,6 +258,7 @@ impl<R: Real> Limb<R> {
     /// where `pose` has the rest's translations and scales there (as a clip that only turns
     /// the joints leaves them: twelve comparisons where two unit vectors took six products
     /// and two normalisations); else from `pose`.
+    #[inline(always)]
     fn bones(&self, pose: &[Transform<R>]) -> (Option<Vec3<R>>, Option<Vec3<R>>) {
         let [root, mid, end] = self.joints;
         let local = [
