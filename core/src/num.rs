@@ -216,14 +216,6 @@ pub trait Real:
     fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
         rotate(q, v)
     }
-    /// The Hamilton product `a·q` (`[x, y, z, w]`) of a quaternion `a` with components
-    /// within 2 (a shortest arc not yet normalised) and a unit quaternion `q`: the default
-    /// (and `f32`) is [`product`]; [`Fx`] takes `a` in `Q14` and `q` in [`Q15`], 32-bit
-    /// products (within 2⁻¹⁵·|q|₁ + 2⁻¹⁶·|a|₁ + 2⁻²⁴ of the exact product by component).
-    #[inline(always)]
-    fn unit_product(a: [Self; 4], q: [Self; 4]) -> [Self; 4] {
-        product(a, q)
-    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -582,11 +574,6 @@ impl Real for Fx {
     #[inline(always)]
     fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
         rotation::rotate_unit(q, v)
-    }
-    /// [`rotation::unit_product`]: `Q14` by `Q15`, 32-bit products.
-    #[inline(always)]
-    fn unit_product(a: [Self; 4], q: [Self; 4]) -> [Self; 4] {
-        rotation::unit_product(a, q)
     }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is

@@ -103,10 +103,11 @@ pub(super) fn rotate_unit<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
 }
 
 /// The Hamilton product `a · q` of a quaternion `a` (components within 2: a shortest arc, a
-/// roll) and a unit quaternion `q` ([`Real::unit_product`]: in fixed point `a` in `Q14` and
-/// `q` in `Q15`, 32-bit products; in `f32` [`Quat::hamilton`]'s sums, bit for bit).
+/// roll) and a unit quaternion `q` ([`crate::num::product`]: `q`'s components as the lane's
+/// unit scalar, each product [`Real::times_unit`]; in `f32` [`Quat::hamilton`]'s sums, bit
+/// for bit).
 pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
-    let [x, y, z, w] = R::unit_product([a.x, a.y, a.z, a.w], [q.x, q.y, q.z, q.w]);
+    let [x, y, z, w] = crate::num::product([a.x, a.y, a.z, a.w], [q.x, q.y, q.z, q.w]);
     Quat { x, y, z, w }
 }
 

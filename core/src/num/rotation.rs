@@ -1,6 +1,6 @@
 //! Rotations of unit quantities in the fixed lane's unit scalar, with 32-bit products only:
 //! [`Fx`]'s [`Real::rotate_unit`](super::Real::rotate_unit) and
-//! [`Real::unit_product`](super::Real::unit_product). A Cortex-M0 has no 32 × 32 →
+//! [`Real::fast_turn`](super::Real::fast_turn). A Cortex-M0 has no 32 × 32 →
 //! 64-bit multiply, so an `I8F24` product is four 16-bit multiplies (or two for
 //! [`Real::times_unit`](super::Real::times_unit)); a product of two `Q15` values is one `MULS` (below 2³⁰), and sums
 //! of such products stay in 32 bits. The rounding moves each result by a few 2⁻¹⁶ (see the
@@ -25,12 +25,6 @@ use super::Fx;
 #[inline(always)]
 fn q15(bits: i32) -> i32 {
     (bits + (1 << 8)) >> 9
-}
-
-/// `I8F24` bits to `Q14` (a value within 2), rounded to nearest.
-#[inline(always)]
-fn q14(bits: i32) -> i32 {
-    (bits + (1 << 9)) >> 10
 }
 
 /// `Q30` to `Q15`, rounded to nearest.
@@ -65,32 +59,6 @@ pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
     // v + 2t in Q15: t is Q30, so 2t is `t >> 14`, rounded; then to `I8F24` (Q24).
     let out = |v: i32, t: i32| Fx::from_bits((v + ((t + (1 << 13)) >> 14)) << 9);
     [out(a, t[0]), out(b, t[1]), out(e, t[2])]
-}
-
-/// The Hamilton product `a·q` (`I8F24` bits, `[x, y, z, w]`) of a quaternion `a` with
-/// components within 2 (a shortest arc before it is normalised) and a unit quaternion `q`:
-/// `a` in `Q14`, `q` in `Q15`, each product below 2³⁰ in `Q29` and each sum of four
-/// the product's component, at most `|a|·|q| ≤ 2` (2³⁰ in `Q29`): wrapping sums in 32 bits
-/// give it exactly. Within 2⁻¹⁵·|q|₁ + 2⁻¹⁶·|a|₁ + 2⁻²⁴ of the exact product by component
-/// (the inputs' rounding; tested).
-#[inline(never)]
-pub(super) fn unit_product(a: [Fx; 4], q: [Fx; 4]) -> [Fx; 4] {
-    let [ax, ay, az, aw] = a.map(|c| q14(c.to_bits()));
-    let [x, y, z, w] = q.map(|c| q15(c.to_bits()));
-    let sum = |p: [i32; 4]| {
-        let s = p[0]
-            .wrapping_add(p[1])
-            .wrapping_add(p[2])
-            .wrapping_add(p[3]);
-        // Q29 to Q24, rounded to nearest.
-        Fx::from_bits((s + (1 << 4)) >> 5)
-    };
-    [
-        sum([aw * x, ax * w, ay * z, -(az * y)]),
-        sum([aw * y, -(ax * z), ay * w, az * x]),
-        sum([aw * z, ax * y, -(ay * x), az * w]),
-        sum([aw * w, -(ax * x), -(ay * y), -(az * z)]),
-    ]
 }
 
 /// The unit quaternion `a·q` for the shortest arc `a = (from × to, 1 + from·to)` from the unit
@@ -203,31 +171,6 @@ mod tests {
                 prop_assert!((g.to_num::<f64>() - w).abs() <= 1.0 / 8192.0);
             }
         }
-
-        /// Products of a quaternion within 2 by a unit one within the inputs' rounding.
-        #[test]
-        fn unit_products_are_within_their_bound(
-            a in proptest::array::uniform4(-1.0f64..1.0),
-            q in proptest::array::uniform4(-1.0f64..1.0),
-        ) {
-            prop_assume!(q.iter().map(|c| c * c).sum::<f64>() > 0.01);
-            let a = a.map(|c| fx(c * 2.0 / 2.0f64.sqrt()));
-            let q = unit4(q).map(fx);
-            let got = unit_product(a, q);
-            let [ax, ay, az, aw] = a.map(|c| c.to_num::<f64>());
-            let [x, y, z, w] = q.map(|c| c.to_num::<f64>());
-            let want = [
-                aw * x + ax * w + ay * z - az * y,
-                aw * y - ax * z + ay * w + az * x,
-                aw * z + ax * y - ay * x + az * w,
-                aw * w - ax * x - ay * y - az * z,
-            ];
-            let l1 = |v: [f64; 4]| v.iter().map(|c| c.abs()).sum::<f64>();
-            let bound = l1([x, y, z, w]) / 32768.0 + l1([ax, ay, az, aw]) / 65536.0 + 1.0 / (1 << 24) as f64;
-            for (g, w) in got.iter().zip(want) {
-                prop_assert!((g.to_num::<f64>() - w).abs() <= bound);
-            }
-        }
     }
 
     proptest! {
@@ -279,9 +222,5 @@ mod tests {
         let zero = Fx::ZERO;
         let v = rotate_unit([one, zero, zero, zero], [zero, one, zero]);
         assert_eq!(v, [zero, -one, zero]);
-        let p = unit_product([zero, zero, zero, one + one], [zero, zero, zero, one]);
-        assert_eq!(p, [zero, zero, zero, one + one]);
-        let p = unit_product([one + one, zero, zero, zero], [-one, zero, zero, zero]);
-        assert_eq!(p, [zero, zero, zero, one + one]);
     }
 }
