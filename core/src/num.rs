@@ -743,9 +743,25 @@ fn unit_bits<const N: usize>(v: [i32; N]) -> Option<[i32; N]> {
     } else {
         v.map(|x| x << -shift)
     };
+    Some(unit_block(c))
+}
+
+/// Steps 2–4 of [`unit_bits`]: the unit vector (`Q15`) of a block `c` whose components are
+/// at most 2¹⁵ and whose squared length is in [2²⁶, 2³²) (a largest magnitude in [2¹⁴,
+/// 2¹⁵]; or, for [`rotation::turn`], a length from just under 2¹⁴ to 2¹⁵), `s` in {0, 2,
+/// 4} putting `m` in [2³⁰, 2³²).
+#[inline(always)]
+fn unit_block<const N: usize>(c: [i32; N]) -> [i32; N] {
     let square = |x: i32| x.unsigned_abs() * x.unsigned_abs(); // ≤ 2^30
     let n = c.iter().fold(0, |n, &x| n + square(x));
-    let s = if n < 1 << 30 { 2 } else { 0 };
+    // n below 2²⁸ only for a block a little shorter than 2¹⁴ (`rotation::turn`'s).
+    let s = if n < 1 << 28 {
+        4
+    } else if n < 1 << 30 {
+        2
+    } else {
+        0
+    };
     let m = n << s;
     let y = u32::from(FINE_SEED[(m >> 23) as usize - 128]); // Q14, below 2^15
     let t = high_umul(m, (y * y) << 2); // m'·y², Q30
@@ -753,7 +769,7 @@ fn unit_bits<const N: usize>(v: [i32; N]) -> Option<[i32; N]> {
                                         // under it so that a product with |cᵢ| ≤ 2^15 stays below 2^31).
     let y = ((y * (((3 << 30) - t) >> 15)) >> 15).min(0xFFFF) as i32;
     let down = 16 - s / 2;
-    Some(c.map(|c| (((c * y) >> (down - 1)) + 1) >> 1))
+    c.map(|c| (((c * y) >> (down - 1)) + 1) >> 1)
 }
 
 /// The leading zeros of `x` (non-zero): `CLZ` where the core has it; on ARMv6-M (where

@@ -68,10 +68,10 @@ pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
 ///
 /// In `Q15`, 32-bit products: `from·to` and `from × to` of the vectors in `Q15` are exact in
 /// `Q30` (the components of unit vectors the lane makes are on the `Q15` grid); the half arc
-/// `a/2` (of length `cos(θ/2)` ≥ 2⁻⁴·⁵ here) scaled by a power of two into [½, 1) and
+/// `a/2` (of length `cos(θ/2)` ≥ 2⁻⁴·⁵ here) scaled by a power of two to about [½, 1] and
 /// rounded to `Q15`, its product with `q` in `Q30` (each sum within `|a/2|·|q| ≤ 1`),
 /// normalised by
-/// [`unit_bits`](super::unit_bits) (the result on the `Q15` grid, each component within
+/// [`unit_block`](super::unit_block) (the result on the `Q15` grid, each component within
 /// 2⁻¹⁴ of the normalised product's). Where the arc's `1 + from·to`, a product and a
 /// normalisation took 60 `I8F24` products (four 16-bit multiplies each on a Cortex-M0) and
 /// an inverse square root, this takes 25 `MULS` and one seed-table step.
@@ -93,9 +93,12 @@ pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
         return None;
     }
     // The half arc in Q15 (Q30 halved and shifted down by 15, rounded), scaled by 2^k so
-    // that its length 2^k·√(w/2³¹) is in [½, 1): its rounding then at most 2⁻¹⁵ of it.
+    // that its squared length 4^k·w/2³¹ is in [¼, 1)·(1 − 2⁻¹²): its rounding then at most
+    // 2⁻¹⁵ of it, and its product with `q` after the rounding (2⁻¹⁴ at most) of a length
+    // from just under ½ to under 1, as `unit_block` takes it (every component at most 2¹⁵
+    // in Q15), with every product and sum below 2³¹.
     let (mut k, mut scaled) = (0, w);
-    while scaled < 1 << 29 {
+    while scaled < (1 << 29) - (1 << 17) {
         (k, scaled) = (k + 1, scaled << 2);
     }
     let down = 16 - k;
@@ -113,8 +116,10 @@ pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
         hw * z + hx * y - hy * x + hz * qw,
         hw * qw - hx * x - hy * y - hz * z,
     ];
-    // Q30 to I8F24 bits (Q24) for the normalisation.
-    super::unit_bits(p.map(|v| v >> 6)).map(|u| u.map(|c| Fx::from_bits(c << 9)))
+    // Normalised: the product's length is the scaled half arc's (2¹⁴ to 2¹⁵ in Q15, as
+    // `unit_block` takes it), without finding an exponent.
+    let c = p.map(|v| (v + (1 << 14)) >> 15);
+    Some(super::unit_block(c).map(|c| Fx::from_bits(c << 9)))
 }
 
 #[cfg(test)]
