@@ -1,10 +1,10 @@
 //! Rotations of unit quantities in the fixed lane's unit scalar, with 32-bit products only:
 //! [`Fx`]'s [`Real::rotate_unit`](super::Real::rotate_unit) and
-//! [`Real::fast_turn`](super::Real::fast_turn). A Cortex-M0 has no 32 × 32 →
-//! 64-bit multiply, so an `I8F24` product is four 16-bit multiplies (or two for
-//! [`Real::times_unit`](super::Real::times_unit)); a product of two `Q15` values is one `MULS` (below 2³⁰), and sums
-//! of such products stay in 32 bits. The rounding moves each result by a few 2⁻¹⁶ (see the
-//! functions), far inside the animation layer's fixed bounds.
+//! [`Real::fast_turn`](super::Real::fast_turn). A Cortex-M0 has no 32 × 32 → 64-bit
+//! multiply, so an `I8F24` product is four 16-bit multiplies (or two for
+//! [`Real::times_unit`](super::Real::times_unit)); a product of two `Q15` values is one
+//! `MULS` (below 2³⁰), and sums of such products stay in 32 bits. The rounding moves each
+//! result by a few 2⁻¹⁶ (see the functions), inside the animation layer's fixed bounds.
 //!
 //! ```
 //! use skin_core::num::{Fx, Real};
