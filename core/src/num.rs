@@ -211,6 +211,24 @@ pub trait Real:
             v.map(|c| c.times_small(r))
         })
     }
+    /// A lane's own way to turn the unit quaternion `q` (`[x, y, z, w]`) by the shortest arc
+    /// from the unit vector `from` to the unit vector `to`, normalised, where it has one:
+    /// `None` to take the general steps (a shortest arc, its product with `q`, a
+    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products, `None` where
+    /// the vectors are nearly opposite (`1 + from·to` below 2⁻⁸): each component within
+    /// 2⁻¹³ of the exact normalised product.
+    #[inline(always)]
+    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
+        let _ = (from, to, q);
+        None
+    }
+    /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
+    /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
+    /// within about 2⁻¹³ of the exact rotation).
+    #[inline(always)]
+    fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
+        rotate(q, v)
+    }
     /// Arc cosine of a value in [−1, 1].
     fn acos(self) -> Self;
     /// Sine.
@@ -231,6 +249,48 @@ pub trait Real:
             self
         }
     }
+}
+
+/// `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): `v + 2w(u × v) + 2u × (u × v)`,
+/// `u = (x, y, z)`, with `q`'s components as the lane's unit scalar ([`Real::to_unit`]; in
+/// fixed point `Q15`, rounded to nearest, so that each of the fifteen products is
+/// [`Real::times_unit`]'s two 32-bit multiplies; in `f32` plain products).
+#[inline(always)]
+pub(crate) fn rotate<R: Real>(q: [R; 4], v: [R; 3]) -> [R; 3] {
+    let [x, y, z, w] = q.map(R::to_unit);
+    let u = [x, y, z];
+    let c = cross_unit(u, v);
+    let c = [c[0] + c[0], c[1] + c[1], c[2] + c[2]];
+    let d = cross_unit(u, c);
+    [
+        v[0] + c[0].times_unit(w) + d[0],
+        v[1] + c[1].times_unit(w) + d[1],
+        v[2] + c[2].times_unit(w) + d[2],
+    ]
+}
+
+/// `u × v` of a unit-scalar vector `u` and a vector `v`, each product [`Real::times_unit`].
+#[inline(always)]
+fn cross_unit<R: Real>(u: [R::Unit; 3], v: [R; 3]) -> [R; 3] {
+    [
+        v[2].times_unit(u[1]) - v[1].times_unit(u[2]),
+        v[0].times_unit(u[2]) - v[2].times_unit(u[0]),
+        v[1].times_unit(u[0]) - v[0].times_unit(u[1]),
+    ]
+}
+
+/// The Hamilton product `a·q` (`[x, y, z, w]`), `q`'s components as the lane's unit scalar
+/// (each product [`Real::times_unit`]; in `f32` plain products).
+#[inline(always)]
+pub(crate) fn product<R: Real>(a: [R; 4], q: [R; 4]) -> [R; 4] {
+    let [ax, ay, az, aw] = a;
+    let [x, y, z, w] = q.map(R::to_unit);
+    [
+        aw.times_unit(x) + ax.times_unit(w) + ay.times_unit(z) - az.times_unit(y),
+        aw.times_unit(y) - ax.times_unit(z) + ay.times_unit(w) + az.times_unit(x),
+        aw.times_unit(z) + ax.times_unit(y) - ay.times_unit(x) + az.times_unit(w),
+        aw.times_unit(w) - ax.times_unit(x) - ay.times_unit(y) - az.times_unit(z),
+    ]
 }
 
 /// [`Real::affine_product`] entry by entry with [`Real::dot3_add`].
@@ -522,6 +582,16 @@ impl Real for Fx {
     fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
         unit_bits(v.map(Fx::to_bits)).map(|u| u.map(|c| Fx::from_bits(c << 9)))
     }
+    /// [`rotation::turn`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
+        rotation::turn(from, to, q)
+    }
+    /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
+        rotation::rotate_unit(q, v)
+    }
     fn acos(self) -> Self {
         // Used once per rotation track per frame (slerp); libm in single precision is
         // accurate to well below Fx's resolution at the angles that occur.
@@ -563,6 +633,7 @@ impl Q15 {
     }
 }
 
+mod rotation;
 #[cfg(skin_asm_v7em_f32)]
 mod vsqrt;
 
@@ -674,8 +745,11 @@ fn inverse_root(bits: i32) -> Option<(u32, u32, u32)> {
 /// The squares are taken of magnitudes, in `u32` (three of 2³⁰ pass `i32`).
 ///
 /// Each component is within 2⁻¹⁴ of the exact direction's (tested).
-fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
-    let largest = v[0].unsigned_abs() | v[1].unsigned_abs() | v[2].unsigned_abs();
+///
+/// Four components (a quaternion, [`rotation::turn`]) take the same steps: `n` is then
+/// below 4·2³⁰ = 2³², still a `u32`, and the same two cases of `s` put it in [2³⁰, 2³²).
+fn unit_bits<const N: usize>(v: [i32; N]) -> Option<[i32; N]> {
+    let largest = v.iter().fold(0, |m, c| m | c.unsigned_abs());
     if largest < 1 << 12 {
         return None;
     }
@@ -686,9 +760,25 @@ fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
     } else {
         v.map(|x| x << -shift)
     };
+    Some(unit_block(c))
+}
+
+/// Steps 2–4 of [`unit_bits`]: the unit vector (`Q15`) of a block `c` whose components are
+/// at most 2¹⁵ and whose squared length is in [2²⁶, 2³²) (a largest magnitude in [2¹⁴,
+/// 2¹⁵]; or, for [`rotation::turn`], a length from just under 2¹⁴ to 2¹⁵), `s` in {0, 2,
+/// 4} putting `m` in [2³⁰, 2³²).
+#[inline(always)]
+fn unit_block<const N: usize>(c: [i32; N]) -> [i32; N] {
     let square = |x: i32| x.unsigned_abs() * x.unsigned_abs(); // ≤ 2^30
-    let n = square(c[0]) + square(c[1]) + square(c[2]);
-    let s = if n < 1 << 30 { 2 } else { 0 };
+    let n = c.iter().fold(0, |n, &x| n + square(x));
+    // n below 2²⁸ only for a block a little shorter than 2¹⁴ (`rotation::turn`'s).
+    let s = if n < 1 << 28 {
+        4
+    } else if n < 1 << 30 {
+        2
+    } else {
+        0
+    };
     let m = n << s;
     let y = u32::from(FINE_SEED[(m >> 23) as usize - 128]); // Q14, below 2^15
     let t = high_umul(m, (y * y) << 2); // m'·y², Q30
@@ -696,7 +786,7 @@ fn unit_bits(v: [i32; 3]) -> Option<[i32; 3]> {
                                         // under it so that a product with |cᵢ| ≤ 2^15 stays below 2^31).
     let y = ((y * (((3 << 30) - t) >> 15)) >> 15).min(0xFFFF) as i32;
     let down = 16 - s / 2;
-    Some(c.map(|c| (((c * y) >> (down - 1)) + 1) >> 1))
+    c.map(|c| (((c * y) >> (down - 1)) + 1) >> 1)
 }
 
 /// The leading zeros of `x` (non-zero): `CLZ` where the core has it; on ARMv6-M (where

@@ -12,7 +12,7 @@ use skin_core::affine::Affine;
 use skin_core::error::{Error, Quantity};
 use skin_core::lane::Lane;
 use skin_core::palette::{DualPalette, Palette};
-use skin_core::skin::{RigidMesh, SkinnedMesh};
+use skin_core::skin::{RigidMesh, SkinnedMesh, Tabled};
 use skin_core::transform::Transform;
 use skin_core::vertex::Influence;
 
@@ -441,8 +441,9 @@ impl<L: Lane> Default for CheckOutputs<L> {
 /// stored weights, palettes of 1 to 70 matrices (past a 64-slot table) with entries at the
 /// lane's limits, positions at both ends of the range, zero, tiny (collapsing), diagonal and
 /// over-long (length overflow) normals, 1 to 4 influences, 0 to 48 vertices, positions alone
-/// and with normals, besides random values. Returns the number of cases compared, or the
-/// first that differs.
+/// and with normals, besides random values; each case both over the palette and over its
+/// table built beforehand ([`Tabled`], as the frames skin). Returns the number of cases
+/// compared, or the first that differs.
 pub fn check_lane_loop<L: Lane>() -> Result<Result<u32, Mismatch>, Error> {
     check_loops::<L, Affine<L>>(CHECK_SEED, &CHECK_PALETTES)
 }
@@ -545,13 +546,43 @@ impl<L: Lane> CheckEntry<L> for Affine<L> {
         match normals {
             Some(n) => {
                 mesh.skin_with_normals(palette, n, a, &mut out.na[..len])?;
-                mesh.skin_with_normals_generic(palette, n, b, &mut out.nb[..len])
+                mesh.skin_with_normals_generic(palette, n, b, &mut out.nb[..len])?;
             }
             None => {
                 mesh.skin(palette, a)?;
-                mesh.skin_generic(palette, b)
+                mesh.skin_generic(palette, b)?;
             }
         }
+        // The lane's loop agreed: then the same over the palette's table (each case both
+        // ways: a difference now is the table's), for four influences, the only loop that
+        // reads one (not the others' code twice: the micro:bit's flash is short).
+        if K == 4 && out.a == out.b && out.na == out.nb {
+            skin_tabled(mesh, palette, normals, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The largest palette the lane-loop check builds a table of ([`Tabled`]: the frames' way,
+/// once for many calls): up to the ARMv6-M kernel's 64-matrix stack table, so that the
+/// check's 70 matrices take the route a palette past a table takes.
+const CHECK_TABLED: usize = 64;
+
+/// The lane's loop over `palette`'s [`Tabled`] form into `out.a` (and `out.na`). Its own
+/// frame: the table (48 bytes a matrix on ARMv6-M) is not on the stack beside the other
+/// loops'.
+#[inline(never)]
+fn skin_tabled<L: Lane, const K: usize>(
+    mesh: &SkinnedMesh<'_, L, K>,
+    palette: &[Affine<L>],
+    normals: Option<&[[L; 3]]>,
+    out: &mut CheckOutputs<L>,
+) -> Result<(), Error> {
+    let tabled = Tabled::<L, CHECK_TABLED>::new(palette);
+    let len = mesh.len();
+    match normals {
+        Some(n) => mesh.skin_with_normals_tabled(&tabled, n, &mut out.a[..len], &mut out.na[..len]),
+        None => mesh.skin_tabled(&tabled, &mut out.a[..len]),
     }
 }
 

@@ -15,20 +15,27 @@
 //! on values ≤ 4 (solve, two shortest arcs, the clamp, forward kinematics), directions
 //! divide by lengths ≥ 0.1: 100 · 4 · 10 · u ≈ 2⁻¹² (the positions' allowance below); the
 //! tests allow 2⁻⁹ rad for angles (an angle's error is a position's over a bone ≥ 0.1 long, …).
-//! The limb's vector rotations and its products with a joint's rotation take the unit
-//! quaternion's components in the unit scalar (`Q15`, rounded to within 2⁻¹⁶), and so do
-//! the unit directions it takes into the parent's frame (each moved by at most √3·2⁻¹⁶ of
-//! the frame's scale, ≤ 1.2 here, before it is normalised again): a rotated
-//! vector `v` moves by at most about 4·2⁻¹⁵·|v| = 2⁻¹³·|v| (the rotation is quadratic in
-//! the components, each off by 2⁻¹⁶), and only the three that set the two shortest arcs
-//! reach the pose, each through a bone ≤ 0.5 long here, and the two frame changes add
-//! about 2⁻¹⁵ each: below 2⁻¹² together. The unit vectors the limb normalises (the bone
-//! directions its two shortest arcs turn from and to, the bend's side) are on the `Q15`
-//! grid (`Real::unit_vector`: components within 2⁻¹⁴, a direction off by at most
-//! √3·2⁻¹⁴ ≈ 2⁻¹³·²): each arc's angle off by at most twice that, moving the joints below
-//! it by that much of a bone ≤ 0.5, 2⁻¹³·² an arc, 2⁻¹²·² for the two. With the 2⁻¹² and
-//! 2⁻¹² above, about 2⁻¹⁰·⁶: the tests allow 2⁻¹⁰ for positions (2⁻¹¹ before the unit
-//! vectors were `Q15`; the largest error seen over the cases was then about 2⁻¹³).
+//! The limb's vector rotations take the unit quaternion's components in the unit scalar
+//! (`Q15`, rounded to within 2⁻¹⁶); the unit vectors it rotates stay in `Q15` throughout
+//! (`Real::rotate_unit`: each result within about 2⁻¹³ of the exact rotation, tested in
+//! `num::rotation`), and the unit directions it takes into the parent's frame take their
+//! components in `Q15` too (each moved by at most √3·2⁻¹⁶ of the frame's scale, ≤ 1.2 here,
+//! before it is normalised again): a rotated vector `v` moves by at most about 2⁻¹³·|v|,
+//! and only the three that set the two shortest arcs reach the pose, each through a bone
+//! ≤ 0.5 long here, and the two frame changes add about 2⁻¹⁵ each: below 2⁻¹² together. The
+//! unit vectors the limb normalises (the bone directions its two shortest arcs turn from
+//! and to, the bend's side) are on the `Q15` grid (`Real::unit_vector`: components within
+//! 2⁻¹⁴, a direction off by at most √3·2⁻¹⁴ ≈ 2⁻¹³·²): each arc's angle off by at most
+//! twice that, moving the joints below it by that much of a bone ≤ 0.5, 2⁻¹³·² an arc,
+//! 2⁻¹²·² for the two. Each joint's rotation turned by its arc is `Real::fast_turn` in
+//! fixed point (the arc, its product with the rotation and the normalisation in `Q15`, the
+//! result on the `Q15` grid): each component within 2⁻¹³ of the exactly normalised product
+//! (tested in `num::rotation`), the rotation's angle off by at most 2·|δq| ≤ 2⁻¹¹, which
+//! moves the joints below the root by that much of their distance from it (≤ 1 here: 2⁻¹¹)
+//! and the end by that much of the lower bone (2⁻¹²). With the two 2⁻¹² above, about 2⁻⁹·⁵:
+//! the tests allow 2⁻⁹ for positions (2⁻¹⁰ before the turns were `Q15`, 2⁻¹¹ before the
+//! unit vectors were; the largest error seen over the cases is now about 2⁻¹¹·⁸, was about
+//! 2⁻¹³ with 2⁻¹¹).
 
 use proptest::prelude::*;
 use skin_core::affine::Affine;
@@ -270,7 +277,7 @@ proptest! {
         pole in proptest::array::uniform3(-1.5f64..1.5),
         l in limits(),
     ) {
-        let bound = 1.0 / f64::from(1u32 << 10);
+        let bound = 1.0 / f64::from(1u32 << 9);
         check::<Fx>(&pose, target, pole, &l, (bound, bound, 1.0 / 512.0))?;
     }
 }

@@ -255,9 +255,9 @@ fn check_animation(lane: &str, log: &str, ctx: &str) {
             .unwrap_or_else(|| panic!("no {tag} line: {ctx}"))
     };
     let (scalar, reach) = match lane {
-        // The fixed lane poses in I8F24: the IK's bound of 2⁻¹⁰ (tests/anim_limb.rs) in
+        // The fixed lane poses in I8F24: the IK's bound of 2⁻⁹ (tests/anim_limb.rs) in
         // millionths of the 0.9 leg.
-        "fixed" => ("I8F24", 1085),
+        "fixed" => ("I8F24", 2170),
         // f32: 1e-4 of the extent (tests/anim_limb.rs), the leg's 0.9 as the extent.
         _ => ("f32", 100),
     };

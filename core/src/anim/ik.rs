@@ -124,6 +124,9 @@ pub struct TwoBone<R> {
     end: Vec3<R>,
     upper: R,
     lower: R,
+    /// `upper²` and `lower²`: the squared distances the lengths are the roots of (the law of
+    /// cosines takes them as they are, without squaring the roots again).
+    squares: (R, R),
     /// `1/lower`, from the same normalisation as the length.
     lower_recip: R,
 }
@@ -207,8 +210,9 @@ impl<R: Real> TwoBone<R> {
             return Err(beyond_error(root, mid, end));
         }
         let squared = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b));
-        let upper = squared(mid, root).fast_sqrt();
-        let (lower, lower_recip) = squared(end, mid).root_and_recip();
+        let squares = (squared(mid, root), squared(end, mid));
+        let upper = squares.0.fast_sqrt();
+        let (lower, lower_recip) = squares.1.root_and_recip();
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
                 return Err(AnimError::ZeroBone {
@@ -223,6 +227,7 @@ impl<R: Real> TwoBone<R> {
             end,
             upper,
             lower,
+            squares,
             lower_recip,
         })
     }
@@ -277,15 +282,13 @@ impl<R: Real> TwoBone<R> {
         }
         let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
         let (l1, l2) = (self.upper, self.lower);
+        let (l1_squared, l2_squared) = self.squares;
         let reach = l1 + l2;
         // The distances the hinge allows: d² = l₁² + l₂² + 2·l₁·l₂·cos θ.
         // Compared squared, so that a square root is taken only where the distance is
-        // clamped.
-        let at = |c: R| {
-            l1.times_small(l1)
-                + l2.times_small(l2)
-                + (l1.times_small(l2) + l1.times_small(l2)).times_small(c)
-        };
+        // clamped; the terms that do not depend on θ formed once.
+        let (sum, twice) = (l1_squared + l2_squared, l1.times_small(l2 + l2));
+        let at = |c: R| sum + twice.times_small(c);
         let to_target = sub(target, self.root);
         // The distance and the direction from one reciprocal square root: d = d²·(1/d).
         let d2 = dot(to_target, to_target);
@@ -308,11 +311,11 @@ impl<R: Real> TwoBone<R> {
             }
         }
         let (near2, far2) = (at(cos_max), at(cos_min));
-        let dd = d.times_small(d);
+        let mut dd = d.times_small(d);
         if dd > far2 {
-            d = far2.fast_sqrt();
+            (d, dd) = (far2.fast_sqrt(), far2);
         } else if dd < near2 {
-            d = near2.fast_sqrt();
+            (d, dd) = (near2.fast_sqrt(), near2);
         }
         // The bend plane's second axis: towards the pole, else the current mid joint, else
         // anything perpendicular.
@@ -323,8 +326,8 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a = (l1.times_small(l1) + d.times_small(d) - l2.times_small(l2))
-            .times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
+        let cos_a =
+            (l1_squared + dd - l2_squared).times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
         let sin_a = (R::ONE - cos_a.times_small(cos_a)).fast_sqrt();
@@ -333,8 +336,8 @@ impl<R: Real> TwoBone<R> {
         let end = add(self.root, scale(direction, d));
         // All the way at 1 (the one weight in [0, 1] whose conversion is 1), told from the bits.
         if weight.to_bits() == 1.0f32.to_bits() {
-            // The lower bone: `end − mid = d·direction − l₁·upper`, of length l₂.
-            let lower = sub(scale(direction, d), scale(upper, l1));
+            // The lower bone: `end − mid`, of length l₂.
+            let lower = sub(end, mid);
             return Ok(Bent {
                 upper,
                 lower: scale(lower, self.lower_recip),

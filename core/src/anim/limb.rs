@@ -22,7 +22,7 @@ use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, arc, direction_in, dot, normalized, perpendicular, rotate, scale, sub, then, times, unit,
+    add, direction_in, dot, perpendicular, rotate, rotate_unit, scale, sub, times, turn, unit,
     unit_in, Vec3,
 };
 use crate::affine::Affine;
@@ -76,6 +76,11 @@ pub struct Limb<R> {
     /// The root's limit, measured from its rest rotation with its twist axis towards the
     /// mid joint.
     swing: Option<(Prepared<R>, Frame<R>)>,
+    /// The bones in their joints' frames at rest: the mid joint's translation and the root's
+    /// scale, the end's translation and the mid joint's scale ([`Limb::bones`]).
+    rest: [Vec3<R>; 4],
+    /// The unit directions of the bones at rest ([`Limb::bones`]), `None` for one of no length.
+    rest_bones: (Option<Vec3<R>>, Option<Vec3<R>>),
 }
 
 impl<R: Real> Limb<R> {
@@ -125,11 +130,19 @@ impl<R: Real> Limb<R> {
                 Some((limit.prepare(), Frame::new(rest[root].rotation, axis)))
             }
         };
+        let rest = [
+            rest[mid].translation,
+            rest[root].scale,
+            rest[end].translation,
+            rest[mid].scale,
+        ];
         Ok(Self {
             joints,
             bend_cos: (r(libm::cosf(hinge.max())), r(libm::cosf(hinge.min()))),
             bend_sin: (r(libm::sinf(hinge.max())), r(libm::sinf(hinge.min()))),
             swing,
+            rest,
+            rest_bones: bones(rest),
         })
     }
 
@@ -196,8 +209,8 @@ impl<R: Real> Limb<R> {
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
         // rotation by the root's (the direction from the root to the mid joint there).
-        let upper = times(pose[mid].translation, pose[root].scale);
-        let Some(bone) = unit(upper) else {
+        let (bone, lower) = self.bones(pose);
+        let Some(bone) = bone else {
             return Ok(());
         };
         // Whether the root turned as asked (no limit moved it): then the mid joint is where
@@ -205,8 +218,8 @@ impl<R: Real> Limb<R> {
         let mut as_asked = false;
         if let Some(to) = unit_in(&parent, bent.upper) {
             let q0 = pose[root].rotation;
-            let from = rotate(q0, bone);
-            let mut q = normalized(then(arc(from, to, || perpendicular(from)), q0));
+            let from = rotate_unit(q0, bone);
+            let mut q = turn(from, to, q0, || perpendicular(from));
             as_asked = true;
             if let Some((limit, frame)) = &self.swing {
                 if let Some(held) = limit.hold(frame, q) {
@@ -220,26 +233,45 @@ impl<R: Real> Limb<R> {
         // where it points, and where it should, from the mid joint as the root's new
         // rotation puts it.
         let q_root = pose[root].rotation;
-        let lower = rotate(
-            pose[mid].rotation,
-            times(pose[end].translation, pose[mid].scale),
-        );
         let wanted = if as_asked {
             unit_in(&parent, bent.lower)
         } else {
+            let upper = times(pose[mid].translation, pose[root].scale);
             let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
             direction_in(&parent, sub(bent.end, mid_now))
         };
-        let wanted = wanted.map(|v| rotate(q_root.conjugate(), v));
-        let (Some(from), Some(to)) = (unit(lower), wanted) else {
+        let wanted = wanted.map(|v| rotate_unit(q_root.conjugate(), v));
+        let (Some(lower), Some(to)) = (lower, wanted) else {
             return Ok(());
         };
+        let from = rotate_unit(pose[mid].rotation, lower);
         // The solve held the bend within the hinge; where the root's limit stopped it
         // short, the bend from where the mid joint now is is held again.
         let to = if as_asked { to } else { self.bend(bone, to) };
-        let q = then(arc(from, to, || perpendicular(from)), pose[mid].rotation);
-        pose[mid].rotation = normalized(q);
+        pose[mid].rotation = turn(from, to, pose[mid].rotation, || perpendicular(from));
         Ok(())
+    }
+
+    /// The unit directions of the upper and lower bones in the root's and the mid joint's
+    /// frames (the mid joint's translation times the root's scale, the end's times the mid
+    /// joint's), `None` for one of no length: worked out once from the rest pose, and used
+    /// where `pose` has the rest's translations and scales there (as a clip that only turns
+    /// the joints leaves them: twelve comparisons where two unit vectors took six products
+    /// and two normalisations); else from `pose`.
+    #[inline(always)]
+    fn bones(&self, pose: &[Transform<R>]) -> (Option<Vec3<R>>, Option<Vec3<R>>) {
+        let [root, mid, end] = self.joints;
+        let local = [
+            pose[mid].translation,
+            pose[root].scale,
+            pose[end].translation,
+            pose[mid].scale,
+        ];
+        if local == self.rest {
+            self.rest_bones
+        } else {
+            bones(local)
+        }
     }
 
     /// The unit lower-bone direction `b` with its bend from the unit upper-bone direction
@@ -257,4 +289,13 @@ impl<R: Real> Limb<R> {
         let side = unit(sub(b, scale(a, c))).unwrap_or_else(|| perpendicular(a));
         add(scale(a, cos_t), scale(side, sin_t))
     }
+}
+
+/// The unit directions of `[upper translation, root scale, lower translation, mid scale]`'s
+/// two bones (each translation times its parent's scale), `None` for one of no length.
+fn bones<R: Real>(local: [Vec3<R>; 4]) -> (Option<Vec3<R>>, Option<Vec3<R>>) {
+    (
+        unit(times(local[0], local[1])),
+        unit(times(local[2], local[3])),
+    )
 }

@@ -82,11 +82,17 @@ impl SwingTwist {
         use core::f32::consts::PI;
         let r = |v: f32| R::from_f32(v).unwrap_or(R::ZERO);
         let half_sin = |a: f32| r(libm::sinf(a / 2.0));
+        let swing =
+            (self.swing < PI).then(|| (r(libm::cosf(self.swing / 2.0)), half_sin(self.swing)));
+        let twist = (self.twist.0 > -PI || self.twist.1 < PI)
+            .then(|| (half_sin(self.twist.0), half_sin(self.twist.1)));
+        let square = |v: R| v.times_small(v);
+        let (cos, _) = swing.unwrap_or((R::ZERO, R::ZERO));
+        let (lo, hi) = twist.unwrap_or((R::ZERO, R::ZERO));
         Prepared {
-            swing: (self.swing < PI)
-                .then(|| (r(libm::cosf(self.swing / 2.0)), half_sin(self.swing))),
-            twist: (self.twist.0 > -PI || self.twist.1 < PI)
-                .then(|| (half_sin(self.twist.0), half_sin(self.twist.1))),
+            swing,
+            twist,
+            squares: (square(cos), square(lo), square(hi)),
         }
     }
 
@@ -139,6 +145,9 @@ fn dot4<R: Real>(a: Quat<R>, b: Quat<R>) -> R {
 pub(super) struct Prepared<R> {
     swing: Option<(R, R)>,
     twist: Option<(R, R)>,
+    /// The squares of the swing's cosine and of the twist's two sines ([`Prepared::holds`]
+    /// compares squares: no square root).
+    squares: (R, R, R),
 }
 
 impl<R: Real> Prepared<R> {
@@ -209,24 +218,36 @@ impl<R: Real> Prepared<R> {
     /// twist is `σ·(along, w)/n` (`σ` the sign of `w`, for its `w ≥ 0` hemisphere) and the
     /// swing's real part is `n` (`offset·twist⁻¹` has real part `σ·(w² + along²)/n`), so
     /// the twist's sine is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the
-    /// swing within its limit when `n ≥ cos`. An offset too short to split is left to the
-    /// full clamp.
+    /// swing within its limit when `n ≥ cos`. Each is compared squared, by the signs (`cos`
+    /// is not negative), so that no square root is taken. An offset too short to split is
+    /// left to the full clamp.
     #[inline(always)]
     fn holds(&self, along: R, w: R) -> bool {
         let len2 = along.times_small(along) + w.times_small(w);
         if !long_enough(len2) {
             return false;
         }
-        let n = len2.fast_sqrt();
         let sine = if w < R::ZERO { -along } else { along };
+        let s2 = sine.times_small(sine);
+        let (cos2, lo2, hi2) = self.squares;
         let twist = match self.twist {
-            Some((lo, hi)) => sine >= lo.times_small(n) && sine <= hi.times_small(n),
+            Some((lo, hi)) => {
+                // sine ≥ lo·n, and sine ≤ hi·n.
+                let above = if lo > R::ZERO {
+                    sine > R::ZERO && s2 >= lo2.times_small(len2)
+                } else {
+                    sine >= R::ZERO || s2 <= lo2.times_small(len2)
+                };
+                let below = if hi < R::ZERO {
+                    sine < R::ZERO && s2 >= hi2.times_small(len2)
+                } else {
+                    sine <= R::ZERO || s2 <= hi2.times_small(len2)
+                };
+                above && below
+            }
             None => true,
         };
-        let swing = match self.swing {
-            Some((cos, _)) => n >= cos,
-            None => true,
-        };
+        let swing = self.swing.is_none() || len2 >= cos2;
         twist && swing
     }
 }

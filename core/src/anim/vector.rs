@@ -90,38 +90,40 @@ pub(super) fn perpendicular<R: Real>(a: Vec3<R>) -> Vec3<R> {
     unit(cross(a, other)).unwrap_or(other)
 }
 
-/// `v` rotated by the unit quaternion `q`: `v + 2w(u × v) + 2u × (u × v)`, `u = (x, y, z)`,
-/// with `q`'s components as the lane's unit scalar ([`Real::to_unit`]; in fixed point `Q15`,
-/// rounded to nearest, so that each of the fifteen products is [`Real::times_unit`]'s two
-/// 32-bit multiplies; in `f32` the same products as before, bit for bit).
+/// `v` rotated by the unit quaternion `q` ([`crate::num::rotate`]: `q`'s components as the
+/// lane's unit scalar, each of the fifteen products [`Real::times_unit`]).
 pub(super) fn rotate<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
-    let u = [q.x.to_unit(), q.y.to_unit(), q.z.to_unit()];
-    let c = cross_unit(u, v);
-    let c = add(c, c);
-    let w = q.w.to_unit();
-    add(add(v, c.map(|c| c.times_unit(w))), cross_unit(u, c))
+    crate::num::rotate([q.x, q.y, q.z, q.w], v)
 }
 
-/// `u × v` of a unit-scalar vector `u` and a vector `v` ([`cross`]'s products in its order,
-/// each by [`Real::times_unit`]).
-fn cross_unit<R: Real>(u: [R::Unit; 3], v: Vec3<R>) -> Vec3<R> {
-    [
-        v[2].times_unit(u[1]) - v[1].times_unit(u[2]),
-        v[0].times_unit(u[2]) - v[2].times_unit(u[0]),
-        v[1].times_unit(u[0]) - v[0].times_unit(u[1]),
-    ]
+/// The unit vector `v` rotated by the unit quaternion `q` ([`Real::rotate_unit`]: in fixed
+/// point `Q15` throughout, 32-bit products; in `f32` [`rotate`]'s products).
+pub(super) fn rotate_unit<R: Real>(q: Quat<R>, v: Vec3<R>) -> Vec3<R> {
+    R::rotate_unit([q.x, q.y, q.z, q.w], v)
 }
 
 /// The Hamilton product `a · q` of a quaternion `a` (components within 2: a shortest arc, a
-/// roll) and a unit quaternion `q` ([`Quat::hamilton`]'s sums, `q`'s components as the
-/// lane's unit scalar: each product [`Real::times_unit`], in `f32` bit for bit the same).
+/// roll) and a unit quaternion `q` ([`crate::num::product`]: `q`'s components as the lane's
+/// unit scalar, each product [`Real::times_unit`]; in `f32` [`Quat::hamilton`]'s sums, bit
+/// for bit).
 pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
-    let [x, y, z, w] = [q.x, q.y, q.z, q.w].map(R::to_unit);
-    Quat {
-        x: a.w.times_unit(x) + a.x.times_unit(w) + a.y.times_unit(z) - a.z.times_unit(y),
-        y: a.w.times_unit(y) - a.x.times_unit(z) + a.y.times_unit(w) + a.z.times_unit(x),
-        z: a.w.times_unit(z) + a.x.times_unit(y) - a.y.times_unit(x) + a.z.times_unit(w),
-        w: a.w.times_unit(w) - a.x.times_unit(x) - a.y.times_unit(y) - a.z.times_unit(z),
+    let [x, y, z, w] = crate::num::product([a.x, a.y, a.z, a.w], [q.x, q.y, q.z, q.w]);
+    Quat { x, y, z, w }
+}
+
+/// The unit quaternion `q` turned by the shortest arc from the unit vector `from` to the
+/// unit vector `to` ([`arc`] with its `fallback`), normalised: [`Real::fast_turn`] where
+/// the lane has it (fixed point: `Q15`, 32-bit products), else
+/// `normalized(then(arc(from, to, fallback), q))` (`f32`, bit for bit as those steps).
+pub(super) fn turn<R: Real>(
+    from: Vec3<R>,
+    to: Vec3<R>,
+    q: Quat<R>,
+    fallback: impl FnOnce() -> Vec3<R>,
+) -> Quat<R> {
+    match R::fast_turn(from, to, [q.x, q.y, q.z, q.w]) {
+        Some([x, y, z, w]) => Quat { x, y, z, w },
+        None => normalized(then(arc(from, to, fallback), q)),
     }
 }
 
@@ -173,7 +175,10 @@ pub(super) fn arc<R: Real>(
         z,
         w: one_plus_dot(from, to),
     };
-    if !long_enough(q.dot(q)) {
+    // Components within 2: the squared length from `Real::times_small` (32-bit sums in
+    // fixed point), the same value as `Quat::dot`'s.
+    let len2 = x.times_small(x) + y.times_small(y) + z.times_small(z) + q.w.times_small(q.w);
+    if !long_enough(len2) {
         let [x, y, z] = fallback();
         return Quat {
             x,

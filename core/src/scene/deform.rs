@@ -7,7 +7,7 @@
 //! between reading a chunk's vertices and skinning them.
 
 use super::morph::PartMorph;
-use super::skinning::{check_method, Chunk, PartPalette};
+use super::skinning::{check_method, Chunk, PartPalette, SkinChunk};
 use super::{Scene, Stage, Stages};
 use crate::affine::Affine;
 use crate::asset::{AssetLane, Influences, PartView, Vectors, MAX_CORRECTIVES};
@@ -207,7 +207,8 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
             // `Asset::read` checked every bone byte of the part's vertices against its
             // palette's length: its chunks are valid for `bones`.
             let bones = part.bones().len();
-            let palette = &*palette;
+            // Prepared once for the part's chunks (the kernel's table, where it takes one).
+            let palette = palette.prepare();
             let range = part.vertex_range();
             let lit = stored.normals.is_some();
             let mut start = 0;
@@ -217,7 +218,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 let m = morph.as_mut();
                 stages.time(Stage::Skin, || {
                     skin(
-                        palette,
+                        &palette,
                         bones,
                         in_place.as_ref(),
                         &stored,
@@ -250,7 +251,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
 /// of the dispatch point for both, so that the loops are compiled into the firmware once.
 #[inline(always)]
 fn skin<L: AssetLane + Project, const C: usize>(
-    palette: &impl PartPalette<L>,
+    palette: &impl SkinChunk<L>,
     bones: usize,
     in_place: Option<&InPlace<'_, L>>,
     stored: &Stored<'_, L>,

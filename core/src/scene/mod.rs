@@ -38,7 +38,7 @@ mod walk;
 
 pub use deform::{Route, Scratch};
 pub use draw::{BACKGROUND, MATERIAL};
-pub use skinning::{Chunk, PartPalette};
+pub use skinning::{Chunk, PartPalette, SkinChunk, TabledPalette};
 pub use stages::{Stage, Stages};
 pub use walk::{Walk, WalkJoints, STRIDES, SWEEP};
 

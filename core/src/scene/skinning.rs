@@ -7,12 +7,14 @@ use crate::affine::Affine;
 use crate::asset::{AssetLane, PartView};
 use crate::bind::BindPose;
 use crate::error::Error;
+use crate::lane::Lane;
 use crate::palette::{DualPalette, Palette, StretchPalette};
 use crate::raster::{Project, RasterError};
 use crate::skin::batch::{Batch, Normals};
 use crate::skin::dispatch;
 use crate::skin::stretched;
 use crate::skin::Skinning;
+use crate::skin::Tabled;
 use crate::vertex::Influence;
 
 /// A run of one part's vertices ready to skin: every bone byte of its influences is below
@@ -77,6 +79,11 @@ pub trait PartPalette<L: AssetLane + Project> {
     /// The method this palette's entries serve.
     const SKINNING: Skinning;
 
+    /// The palette as a part's chunks skin with it ([`Self::prepare`]).
+    type Prepared<'p>: SkinChunk<L>
+    where
+        Self: 'p;
+
     /// Fill the palette with `part`'s entries for the world matrices `world`.
     fn fill<const J: usize>(
         &mut self,
@@ -85,8 +92,36 @@ pub trait PartPalette<L: AssetLane + Project> {
         world: &[Affine<L::Real>],
     ) -> Result<(), Error>;
 
+    /// The palette prepared for the chunks of the part it was filled for, once a part: it
+    /// borrows the palette, so it stays that palette's while the chunks are skinned.
+    fn prepare(&self) -> Self::Prepared<'_>;
+}
+
+/// What skins a part's chunks: a [`PartPalette`] [prepared](PartPalette::prepare) for them.
+pub trait SkinChunk<L: Project> {
     /// Skin `chunk` with the palette's entries.
     fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError>;
+}
+
+/// An LBS [`Palette`] with its [`Tabled`] matrices (the fixed lane's ARMv6-M kernel's table
+/// of them, built once a part instead of once a chunk; empty elsewhere).
+pub struct TabledPalette<'p, L: Lane, const P: usize> {
+    palette: &'p Palette<L, P>,
+    tabled: Tabled<'p, L, P>,
+}
+
+impl<L: AssetLane + Project, const P: usize> SkinChunk<L> for TabledPalette<'_, L, P> {
+    // `inline(always)`: one call of the dispatch point in the scene's skin step, so that
+    // the loops are compiled into the firmware once.
+    #[inline(always)]
+    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
+        let view = chunk.view(self.tabled.palette())?;
+        // The kernels skin with the stored (scaled) matrices; the exponent is applied to
+        // their output, so they need not know it.
+        dispatch::lbs_tabled(view, self.tabled.table(), &mut *chunk.out, chunk.normals);
+        self.palette.widen(chunk.out);
+        Ok(())
+    }
 }
 
 impl<L: AssetLane + Project, const P: usize> PartPalette<L> for Palette<L, P> {
@@ -101,16 +136,16 @@ impl<L: AssetLane + Project, const P: usize> PartPalette<L> for Palette<L, P> {
         part.palette(bind, world, self)
     }
 
-    // `inline(always)`: one call of the dispatch point in the scene's skin step, so that
-    // the loops are compiled into the firmware once.
-    #[inline(always)]
-    fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
-        let view = chunk.view(self.as_slice())?;
-        // The kernels skin with the stored (scaled) matrices; the exponent is applied to
-        // their output, so they need not know it.
-        dispatch::lbs(view, &mut *chunk.out, chunk.normals);
-        self.widen(chunk.out);
-        Ok(())
+    type Prepared<'p>
+        = TabledPalette<'p, L, P>
+    where
+        Self: 'p;
+
+    fn prepare(&self) -> TabledPalette<'_, L, P> {
+        TabledPalette {
+            palette: self,
+            tabled: Tabled::new(self.as_slice()),
+        }
     }
 }
 
@@ -126,6 +161,17 @@ impl<L: AssetLane + Project, const P: usize> PartPalette<L> for DualPalette<L, P
         part.dual_palette(bind, world, self)
     }
 
+    type Prepared<'p>
+        = &'p Self
+    where
+        Self: 'p;
+
+    fn prepare(&self) -> &Self {
+        self
+    }
+}
+
+impl<L: AssetLane + Project, const P: usize> SkinChunk<L> for &DualPalette<L, P> {
     #[inline(always)]
     fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
         let view = chunk.view(self.as_slice())?;
@@ -146,6 +192,17 @@ impl<L: AssetLane + Project, const P: usize> PartPalette<L> for StretchPalette<L
         part.stretch_palette(bind, world, self)
     }
 
+    type Prepared<'p>
+        = &'p Self
+    where
+        Self: 'p;
+
+    fn prepare(&self) -> &Self {
+        self
+    }
+}
+
+impl<L: AssetLane + Project, const P: usize> SkinChunk<L> for &StretchPalette<L, P> {
     #[inline(always)]
     fn skin(&self, chunk: Chunk<'_, L>) -> Result<(), RasterError> {
         let view = chunk.view(self.duals())?;

@@ -5,7 +5,7 @@
 //! `skin pose` prints. Tangents are not morphed (the importer drops their deltas) and are
 //! directions, so neither the morph step nor the centre touches them.
 
-use super::skinning::{check_method, Chunk, PartPalette};
+use super::skinning::{check_method, Chunk, PartPalette, SkinChunk};
 use super::Scene;
 use crate::affine::Affine;
 use crate::asset::AssetLane;
@@ -86,6 +86,7 @@ impl<L: AssetLane + Project, const N: usize> Scene<'_, L, N> {
                 capacity: self.vertices(),
             };
             let stored = stored.ok_or(missing)?;
+            let palette = palette.prepare();
             let mut start = 0;
             while start < range.len() {
                 let n = C.min(range.len() - start);

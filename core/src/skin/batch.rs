@@ -61,6 +61,19 @@ impl<'a, L: Lane, const K: usize, M> Batch<'a, L, K, M> {
         (self.palette, self.positions, self.influences)
     }
 
+    /// The same vertices over `palette` in another form (e.g. a prepared table of the same
+    /// matrices), when it holds at least as many entries: every bone index stays below its
+    /// length.
+    #[cfg(skin_asm_v6m)]
+    #[inline(always)]
+    pub(crate) fn with_palette<N>(self, palette: &'a [N]) -> Option<Batch<'a, L, K, N>> {
+        (palette.len() >= self.palette.len()).then_some(Batch {
+            palette,
+            positions: self.positions,
+            influences: self.influences,
+        })
+    }
+
     /// The same batch as one of four influences, when `K` is 4.
     #[cfg(any(skin_asm_fixed, skin_asm_v7em_f32))]
     #[inline(always)]

@@ -26,6 +26,7 @@ use super::asm;
 use super::batch::{Batch, Normals, Rigid};
 use super::dqs as dq;
 use super::generic;
+use super::table::{Table, Words};
 #[cfg(skin_x86)]
 use super::x86;
 use crate::dual::Dual;
@@ -143,6 +144,22 @@ pub(crate) fn lbs<L: Lane, const K: usize>(
     }
 }
 
+/// [`lbs`] with `table`, the batch's palette as the fixed lane's ARMv6-M kernel reads it
+/// (built from that palette once for many calls; where it is empty, as elsewhere, the
+/// kernel copies the palette itself).
+#[inline(always)]
+pub(crate) fn lbs_tabled<L: Lane, const K: usize, const P: usize>(
+    batch: Batch<'_, L, K>,
+    table: &Table<P>,
+    out: &mut [[L::Out; 3]],
+    normals: Normals<'_, L>,
+) {
+    match L::which::<LbsArgs<'_, K>>((batch, out, normals)) {
+        Which::F32((batch, out, normals)) => f32_lbs(batch, out, normals),
+        Which::Q14((batch, out, normals)) => q14_lbs_tabled(batch, table.words(), out, normals),
+    }
+}
+
 /// Stitching of `rigid` into `out` (and `normals.1`).
 #[inline(always)]
 pub(crate) fn stitch<L: Lane>(
@@ -195,6 +212,24 @@ fn q14_lbs<const K: usize>(
         return asm::fixed_lbs4(four, out, normals);
     }
     generic::lbs(batch, out, normals)
+}
+
+/// [`q14_lbs`] over a table of the palette where the ARMv6-M kernel reads one: the kernel's
+/// entry that copies nothing (a call of [`q14_lbs`] stays as it was, for callers without
+/// a table).
+#[inline(always)]
+fn q14_lbs_tabled<const K: usize>(
+    batch: Batch<'_, Q14, K>,
+    table: &[Words],
+    out: &mut [[Out16; 3]],
+    normals: Normals<'_, Q14>,
+) {
+    #[cfg(skin_asm_v6m)]
+    if let Some(four) = batch.four() {
+        return asm::fixed_lbs4_tabled(four, table, out, normals);
+    }
+    let _ = table;
+    q14_lbs(batch, out, normals)
 }
 
 /// The `f32` lane's choice: SIMD on x86 (every influence count), assembly for four

@@ -3,6 +3,7 @@
 //! makes a validated view ([`super::batch`]) and runs the loop [`super::dispatch`] picks.
 
 use super::batch::{Batch, Rigid};
+use super::table::Tabled;
 use super::{dispatch, dqs, generic};
 use crate::affine::Affine;
 use crate::dual::Dual;
@@ -153,6 +154,32 @@ impl<'a, L: Lane, const K: usize> SkinnedMesh<'a, L, K> {
         let batch = self.batch(palette, out.len())?;
         check_normals(self.len(), normals, out_normals)?;
         dispatch::lbs(batch, out, Some((normals, out_normals)));
+        Ok(())
+    }
+
+    /// [`Self::skin`] with `tabled`'s palette and its table, built once for many calls (the
+    /// ARMv6-M kernel reads it instead of copying the palette); the same bits.
+    pub fn skin_tabled<const P: usize>(
+        &self,
+        tabled: &Tabled<'_, L, P>,
+        out: &mut [[L::Out; 3]],
+    ) -> Result<(), Error> {
+        let batch = self.batch(tabled.palette(), out.len())?;
+        dispatch::lbs_tabled(batch, tabled.table(), out, None);
+        Ok(())
+    }
+
+    /// [`Self::skin_with_normals`] with `tabled` (as [`Self::skin_tabled`]).
+    pub fn skin_with_normals_tabled<const P: usize>(
+        &self,
+        tabled: &Tabled<'_, L, P>,
+        normals: &[[L; 3]],
+        out: &mut [[L::Out; 3]],
+        out_normals: &mut [[L; 3]],
+    ) -> Result<(), Error> {
+        let batch = self.batch(tabled.palette(), out.len())?;
+        check_normals(self.len(), normals, out_normals)?;
+        dispatch::lbs_tabled(batch, tabled.table(), out, Some((normals, out_normals)));
         Ok(())
     }
 

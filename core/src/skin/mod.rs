@@ -52,6 +52,7 @@ mod dqs;
 mod generic;
 mod mesh;
 mod stretch;
+mod table;
 #[cfg(skin_x86)]
 mod x86;
 
@@ -62,6 +63,7 @@ pub(crate) use asm::{morph_q14, MorphTable};
 pub use dispatch::Loop;
 pub use mesh::{RigidMesh, SkinnedMesh};
 pub(crate) use stretch::stretched;
+pub use table::Tabled;
 
 use crate::layout::Layout;
 

@@ -151,6 +151,8 @@ const _: () = {
     assert!(size_of::<[f32; 3]>() == 12 && align_of::<[f32; 3]>() == 4);
     assert!(align_of::<[Out16; 3]>() == 4 && align_of::<Influence<f32>>() == 4);
     assert!(size_of::<Job>() == 36 && size_of::<usize>() == 4);
+    assert!(size_of::<super::table::Words>() == 48);
+    assert!(align_of::<super::table::Words>() == 4);
 };
 
 /// A [`Job`] for a batch (a palette of matrices or of dual quaternions): the vertex count is
@@ -215,6 +217,39 @@ pub(super) fn fixed_lbs4(
             // SAFETY: as above, and `count` elements of `normals` and `out_normals`, the
             // latter borrowed mutably (aliasing nothing read).
             unsafe { fixed_kernel::lbs4_normals(&job) }
+        }
+    }
+}
+
+/// [`fixed_lbs4`] over `table`, the batch's palette as the ARMv6-M kernel's words (built
+/// once for many calls: no copy in the kernel) when it holds the palette's matrices, else
+/// [`fixed_lbs4`].
+#[cfg(skin_asm_v6m)]
+#[inline(always)]
+pub(super) fn fixed_lbs4_tabled(
+    batch: Batch<'_, Q14, 4>,
+    table: &[super::table::Words],
+    out: &mut [[Out16; 3]],
+    normals: Normals<'_, Q14>,
+) {
+    let Some(tabled) = batch.with_palette(table).filter(|_| !table.is_empty()) else {
+        return fixed_lbs4(batch, out, normals);
+    };
+    let mut job = job(&tabled, out, SEED_TABLE.as_ptr());
+    match normals {
+        None => {
+            // SAFETY: as in `fixed_lbs4`, with the palette `table`: live words of at least
+            // the batch palette's matrices (`with_palette`), so every bone index of the
+            // influences is below its length; `Words` are 48 bytes, 4-byte aligned.
+            unsafe { thumbv6m::lbs4_positions_tabled(&job) }
+        }
+        Some((normals, out_normals)) => {
+            job.count = job.count.min(normals.len()).min(out_normals.len());
+            job.normals = normals.as_ptr().cast();
+            job.out_normals = out_normals.as_mut_ptr().cast();
+            // SAFETY: as above, and `count` elements of `normals` and `out_normals`, the
+            // latter borrowed mutably (aliasing nothing read).
+            unsafe { thumbv6m::lbs4_normals_tabled(&job) }
         }
     }
 }

@@ -30,6 +30,13 @@
 //! by its four-step search below that; the scaling `(c·y + 2ˢ⁻¹) >> s` as
 //! `(c·(y << (16 − s)) + 2¹⁵) >> 16`, the same integer).
 //!
+//! **A table prepared once.** Each kernel has a second entry (`_tabled`) that takes the
+//! table already built ([`Tabled`](crate::skin::Tabled), once a part in the scene) as the
+//! job's palette: the prologue less the copy, then the same code. The copy costs about 90
+//! instructions and 38 a matrix each call: 21 k of CesiumMan's frame over its 26 chunks,
+//! 20 k of the micro:bit character's over its 35 (`docs/BENCHMARKS.md`, "The palette
+//! table once a part"). The kernel benchmark's LBS-4 rows still measure the copying entry.
+//!
 //! **A vertex's bones.** A vertex is blended over its bones up to its last non-zero stored
 //! weight: one to four (bone 0's weight is the implied one, so it always counts). A stored
 //! weight of 0 adds exactly 0 to `Σₖ wₖ(2eₖ + 1)`, so leaving the bones after the last
@@ -89,6 +96,24 @@ extern "C" {
     /// arrays of at least `job.count` elements (the latter writable, aliasing nothing read).
     #[link_name = "skin_core_q14_lbs4_v6m_normals"]
     pub(super) fn lbs4_normals(job: &Job);
+
+    /// [`lbs4_positions`] with `job.palette` a prepared [`Table`](crate::skin::Table) (its `palette_len` unread):
+    /// no copy.
+    ///
+    /// # Safety
+    ///
+    /// As [`lbs4_positions`], the palette's matrices those of the table, which must hold
+    /// every bone index of the influences; it uses 204 bytes of stack.
+    #[link_name = "skin_core_q14_lbs4_v6m_positions_tabled"]
+    pub(super) fn lbs4_positions_tabled(job: &Job);
+
+    /// [`lbs4_normals`] with `job.palette` a prepared [`Table`](crate::skin::Table): no copy.
+    ///
+    /// # Safety
+    ///
+    /// As [`lbs4_normals`] and [`lbs4_positions_tabled`].
+    #[link_name = "skin_core_q14_lbs4_v6m_normals_tabled"]
+    pub(super) fn lbs4_normals_tabled(job: &Job);
 }
 
 // Job (see `Job`): +0 palette, +4 influences, +8 positions, +12 normals, +16 out,
@@ -117,32 +142,10 @@ core::arch::global_asm!(
     .thumb
     .pushsection .text.skin_core_q14_lbs4_v6m, "ax", %progbits
 
-@ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
-@ makes the frame and the high registers. Returns at once (to \done, the epilogue's
-@ second half) for no vertices. Holds the count of a vertex of fewer than four bones
-@ (SKIN_V6M_FEWER, at .Lskin_v6m_\kernel\()_few, to its _three, _two or _one), where no
-@ call passes through.
-    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor, kernel
-    push {{r4-r7, lr}}
-    mov r4, r8
-    mov r5, r9
-    mov r6, r10
-    mov r7, r11
-    push {{r4-r7}}
-    mov r4, sp
-    ldr r1, [r0, #24]
-    cmp r1, #0
-    bne 5f
-    b \done
-5:
-    @ The table: sp -= 48 * palette_len.
-    ldr r2, [r0, #28]
-    movs r3, #48
-    muls r3, r2, r3
-    subs r5, r4, r3
-    mov sp, r5
-    mov r10, r5
-    @ The frame.
+@ The frame below sp (r4 = sp at the saved registers, r0 = the job, r1 = the count) and
+@ the high registers r8, r9, r11, r12 and lr (r10, the table's address, is the caller's;
+@ so is the normals kernel's even-shift table's address, at +48). Keeps r0.
+    .macro SKIN_V6M_FRAME end, stride, cursor
     sub sp, #60
     str r4, [sp, #32]
     ldr r3, [r0, #32]
@@ -187,9 +190,6 @@ core::arch::global_asm!(
     subs r3, r3, r2
     adds r3, #42
     mov lr, r3
-    @ The even-shift table's address.
-    adr r3, .Lskin_v6m_n_shift
-    str r3, [sp, #48]
     .endif
     @ Constants: 48 (a matrix in the table; the positions' first offset), 50, 52; 2^11,
     @ 2^13, 3 << 14, 2^15.
@@ -209,6 +209,64 @@ core::arch::global_asm!(
     str r4, [sp, #52]
     lsls r4, r3, #15
     str r4, [sp, #56]
+    .endm
+
+@ Saves the registers (r4 = sp at them), r1 = the count; to \done for no vertices.
+    .macro SKIN_V6M_ENTER done
+    push {{r4-r7, lr}}
+    mov r4, r8
+    mov r5, r9
+    mov r6, r10
+    mov r7, r11
+    push {{r4-r7}}
+    mov r4, sp
+    ldr r1, [r0, #24]
+    cmp r1, #0
+    bne 5f
+    b \done
+5:
+    .endm
+
+@ The entry of a prepared table (the job's palette, built once for many calls): the
+@ prologue less the table's copy, into the kernel at its .Lskin_v6m_\kernel\()_tabled.
+@ The normals kernel's even-shift table's address from a literal (LDR and ADR reach only
+@ forward).
+    .macro SKIN_V6M_TABLED done, end, stride, cursor, kernel
+    SKIN_V6M_ENTER \done
+    ldr r5, [r0, #0]
+    mov r10, r5
+    SKIN_V6M_FRAME \end, \stride, \cursor
+    .ifc \cursor,0
+    ldr r3, 6f
+    str r3, [sp, #48]
+    .endif
+    b .Lskin_v6m_\kernel\()_tabled
+    .ifc \cursor,0
+    .p2align 2
+6:  .word .Lskin_v6m_n_shift
+    .endif
+    .endm
+
+@ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
+@ makes the frame and the high registers. Returns at once (to \done, the epilogue's
+@ second half) for no vertices. Holds the count of a vertex of fewer than four bones
+@ (SKIN_V6M_FEWER, at .Lskin_v6m_\kernel\()_few, to its _three, _two or _one), where no
+@ call passes through.
+    .macro SKIN_V6M_PROLOGUE done, end, stride, cursor, kernel
+    SKIN_V6M_ENTER \done
+    @ The table: sp -= 48 * palette_len.
+    ldr r2, [r0, #28]
+    movs r3, #48
+    muls r3, r2, r3
+    subs r5, r4, r3
+    mov sp, r5
+    mov r10, r5
+    SKIN_V6M_FRAME \end, \stride, \cursor
+    .ifc \cursor,0
+    @ The even-shift table's address.
+    adr r3, .Lskin_v6m_n_shift
+    str r3, [sp, #48]
+    .endif
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -272,6 +330,7 @@ core::arch::global_asm!(
     subs r7, #1
     bne 2b
 4:
+.Lskin_v6m_\kernel\()_tabled:
     @ r10 = the table + 32: each matrix's row 2, where PUSH_INFLUENCE starts.
     mov r0, r10
     adds r0, #32
@@ -669,6 +728,12 @@ skin_core_q14_lbs4_v6m_normals:
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+@ skin_core_q14_lbs4_v6m_normals_tabled(job: &Job): the palette a prepared table.
+    .global skin_core_q14_lbs4_v6m_normals_tabled
+    .type skin_core_q14_lbs4_v6m_normals_tabled, %function
+    .thumb_func
+skin_core_q14_lbs4_v6m_normals_tabled:
+    SKIN_V6M_TABLED .Lskin_v6m_n_saved, 20, 6, 0, n
     @ Vertices of fewer bones (past the table: the prologue's ADR reaches only 1 KiB).
 .Lskin_v6m_n_three:
     SKIN_V6M_NORMALS_BODY 3
@@ -733,7 +798,18 @@ skin_core_q14_lbs4_v6m_positions:
     b .Lskin_v6m_p_next
     .size skin_core_q14_lbs4_v6m_positions, . - skin_core_q14_lbs4_v6m_positions
 
+@ skin_core_q14_lbs4_v6m_positions_tabled(job: &Job): the palette a prepared table.
+    .global skin_core_q14_lbs4_v6m_positions_tabled
+    .type skin_core_q14_lbs4_v6m_positions_tabled, %function
+    .thumb_func
+skin_core_q14_lbs4_v6m_positions_tabled:
+    SKIN_V6M_TABLED .Lskin_v6m_p_saved, 16, 12, 12, p
+    .size skin_core_q14_lbs4_v6m_positions_tabled, . - skin_core_q14_lbs4_v6m_positions_tabled
+
     .purgem SKIN_V6M_PROLOGUE
+    .purgem SKIN_V6M_FRAME
+    .purgem SKIN_V6M_ENTER
+    .purgem SKIN_V6M_TABLED
     .purgem SKIN_V6M_EPILOGUE
     .purgem SKIN_V6M_VECTOR
     .purgem SKIN_V6M_PUSH_INFLUENCE

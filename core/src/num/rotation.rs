@@ -1,0 +1,231 @@
+//! Rotations of unit quantities in the fixed lane's unit scalar, with 32-bit products only:
+//! [`Fx`]'s [`Real::rotate_unit`](super::Real::rotate_unit) and
+//! [`Real::fast_turn`](super::Real::fast_turn). A Cortex-M0 has no 32 × 32 → 64-bit
+//! multiply, so an `I8F24` product is four 16-bit multiplies (or two for
+//! [`Real::times_unit`](super::Real::times_unit)); a product of two `Q15` values is one
+//! `MULS` (below 2³⁰), and sums of such products stay in 32 bits. The rounding moves each
+//! result by a few 2⁻¹⁶ (see the functions), inside the animation layer's fixed bounds.
+//!
+//! ```
+//! use skin_core::num::{Fx, Real};
+//! let fx = |v: f32| Fx::from_f32(v).unwrap();
+//! let s = core::f32::consts::FRAC_1_SQRT_2;
+//! // 90° about Z takes +X to +Y.
+//! let q = [fx(0.0), fx(0.0), fx(s), fx(s)];
+//! let v = Fx::rotate_unit(q, [fx(1.0), fx(0.0), fx(0.0)]);
+//! assert!(v[0].to_f32().abs() < 1e-4 && (v[1].to_f32() - 1.0).abs() < 1e-4);
+//! ```
+
+use super::Fx;
+
+/// `I8F24` bits to `Q15`, rounded to nearest: a unit quantity's component (as
+/// [`Real::to_unit`](super::Real::to_unit), without its clamp: the bounds below hold with a
+/// factor of nearly 2 to spare, so components a few steps past 1, as normalising leaves
+/// them, need none).
+#[inline(always)]
+fn q15(bits: i32) -> i32 {
+    (bits + (1 << 8)) >> 9
+}
+
+/// `Q30` to `Q15`, rounded to nearest.
+#[inline(always)]
+fn round15(x: i32) -> i32 {
+    (x + (1 << 14)) >> 15
+}
+
+/// The unit vector `v` (`I8F24` bits) rotated by the unit quaternion `q` (`[x, y, z, w]`,
+/// `I8F24` bits): `v + 2(w·c + u × c)` with `c = u × v`, `u = (x, y, z)`, in `Q15`.
+///
+/// Every sum of products is a `Q30` value of magnitude at most 1, so within 32 bits: `c`'s
+/// components are at most `|u||v| ≤ 1`, and `w·c + u × c` has length `|c|·√(w² + |u|²)`
+/// (`c ⊥ u × c`), at most 1. Each of the six rounded sums is within 2⁻¹⁶ and the inputs'
+/// rounding to `Q15` within 2⁻¹⁶ (none for unit vectors on the `Q15` grid, as
+/// [`Real::unit_vector`](super::Real::unit_vector) makes them): each result within about
+/// 2⁻¹³ of the exact rotation (tested).
+#[inline(never)]
+pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
+    let [x, y, z, w] = q.map(|c| q15(c.to_bits()));
+    let [a, b, e] = v.map(|c| q15(c.to_bits()));
+    let c = [
+        round15(y * e - z * b),
+        round15(z * a - x * e),
+        round15(x * b - y * a),
+    ];
+    let t = [
+        w * c[0] + y * c[2] - z * c[1],
+        w * c[1] + z * c[0] - x * c[2],
+        w * c[2] + x * c[1] - y * c[0],
+    ];
+    // v + 2t in Q15: t is Q30, so 2t is `t >> 14`, rounded; then to `I8F24` (Q24).
+    let out = |v: i32, t: i32| Fx::from_bits((v + ((t + (1 << 13)) >> 14)) << 9);
+    [out(a, t[0]), out(b, t[1]), out(e, t[2])]
+}
+
+/// The unit quaternion `a·q` for the shortest arc `a = (from × to, 1 + from·to)` from the unit
+/// vector `from` to the unit vector `to` and the unit quaternion `q` (`I8F24` bits): a
+/// joint's rotation turned so that `from` goes to `to`. `None` where the vectors are nearly
+/// opposite (`1 + from·to` below 2⁻⁸), for the general steps to take.
+///
+/// In `Q15`, 32-bit products: `from·to` and `from × to` of the vectors in `Q15` are exact in
+/// `Q30` (the components of unit vectors the lane makes are on the `Q15` grid); the half arc
+/// `a/2` (of length `cos(θ/2)` ≥ 2⁻⁴·⁵ here) scaled by a power of two to about [½, 1] and
+/// rounded to `Q15`, its product with `q` in `Q30` (each sum within `|a/2|·|q| ≤ 1`),
+/// normalised by
+/// [`unit_block`](super::unit_block) (the result on the `Q15` grid, each component within
+/// 2⁻¹⁴ of the normalised product's). Where the arc's `1 + from·to`, a product and a
+/// normalisation took 60 `I8F24` products (four 16-bit multiplies each on a Cortex-M0) and
+/// an inverse square root, this takes 25 `MULS` and one seed-table step.
+#[inline(never)]
+pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
+    let [a, b, c] = from.map(|v| q15(v.to_bits()));
+    let [d, e, f] = to.map(|v| q15(v.to_bits()));
+    // 1 + from·to in Q30 (up to 2³¹: unsigned); where the vectors are more than a quarter
+    // turn apart, as |from + to|²/2 (each square below 2³¹ there), which stays the angle's
+    // where the vectors' lengths are a few 2⁻¹⁶ off 1 and `1 + from·to` is small.
+    let dot = a * d + b * e + c * f;
+    let w = if dot >= 0 {
+        ((1 << 30) + dot) as u32
+    } else {
+        let (x, y, z) = (a + d, b + e, c + f);
+        (x * x + y * y + z * z) as u32 >> 1
+    };
+    if w < 1 << 22 {
+        return None;
+    }
+    // The half arc in Q15 (Q30 halved and shifted down by 15, rounded), scaled by 2^k so
+    // that its squared length 4^k·w/2³¹ is in [¼, 1)·(1 − 2⁻¹²): its rounding then at most
+    // 2⁻¹⁵ of it, and its product with `q` after the rounding (2⁻¹⁴ at most) of a length
+    // from just under ½ to under 1, as `unit_block` takes it (every component at most 2¹⁵
+    // in Q15), with every product and sum below 2³¹.
+    let (mut k, mut scaled) = (0, w);
+    while scaled < (1 << 29) - (1 << 17) {
+        (k, scaled) = (k + 1, scaled << 2);
+    }
+    let down = 16 - k;
+    let half = |v: i32| (v + (1 << (down - 1))) >> down;
+    let (hx, hy, hz) = (
+        half(b * f - c * e),
+        half(c * d - a * f),
+        half(a * e - b * d),
+    );
+    let hw = ((w + (1 << (down - 1))) >> down) as i32;
+    let [x, y, z, qw] = q.map(|v| q15(v.to_bits()));
+    let p = [
+        hw * x + hx * qw + hy * z - hz * y,
+        hw * y - hx * z + hy * qw + hz * x,
+        hw * z + hx * y - hy * x + hz * qw,
+        hw * qw - hx * x - hy * y - hz * z,
+    ];
+    // Normalised: the product's length is the scaled half arc's (2¹⁴ to 2¹⁵ in Q15, as
+    // `unit_block` takes it), without finding an exponent.
+    let c = p.map(|v| (v + (1 << 14)) >> 15);
+    Some(super::unit_block(c).map(|c| Fx::from_bits(c << 9)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::Real;
+    use proptest::prelude::*;
+
+    fn unit4(q: [f64; 4]) -> [f64; 4] {
+        let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        q.map(|v| v / n)
+    }
+
+    fn exact_rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
+        let [x, y, z, w] = q;
+        let c = [
+            y * v[2] - z * v[1],
+            z * v[0] - x * v[2],
+            x * v[1] - y * v[0],
+        ];
+        let t = [
+            w * c[0] + y * c[2] - z * c[1],
+            w * c[1] + z * c[0] - x * c[2],
+            w * c[2] + x * c[1] - y * c[0],
+        ];
+        [v[0] + 2.0 * t[0], v[1] + 2.0 * t[1], v[2] + 2.0 * t[2]]
+    }
+
+    fn fx(v: f64) -> Fx {
+        Fx::from_num(v)
+    }
+
+    proptest! {
+        /// Rotated unit vectors (on the `Q15` grid, as the lane's unit vectors are) within
+        /// 2⁻¹³ of the exact rotation by the `I8F24` quaternion.
+        #[test]
+        fn rotations_are_within_their_bound(
+            q in proptest::array::uniform4(-1.0f64..1.0),
+            v in proptest::array::uniform3(-1.0f64..1.0),
+        ) {
+            let n = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            prop_assume!(n > 0.01 && q.iter().map(|c| c * c).sum::<f64>() > 0.01);
+            let q = unit4(q).map(fx);
+            let v = Fx::unit_vector(v.map(|c| fx(c / n))).unwrap();
+            let got = rotate_unit(q, v);
+            let want = exact_rotate(q.map(|c| c.to_num()), v.map(|c| c.to_num()));
+            for (g, w) in got.iter().zip(want) {
+                let err = (g.to_num::<f64>() - w).abs();
+                prop_assert!(err <= 1.0 / 8192.0, "{err} {q:?} {v:?}");
+            }
+            // The generic formula agrees within the same bound.
+            let generic = super::super::rotate(q, v);
+            for (g, w) in generic.iter().zip(want) {
+                prop_assert!((g.to_num::<f64>() - w).abs() <= 1.0 / 8192.0);
+            }
+        }
+    }
+
+    proptest! {
+        /// Turns within 2⁻¹³ of the exactly normalised product of the exact arc and `q`.
+        #[test]
+        fn turns_are_within_their_bound(
+            from in proptest::array::uniform3(-1.0f64..1.0),
+            to in proptest::array::uniform3(-1.0f64..1.0),
+            q in proptest::array::uniform4(-1.0f64..1.0),
+        ) {
+            let n = |v: [f64; 3]| v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            prop_assume!(n(from) > 0.01 && n(to) > 0.01);
+            prop_assume!(q.iter().map(|c| c * c).sum::<f64>() > 0.01);
+            let unit = |v: [f64; 3]| Fx::unit_vector(v.map(|c| fx(c / n(v)))).unwrap();
+            let (from, to, q) = (unit(from), unit(to), unit4(q).map(fx));
+            // The exact arc between the directions of the grid's vectors.
+            let exact = |v: [Fx; 3]| {
+                let v = v.map(|c| c.to_num::<f64>());
+                v.map(|c| c / n(v))
+            };
+            let ([a, b, c], [d, e, f]) = (exact(from), exact(to));
+            let arc = [b * f - c * e, c * d - a * f, a * e - b * d, 1.0 + a * d + b * e + c * f];
+            let [x, y, z, w] = q.map(|v| v.to_num::<f64>());
+            let [ax, ay, az, aw] = arc;
+            let p = unit4([
+                aw * x + ax * w + ay * z - az * y,
+                aw * y - ax * z + ay * w + az * x,
+                aw * z + ax * y - ay * x + az * w,
+                aw * w - ax * x - ay * y - az * z,
+            ]);
+            match turn(from, to, q) {
+                Some(got) => {
+                    prop_assert!(arc[3] >= 1.0 / 256.0 - 1e-9);
+                    for (g, w) in got.iter().zip(p) {
+                        let err = (g.to_num::<f64>() - w).abs();
+                        prop_assert!(err <= 1.0 / 8192.0, "{err} {got:?} {p:?} {arc:?}");
+                    }
+                }
+                None => prop_assert!(arc[3] < 1.0 / 256.0 + 1e-9),
+            }
+        }
+    }
+
+    #[test]
+    fn extremes_stay_in_range() {
+        // A half turn about X of a vector across it, and the identity's product with the
+        // largest arc (1 + 1, from a vector to itself).
+        let one = Fx::ONE;
+        let zero = Fx::ZERO;
+        let v = rotate_unit([one, zero, zero, zero], [zero, one, zero]);
+        assert_eq!(v, [zero, -one, zero]);
+    }
+}
