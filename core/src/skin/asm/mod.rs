@@ -92,8 +92,11 @@ mod thumbv7em_morph;
 pub(crate) use thumbv7em_morph::{morph_q14, MorphTable};
 
 /// The inverse-square-root seeds the fixed kernels read (a static: one address).
-#[cfg(skin_asm_fixed)]
+#[cfg(all(skin_asm_fixed, not(skin_asm_v6m)))]
 static SEED_TABLE: [u16; crate::lane::SEED.len()] = crate::lane::SEED;
+/// The seeds on ARMv6-M: those of `thumbv6m::ROOTS`, 64 bytes after its even-shift table.
+#[cfg(skin_asm_v6m)]
+static SEED_TABLE: &[u16] = thumbv6m::ROOTS.split_at(32).1;
 
 /// The arrays a kernel reads and writes (`repr(C)`: the kernels read its fields by offset),
 /// as byte pointers: a palette of `Affine<L>`, `Influence<L>`s, positions and normals
