@@ -67,6 +67,27 @@ use super::Job;
 /// The largest palette the kernels take (their table: 48 bytes a matrix, on the stack).
 pub(super) const MAX_BONES: usize = 64;
 
+/// The renormalisation's two tables at one address (the normals kernel reads both through
+/// one register, which saves an instruction a vertex): 32 halfwords that hold, byte by byte,
+/// the even leading-zero count of a squared length `len2` by `len2 >> 26` (entry 0 unused),
+/// then the inverse-square-root seeds ([`SEED`](crate::lane::SEED)), the kernels'
+/// `job.seed`.
+pub(super) static ROOTS: [u16; 32 + crate::lane::SEED.len()] = {
+    let mut t = [0u16; 32 + crate::lane::SEED.len()];
+    let mut i = 1;
+    while i < 64 {
+        let even = ((i as u32) << 26).leading_zeros() & !1;
+        t[i / 2] |= (even as u16) << (8 * (i % 2));
+        i += 1;
+    }
+    let mut k = 0;
+    while k < crate::lane::SEED.len() {
+        t[32 + k] = crate::lane::SEED[k];
+        k += 1;
+    }
+    t
+};
+
 /// Whether the kernels take a palette of `palette_len` matrices.
 #[inline(always)]
 pub(super) fn fits(palette_len: usize) -> bool {
@@ -83,7 +104,7 @@ extern "C" {
     /// reads), and a palette of `job.palette_len` matrices (at most [`MAX_BONES`]) that holds
     /// every bone index of those influences; `job.seed` must point at `SEED`. The function
     /// follows the AAPCS: it preserves r4–r11 and sp, and uses at most
-    /// `48·palette_len + 204` bytes of stack (the saved registers, the table, its frame and a
+    /// `48·palette_len + 200` bytes of stack (the saved registers, the table, its frame and a
     /// vertex's pushes) besides the arrays above.
     #[link_name = "skin_core_q14_lbs4_v6m_positions"]
     pub(super) fn lbs4_positions(job: &Job);
@@ -103,7 +124,7 @@ extern "C" {
     /// # Safety
     ///
     /// As [`lbs4_positions`], the palette's matrices those of the table, which must hold
-    /// every bone index of the influences; it uses 204 bytes of stack.
+    /// every bone index of the influences; it uses 200 bytes of stack.
     #[link_name = "skin_core_q14_lbs4_v6m_positions_tabled"]
     pub(super) fn lbs4_positions_tabled(job: &Job);
 
@@ -120,13 +141,13 @@ extern "C" {
 // +20 out_normals, +24 count, +28 palette_len, +32 seed.
 //
 // Stack, from the top: the saved r4-r7, lr and r8-r11 (36 bytes); the table (48 bytes a
-// matrix, at r10); the frame (60 bytes, at sp between vertices):
+// matrix, at r10); the frame (56 bytes, at sp between vertices):
 //   normals kernel: +0 the positions' cursor less 48, +4 +8 +12 the normals' offsets from
 //   it (normals - positions + 48, + 50, + 52); positions kernel: +12 the positions'
 //   cursor less 48; then +16 48, +20 50, +24 52, +28 the influences' cursor (one LDM
 //   brings them all into r0..r7, or r0, r4..r7, for each vertex), +32 sp before the table
-//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes, +48 the even-shift table
-//   (normals kernel), +52 0xC000 (3 << 14), +56 0x8000. The outputs follow the positions'
+//   (to restore), +36 V0, +40 V1, +44 the seed table - 64 bytes (the even-shift table:
+//   `ROOTS`), +48 0xC000 (3 << 14), +52 0x8000. The outputs follow the positions'
 //   cursor: out is twice it plus r12, out_normals it plus lr.
 // Per vertex, below the frame: n0 n1 n2 (12 bytes, normals kernel), out p0 p1 p2 (the out
 // cursor and the position, 16), and three sets of the (row address, weight) pairs of its
@@ -143,10 +164,10 @@ core::arch::global_asm!(
     .pushsection .text.skin_core_q14_lbs4_v6m, "ax", %progbits
 
 @ The frame below sp (r4 = sp at the saved registers, r0 = the job, r1 = the count) and
-@ the high registers r8, r9, r11, r12 and lr (r10, the table's address, is the caller's;
-@ so is the normals kernel's even-shift table's address, at +48). Keeps r0.
+@ the high registers r8, r9, r11, r12 and lr (r10, the table's address, is the caller's).
+@ Keeps r0.
     .macro SKIN_V6M_FRAME end, stride, cursor
-    sub sp, #60
+    sub sp, #56
     str r4, [sp, #32]
     ldr r3, [r0, #32]
     subs r3, #64
@@ -206,9 +227,9 @@ core::arch::global_asm!(
     mov r9, r4
     movs r4, #3
     lsls r4, r4, #14
-    str r4, [sp, #52]
+    str r4, [sp, #48]
     lsls r4, r3, #15
-    str r4, [sp, #56]
+    str r4, [sp, #52]
     .endm
 
 @ Saves the registers (r4 = sp at them), r1 = the count; to \done for no vertices.
@@ -229,22 +250,12 @@ core::arch::global_asm!(
 
 @ The entry of a prepared table (the job's palette, built once for many calls): the
 @ prologue less the table's copy, into the kernel at its .Lskin_v6m_\kernel\()_tabled.
-@ The normals kernel's even-shift table's address from a literal (LDR and ADR reach only
-@ forward).
     .macro SKIN_V6M_TABLED done, end, stride, cursor, kernel
     SKIN_V6M_ENTER \done
     ldr r5, [r0, #0]
     mov r10, r5
     SKIN_V6M_FRAME \end, \stride, \cursor
-    .ifc \cursor,0
-    ldr r3, 6f
-    str r3, [sp, #48]
-    .endif
     b .Lskin_v6m_\kernel\()_tabled
-    .ifc \cursor,0
-    .p2align 2
-6:  .word .Lskin_v6m_n_shift
-    .endif
     .endm
 
 @ The prologue: saves registers, copies the palette into the table (entries 2e + 1),
@@ -262,11 +273,6 @@ core::arch::global_asm!(
     mov sp, r5
     mov r10, r5
     SKIN_V6M_FRAME \end, \stride, \cursor
-    .ifc \cursor,0
-    @ The even-shift table's address.
-    adr r3, .Lskin_v6m_n_shift
-    str r3, [sp, #48]
-    .endif
     @ Copy: r0 = palette, r1 = table, r6 = 1, r7 = matrices.
     ldr r7, [r0, #28]
     ldr r0, [r0, #0]
@@ -401,7 +407,7 @@ core::arch::global_asm!(
     adds r7, #10
     str r7, [sp, #\cur]
     .if \k >= 2
-    ldr r7, [sp, #\cur + 28]
+    ldr r7, [sp, #\cur + 24]
     .if \k >= 3
     subs r7, r7, r1
     .endif
@@ -610,7 +616,8 @@ skin_core_q14_lbs4_v6m_normals:
     beq .Lskin_v6m_n_few
     SKIN_V6M_NORMALS_BODY 4
 .Lskin_v6m_n_unit:
-    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64, r7 the even-shift table.
+    @ Renormalise v = (r0, r1, r2); r5 = the seed table - 64, the even-shift table (one
+    @ address: `ROOTS`), r7 = 0xC000.
     add r5, sp, #36
     ldm r5, {{r0, r1, r5, r7}}
     movs r3, r0
@@ -629,7 +636,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ takes len2 below 256 for the zero vector).
     lsrs r6, r3, #26
     beq .Lskin_v6m_n_search
-    ldrb r4, [r7, r6]
+    ldrb r4, [r5, r6]
     lsls r3, r4
 .Lskin_v6m_n_seed:
     @ Seed y (r6), one Newton step.
@@ -642,15 +649,14 @@ skin_core_q14_lbs4_v6m_normals:
     lsrs r5, r5, #14
     muls r5, r3, r5
     lsrs r5, r5, #16
-    ldr r3, [sp, #52]
-    subs r3, r3, r5
+    subs r3, r7, r5
     muls r6, r3, r6
     lsrs r6, r6, #15
     @ (c·y + 2^(s-1)) >> s with s = 16 - lz/2 is (c·(y << lz/2) + 2^15) >> 16: the same
     @ integer, as |c·y| >> s fits a Q14 unit component, so c·(y << lz/2) < 2^31 - 2^15.
     lsrs r4, r4, #1
     lsls r6, r4
-    ldr r5, [sp, #56]
+    ldr r5, [sp, #52]
     muls r0, r6, r0
     adds r0, r0, r5
     asrs r0, r0, #16
@@ -693,7 +699,7 @@ skin_core_q14_lbs4_v6m_normals:
     @ plus 6.
     lsrs r6, r3, #20
     beq 2f
-    ldrb r4, [r7, r6]
+    ldrb r4, [r5, r6]
     adds r4, #6
     lsls r3, r4
     b .Lskin_v6m_n_seed
@@ -721,20 +727,13 @@ skin_core_q14_lbs4_v6m_normals:
 1:  b .Lskin_v6m_n_seed
 .Lskin_v6m_n_return:
     SKIN_V6M_EPILOGUE .Lskin_v6m_n_saved
-    @ The even leading-zero count of len2 by len2 >> 26 (1..63: 4, 4, 4, 2 (x12), 0 (x48)).
-    .p2align 2
-.Lskin_v6m_n_shift:
-    .byte 0, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2
-    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    .byte 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 @ skin_core_q14_lbs4_v6m_normals_tabled(job: &Job): the palette a prepared table.
     .global skin_core_q14_lbs4_v6m_normals_tabled
     .type skin_core_q14_lbs4_v6m_normals_tabled, %function
     .thumb_func
 skin_core_q14_lbs4_v6m_normals_tabled:
     SKIN_V6M_TABLED .Lskin_v6m_n_saved, 20, 6, 0, n
-    @ Vertices of fewer bones (past the table: the prologue's ADR reaches only 1 KiB).
+    @ Vertices of fewer bones.
 .Lskin_v6m_n_three:
     SKIN_V6M_NORMALS_BODY 3
     b .Lskin_v6m_n_unit
