@@ -435,21 +435,22 @@ impl Real for Fx {
     fn affine_product(a: &[[Self; 4]; 3], b: &[[Self; 4]; 3]) -> Option<[[Self; 4]; 3]> {
         // Entries within 2^30 (64): each product within 2^60, three and the translation
         // (2^54) and the rounding within 2^62, so no sum overflows; `dot3_add`'s rounding
-        // and range check as they are. The test without a branch per entry: `v ^ (v >> 31)`
-        // is `|v|` or `|v| - 1`, below 2^30 for all entries exactly when their OR is (an
-        // entry of exactly 2^30 takes the checked product, which gives the same bits).
+        // and range check as they are. The test without a branch per entry: `v + 2^30`
+        // (wrapping) is not negative exactly for `v` in [−2^30, 2^30), so for all entries
+        // exactly when their OR is not (an entry of exactly 2^30 takes the checked product,
+        // which gives the same bits).
         let spread = a
             .iter()
             .chain(b)
             .flatten()
-            .fold(0, |acc, v| acc | (v.to_bits() ^ (v.to_bits() >> 31)));
-        if spread >= 1 << 30 {
+            .fold(0, |acc, v| acc | v.to_bits().wrapping_add(1 << 30));
+        if spread < 0 {
             return checked_affine_product(a, b);
         }
-        // The result's range the same way: an entry `sum >> FRAC_NBITS` is below 2^30 in
-        // magnitude (`LIMIT`) when the sum's high word, `sum >> 32`, is below 2^(FRAC_NBITS
-        // − 2) in the same sense; a result outside (or at exactly 2^30) is decided by the
-        // checked product, which returns the same bits or `None`.
+        // The result's range the same way: an entry `sum >> FRAC_NBITS` is in [−2^30, 2^30)
+        // (`LIMIT`) exactly when the sum's high word, `sum >> 32`, is in [−2^22, 2^22), when
+        // the high word plus 2^22 is below 2^23 unsigned; a result outside (or at exactly
+        // 2^30) is decided by the checked product, which returns the same bits or `None`.
         const _: () = assert!(<Fx as Real>::LIMIT == 64.0 && Fx::FRAC_NBITS == 24);
         let mut high = 0;
         let mut out = [[Fx::ZERO; 4]; 3];
@@ -462,12 +463,11 @@ impl Real for Fx {
                     0
                 };
                 let sum = wide(0) + wide(1) + wide(2) + add + (1 << (Fx::FRAC_NBITS - 1));
-                let top = (sum >> 32) as i32;
-                high |= top ^ (top >> 31);
+                high |= ((sum >> 32) as u32).wrapping_add(1 << (Fx::FRAC_NBITS - 2));
                 *entry = Fx::from_bits((sum >> Fx::FRAC_NBITS) as i32);
             }
         }
-        if high >= 1 << (Fx::FRAC_NBITS - 2) {
+        if high >= 1 << (Fx::FRAC_NBITS - 1) {
             return checked_affine_product(a, b);
         }
         Some(out)
