@@ -201,14 +201,16 @@ impl<R: Real> Quat<R> {
         }
     }
 
-    /// The 3×3 rotation matrix of a unit quaternion, row-major.
+    /// The 3×3 rotation matrix of a unit quaternion, row-major. Its products are
+    /// [`Real::times_small`] (the same value as [`Real::times`] for components within 2).
     pub fn to_matrix(self) -> [[R; 3]; 3] {
         let Self { x, y, z, w } = self;
         // 2·v as v + v: the same value, without a multiplication.
         let two = |v: R| v + v;
-        let (xx, yy, zz) = (x.times(x), y.times(y), z.times(z));
-        let (xy, xz, yz) = (x.times(y), x.times(z), y.times(z));
-        let (wx, wy, wz) = (w.times(x), w.times(y), w.times(z));
+        let p = |u: R, v: R| u.times_small(v);
+        let (xx, yy, zz) = (p(x, x), p(y, y), p(z, z));
+        let (xy, xz, yz) = (p(x, y), p(x, z), p(y, z));
+        let (wx, wy, wz) = (p(w, x), p(w, y), p(w, z));
         let one = R::ONE;
         [
             [one - two(yy + zz), two(xy - wz), two(xz + wy)],
