@@ -156,7 +156,13 @@ impl<R: Real> Quat<R> {
         let mut b = other;
         if d < R::ZERO {
             d = -d;
-            b = other.scale(-R::ONE);
+            // −q, component by component: the same value as `scale(−1)`, no products.
+            b = Self {
+                x: -other.x,
+                y: -other.y,
+                z: -other.z,
+                w: -other.w,
+            };
         }
         let one = R::ONE;
         // Above cos θ = 0.9995 sin θ is too small to divide by; lerp is exact to ~1e-7 there.
