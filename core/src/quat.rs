@@ -84,6 +84,25 @@ impl<R: Real> Quat<R> {
         self.x.times(o.x) + self.y.times(o.y) + self.z.times(o.z) + self.w.times(o.w)
     }
 
+    /// [`Quat::dot`] for components within 2 (unit quaternions and their blends), from
+    /// [`Real::times_small`]: the same value.
+    fn dot_small(self, o: Self) -> R {
+        let p = |u: R, v: R| u.times_small(v);
+        p(self.x, o.x) + p(self.y, o.y) + p(self.z, o.z) + p(self.w, o.w)
+    }
+
+    /// Every component times `s`, for components within 2 and `|s|` within
+    /// [`Real::LIMIT`] (a blend's weights, a near-unit length's reciprocal):
+    /// [`Real::times_small`], the same value as [`Quat::scale`].
+    fn scale_small(self, s: R) -> Self {
+        Self {
+            x: self.x.times_small(s),
+            y: self.y.times_small(s),
+            z: self.z.times_small(s),
+            w: self.w.times_small(s),
+        }
+    }
+
     /// Every component times `s`.
     pub(crate) fn scale(self, s: R) -> Self {
         Self {
@@ -110,16 +129,21 @@ impl<R: Real> Quat<R> {
     /// reciprocal) and four products: a fixed-point division is a long library call on a
     /// Cortex-M0.
     pub fn normalize(self) -> Self {
-        let len = self.dot(self).sqrt();
+        let len = self.dot_small(self).sqrt();
         if len < R::EPSILON {
             Self::IDENTITY
-        } else {
+        } else if len < R::HALF {
             self.scale(R::ONE / len)
+        } else {
+            // The reciprocal within 2 (a blend's length is near 1): the products are
+            // `times_small`, the same value.
+            self.scale_small(R::ONE / len)
         }
     }
 
     /// Spherical linear interpolation along the shorter arc; `t` is clamped to [0, 1].
-    /// Nearly parallel inputs fall back to normalised linear interpolation.
+    /// Nearly parallel inputs fall back to normalised linear interpolation. Both must be
+    /// unit quaternions (components within 2: its products are [`Real::times_small`]).
     pub fn slerp(self, other: Self, t: R) -> Self {
         let t = if t < R::ZERO {
             R::ZERO
@@ -128,20 +152,26 @@ impl<R: Real> Quat<R> {
         } else {
             t
         };
-        let mut d = self.dot(other);
+        let mut d = self.dot_small(other);
         let mut b = other;
         if d < R::ZERO {
             d = -d;
-            b = other.scale(-R::ONE);
+            // −q, component by component: the same value as `scale(−1)`, no products.
+            b = Self {
+                x: -other.x,
+                y: -other.y,
+                z: -other.z,
+                w: -other.w,
+            };
         }
         let one = R::ONE;
         // Above cos θ = 0.9995 sin θ is too small to divide by; lerp is exact to ~1e-7 there.
         let near = R::from_f32(0.9995).unwrap_or(one);
         if d > near {
-            return self.scale(one - t).add(b.scale(t)).normalize();
+            return self.scale_small(one - t).add(b.scale_small(t)).normalize();
         }
         let (wa, wb) = R::arc_weights(d, t);
-        self.scale(wa).add(b.scale(wb)).normalize()
+        self.scale_small(wa).add(b.scale_small(wb)).normalize()
     }
 
     /// The inverse rotation of a unit quaternion: `(−x, −y, −z, w)`.
@@ -177,14 +207,16 @@ impl<R: Real> Quat<R> {
         }
     }
 
-    /// The 3×3 rotation matrix of a unit quaternion, row-major.
+    /// The 3×3 rotation matrix of a unit quaternion, row-major. Its products are
+    /// [`Real::times_small`] (the same value as [`Real::times`] for components within 2).
     pub fn to_matrix(self) -> [[R; 3]; 3] {
         let Self { x, y, z, w } = self;
         // 2·v as v + v: the same value, without a multiplication.
         let two = |v: R| v + v;
-        let (xx, yy, zz) = (x.times(x), y.times(y), z.times(z));
-        let (xy, xz, yz) = (x.times(y), x.times(z), y.times(z));
-        let (wx, wy, wz) = (w.times(x), w.times(y), w.times(z));
+        let p = |u: R, v: R| u.times_small(v);
+        let (xx, yy, zz) = (p(x, x), p(y, y), p(z, z));
+        let (xy, xz, yz) = (p(x, y), p(x, z), p(y, z));
+        let (wx, wy, wz) = (p(w, x), p(w, y), p(w, z));
         let one = R::ONE;
         [
             [one - two(yy + zz), two(xy - wz), two(xz + wy)],

@@ -139,6 +139,25 @@ fn values_must_fit_the_scalar_they_are_sampled_in() {
             format: "f32"
         }
     );
+    // In fixed point too, where unit-length keys are then sampled without a length check.
+    let e = err::<Fx>(
+        ch(
+            0,
+            Rotation,
+            Linear,
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        ),
+        1,
+    );
+    assert_eq!(
+        e,
+        Error::Overflow {
+            what: Quantity::Channel,
+            index: 1,
+            format: "I8F24"
+        }
+    );
 }
 
 #[test]

@@ -48,6 +48,46 @@ fn hermite(u: f64) -> [f64; 4] {
 }
 
 #[test]
+fn fixed_rotation_keys_are_normalised_unless_every_key_is_unit_length() {
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let times = [0.0f32, 1.0];
+    let unit = [0.0, 0.0, s, s, 0.0, 0.0, 0.0, 1.0];
+    // The second key is twice unit length: it samples as the unit quaternion it points at.
+    let long = [0.0, 0.0, s, s, 0.0, 0.0, 0.0, 2.0];
+    let expected = |q: [f32; 4]| skin_core::quat::Quat::<Fx>::from_f32(q).unwrap();
+    for values in [&unit, &long] {
+        // A unit channel beside the one under test: the clip samples as-is only when both are.
+        let chs = [
+            channel(0, Path::Rotation, Interpolation::Step, &times, &unit),
+            channel(1, Path::Rotation, Interpolation::Step, &times, values),
+        ];
+        for (k, t) in times.iter().enumerate() {
+            let pose = sample::<Fx>(&chs, 2, *t, Wrap::Clamp);
+            let key = |v: &[f32; 8]| [v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]];
+            assert_eq!(pose[0].rotation, expected(key(&unit)));
+            assert_eq!(pose[1].rotation, expected(key(values)));
+        }
+    }
+    assert_eq!(
+        sample::<Fx>(
+            &[channel(
+                0,
+                Path::Rotation,
+                Interpolation::Step,
+                &times,
+                &long
+            )],
+            1,
+            1.0,
+            Wrap::Clamp
+        )[0]
+        .rotation
+        .to_f32(),
+        [0.0, 0.0, 0.0, 1.0]
+    );
+}
+
+#[test]
 fn step_holds_each_key_until_the_next() {
     let times = [0.0, 1.0, 2.0];
     let values = [1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 3.0, 0.0, 0.0];

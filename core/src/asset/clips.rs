@@ -17,6 +17,8 @@ pub struct ClipView<'a, R> {
     channels: &'a [u8],
     floats: LeF32s<'a>,
     bones: usize,
+    /// Every rotation key of the asset of unit length for `R` (checked on reading).
+    unit: bool,
     real: PhantomData<R>,
 }
 
@@ -91,6 +93,7 @@ impl<'a, R: Real> ClipView<'a, R> {
         let channels = asset.bytes_of(asset.s.channels);
         let floats = asset.floats();
         let bones = asset.bones();
+        let unit = asset.unit_keys;
         let mut at = (0usize, 0usize, 0usize); // channel, name byte, float
         records.chunks_exact(CLIP_LEN).map_while(move |r| {
             let (n, name_len, duration) = record(r);
@@ -106,6 +109,7 @@ impl<'a, R: Real> ClipView<'a, R> {
                 channels: chans,
                 floats: floats.range(at.2, used)?,
                 bones,
+                unit,
                 real: PhantomData,
             };
             at = (at.0 + n, at.1 + name_len, at.2 + used);
@@ -138,14 +142,15 @@ impl<'a, R: Real> ClipView<'a, R> {
     /// normally to the rest pose); see [`crate::clip::Clip::sample`].
     pub fn sample(&self, t: f32, wrap: Wrap, pose: &mut [Transform<R>]) -> Result<(), Error> {
         let t = wrap.time(t, self.duration);
-        crate::clip::sample(self.channels(), t, self.bones, pose)
+        crate::clip::sample(self.channels(), t, (self.bones, self.unit), pose)
     }
 }
 
 impl<L: AssetLane> Asset<'_, L> {
     /// Clip records add up to the channel, name and key totals; names are UTF-8; durations
-    /// finite and non-negative; every channel valid for `L::Real`.
-    pub(crate) fn check_clips(&self) -> Result<(), AssetError> {
+    /// finite and non-negative; every channel valid for `L::Real`. `Ok(true)` when every
+    /// rotation key is of unit length for it ([`Channel::validate`]).
+    pub(crate) fn check_clips(&self) -> Result<bool, AssetError> {
         let records = self.bytes_of(self.s.clips);
         let (mut chans, mut names) = (0u64, 0u64);
         for r in records.chunks_exact(CLIP_LEN) {
@@ -169,6 +174,7 @@ impl<L: AssetLane> Asset<'_, L> {
         let (names, channels) = (self.bytes_of(self.s.names), self.bytes_of(self.s.channels));
         let floats = self.floats();
         let (mut ci, mut name_at, mut float_at) = (0usize, 0usize, 0usize);
+        let mut unit = true;
         for (clip, r) in records.chunks_exact(CLIP_LEN).enumerate() {
             let (n, name_len, duration) = record(r);
             let name = &names[name_at..name_at + name_len];
@@ -182,7 +188,7 @@ impl<L: AssetLane> Asset<'_, L> {
             for local in 0..n {
                 let rec = &channels[CHANNEL_LEN * ci..CHANNEL_LEN * (ci + 1)];
                 let (ch, used) = channel(rec, floats, float_at, ci)?;
-                ch.validate::<L::Real>(local, self.bones())?;
+                unit &= ch.validate::<L::Real>(local, self.bones())?;
                 ci += 1;
                 float_at += used;
             }
@@ -194,6 +200,6 @@ impl<L: AssetLane> Asset<'_, L> {
                 actual: float_at,
             });
         }
-        Ok(())
+        Ok(unit)
     }
 }

@@ -38,6 +38,9 @@ pub struct Asset<'a, L> {
     /// The centre positions and skinning matrices are relative to (asset units; zero
     /// without [`super::FLAG_CENTRE`]).
     centre: [f32; 3],
+    /// Every rotation key of unit length for the lane's scalar, as [`Asset::check_clips`]
+    /// found (then sampling converts them without repeating that check each frame).
+    pub(crate) unit_keys: bool,
     /// Where the lattice section starts, when the header has [`super::FLAG_LATTICE`].
     pub(crate) l: Option<u32>,
     lane: PhantomData<L>,
@@ -99,7 +102,7 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             true => centre::read(bytes, before_centre)?,
             false => [0.0; 3],
         };
-        let asset = Self {
+        let mut asset = Self {
             bytes,
             counts,
             s,
@@ -107,12 +110,13 @@ impl<'a, L: AssetLane> Asset<'a, L> {
             c: c.map(|_| after_morphs as u32),
             l: l.map(|_| after_correctives as u32),
             centre,
+            unit_keys: false,
             lane: PhantomData,
         };
         asset.check_skeleton()?;
         asset.check_vertices()?;
         asset.check_parts()?;
-        asset.check_clips()?;
+        asset.unit_keys = asset.check_clips()?;
         asset.check_morphs()?;
         asset.check_correctives()?;
         asset.check_lattice()?;

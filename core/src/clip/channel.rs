@@ -77,8 +77,11 @@ impl<K: Keys> Channel<K> {
     }
 
     /// Check everything sampling relies on, for scalar `R`; `index` names the channel in
-    /// errors, `bones` is the skeleton's size.
-    pub(crate) fn validate<R: Real>(&self, index: usize, bones: usize) -> Result<(), Error> {
+    /// errors, `bones` is the skeleton's size. `Ok(true)` when every rotation key is of unit
+    /// length as [`Real::unit_quat`] takes it (always for other paths, never for `f32`
+    /// rotations): then sampling converts those keys as they are, without repeating the
+    /// length check each frame.
+    pub(crate) fn validate<R: Real>(&self, index: usize, bones: usize) -> Result<bool, Error> {
         if usize::from(self.bone) >= bones {
             return Err(Error::ChannelBone {
                 channel: index,
@@ -117,6 +120,7 @@ impl<K: Keys> Channel<K> {
             fit::<R>(v).map_err(|e| num_error(e, what, index, R::NAME))
         };
         let w = self.path.width();
+        let mut unit = true;
         for k in 0..keys {
             let value = self.vector(k, 1);
             for v in &value[..w] {
@@ -124,6 +128,7 @@ impl<K: Keys> Channel<K> {
             }
             if self.path == Path::Rotation {
                 Quat::<R>::from_f32(value).map_err(|e| num_error(e, what, index, R::NAME))?;
+                unit &= R::unit_quat(value).is_some();
             }
             if self.interpolation != Interpolation::CubicSpline {
                 continue;
@@ -143,7 +148,7 @@ impl<K: Keys> Channel<K> {
                 }
             }
         }
-        Ok(())
+        Ok(unit)
     }
 
     /// Vector `slot` (0 in-tangent, 1 value, 2 out-tangent; always 1 unless cubic) of key
@@ -161,22 +166,33 @@ impl<K: Keys> Channel<K> {
 
     /// Set this channel's property in `pose` to its value at `t` seconds (held at the first
     /// and last keys outside their range); `span` is the previous channel's at `t`. The
-    /// channel must have passed [`Channel::validate`] for `R` and `pose` must hold its bone.
+    /// channel must have passed [`Channel::validate`] for `R` and `pose` must hold its bone;
+    /// `as_is` only where that validation returned `true` for it.
     pub(crate) fn sample_into<R: Real>(
         &self,
         t: f32,
         span: &mut Span<R>,
-        index: usize,
+        (index, as_is): (usize, bool),
         pose: &mut [Transform<R>],
     ) -> Result<(), Error> {
         let conv = |e| num_error(e, Quantity::Channel, index, R::NAME);
+        // A rotation key: validated unit keys as they are (the same bits that
+        // `Real::unit_quat` gives them), others normalised.
+        let rotation = |q: [f32; 4]| -> Result<Quat<R>, Error> {
+            if as_is {
+                let [x, y, z, w] = to_real::<R>(q).map_err(conv)?;
+                Ok(Quat { x, y, z, w })
+            } else {
+                Quat::<R>::from_f32(q).map_err(conv)
+            }
+        };
         let keys = self.times.len();
         let lo = span.count(self.times);
         let v: [R; 4] = if lo == 0 || lo == keys || self.interpolation == Interpolation::Step {
             let k = lo.saturating_sub(1);
             let q = self.vector(k, 1);
             if self.path == Path::Rotation {
-                let q = Quat::<R>::from_f32(q).map_err(conv)?;
+                let q = rotation(q)?;
                 [q.x, q.y, q.z, q.w]
             } else {
                 to_real(q).map_err(conv)?
@@ -209,8 +225,8 @@ impl<K: Keys> Channel<K> {
                     }
                 }
                 _ if self.path == Path::Rotation => {
-                    let a = Quat::<R>::from_f32(self.vector(k, 1)).map_err(conv)?;
-                    let b = Quat::<R>::from_f32(self.vector(lo, 1)).map_err(conv)?;
+                    let a = rotation(self.vector(k, 1))?;
+                    let b = rotation(self.vector(lo, 1))?;
                     let q = a.slerp(b, u);
                     [q.x, q.y, q.z, q.w]
                 }

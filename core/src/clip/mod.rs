@@ -91,6 +91,8 @@ pub struct Clip<'a, R, K> {
     channels: &'a [Channel<K>],
     duration: f32,
     bones: usize,
+    /// Every rotation key of unit length for `R` ([`Channel::validate`]).
+    unit: bool,
     real: PhantomData<R>,
 }
 
@@ -105,14 +107,16 @@ impl<'a, R: Real, K: Keys> Clip<'a, R, K> {
     /// rotation key.
     pub fn new(channels: &'a [Channel<K>], bones: usize) -> Result<Self, Error> {
         let mut duration = 0.0f32;
+        let mut unit = true;
         for (i, c) in channels.iter().enumerate() {
-            c.validate::<R>(i, bones)?;
+            unit &= c.validate::<R>(i, bones)?;
             duration = duration.max(c.times.at(c.times.len() - 1));
         }
         Ok(Self {
             channels,
             duration,
             bones,
+            unit,
             real: PhantomData,
         })
     }
@@ -137,17 +141,18 @@ impl<'a, R: Real, K: Keys> Clip<'a, R, K> {
         sample(
             self.channels.iter().copied(),
             wrap.time(t, self.duration),
-            self.bones,
+            (self.bones, self.unit),
             pose,
         )
     }
 }
 
-/// Sample channels already validated for `R` and `bones` at clip-local time `t`.
+/// Sample channels already validated for `R` and `bones` at clip-local time `t`; `unit`
+/// only where every channel's validation returned `true`.
 pub(crate) fn sample<R: Real, K: Keys>(
     channels: impl Iterator<Item = Channel<K>>,
     t: f32,
-    bones: usize,
+    (bones, unit): (usize, bool),
     pose: &mut [Transform<R>],
 ) -> Result<(), Error> {
     if !t.is_finite() {
@@ -164,7 +169,7 @@ pub(crate) fn sample<R: Real, K: Keys>(
     }
     let mut span = span::Span::new(t);
     for (i, c) in channels.enumerate() {
-        c.sample_into(t, &mut span, i, pose)?;
+        c.sample_into(t, &mut span, (i, unit), pose)?;
     }
     Ok(())
 }
