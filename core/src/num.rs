@@ -144,15 +144,10 @@ pub trait Real:
     }
     /// The weights `(wa, wb)` of spherical linear interpolation at `t` in [0, 1] between unit
     /// quaternions whose dot product is `d = cos θ` in [0, 1), up to a common positive
-    /// factor (the caller normalises `wa·a + wb·b`): by default `sin((1 − t)θ)/sin θ` and
-    /// `sin(tθ)/sin θ` from [`Real::acos`] and [`Real::sin`]; [`Fx`] gives `sin((1 − t)θ)/θ`
-    /// and `sin(tθ)/θ` from polynomials in products alone (the `arc` module: its bound).
-    fn arc_weights(d: Self, t: Self) -> (Self, Self) {
-        let theta = d.acos();
-        let inverse = Self::ONE / theta.sin();
-        let weight = |x: Self| x.times(theta).sin().times(inverse);
-        (weight(Self::ONE - t), weight(t))
-    }
+    /// factor (the caller normalises `wa·a + wb·b`): `f32` gives `sin((1 − t)θ)/sin θ` and
+    /// `sin(tθ)/sin θ` from `libm`'s `acosf` and `sinf`; [`Fx`] gives `sin((1 − t)θ)/θ` and
+    /// `sin(tθ)/θ` from polynomials in products alone (the `arc` module: its bound).
+    fn arc_weights(d: Self, t: Self) -> (Self, Self);
     /// `self · o` for `|self| ≤ 2` and `|o| ≤` [`Real::LIMIT`] (a unit quantity's component
     /// times a value): the same value as [`Real::times`]. [`Fx`] forms it from four 16-bit
     /// products whose sums stay within 32 bits (on a Cortex-M0 no 64-bit additions); it is
@@ -229,10 +224,6 @@ pub trait Real:
     fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
         rotate(q, v)
     }
-    /// Arc cosine of a value in [−1, 1].
-    fn acos(self) -> Self;
-    /// Sine.
-    fn sin(self) -> Self;
     /// Absolute value.
     fn abs(self) -> Self {
         if self < Self::ZERO {
@@ -381,11 +372,11 @@ impl Real for f32 {
     fn point_within(p: [f32; 3], limit: f32) -> Option<[f32; 3]> {
         Self::within(p, limit).then_some(p)
     }
-    fn acos(self) -> Self {
-        libm::acosf(self.clamp(-1.0, 1.0))
-    }
-    fn sin(self) -> Self {
-        libm::sinf(self)
+    fn arc_weights(d: f32, t: f32) -> (f32, f32) {
+        let theta = libm::acosf(d.clamp(-1.0, 1.0));
+        let inverse = 1.0 / libm::sinf(theta);
+        let weight = |x: f32| libm::sinf(x * theta) * inverse;
+        (weight(1.0 - t), weight(t))
     }
 }
 
@@ -599,14 +590,6 @@ impl Real for Fx {
     #[inline(always)]
     fn rotate_unit(q: [Self; 4], v: [Self; 3]) -> [Self; 3] {
         rotation::rotate_unit(q, v)
-    }
-    fn acos(self) -> Self {
-        // Used once per rotation track per frame (slerp); libm in single precision is
-        // accurate to well below Fx's resolution at the angles that occur.
-        Fx::from_num(libm::acosf(self.to_f32().clamp(-1.0, 1.0)))
-    }
-    fn sin(self) -> Self {
-        Fx::from_num(libm::sinf(self.to_f32()))
     }
 }
 
