@@ -86,7 +86,8 @@ impl<R: Real> Quat<R> {
 
     /// [`Quat::dot`] for components within 2 (unit quaternions and their blends), from
     /// [`Real::times_small`]: the same value.
-    fn dot_small(self, o: Self) -> R {
+    #[inline(always)]
+    pub(crate) fn dot_small(self, o: Self) -> R {
         let p = |u: R, v: R| u.times_small(v);
         p(self.x, o.x) + p(self.y, o.y) + p(self.z, o.z) + p(self.w, o.w)
     }
@@ -94,7 +95,8 @@ impl<R: Real> Quat<R> {
     /// Every component times `s`, for components within 2 and `|s|` within
     /// [`Real::LIMIT`] (a blend's weights, a near-unit length's reciprocal):
     /// [`Real::times_small`], the same value as [`Quat::scale`].
-    fn scale_small(self, s: R) -> Self {
+    #[inline(always)]
+    pub(crate) fn scale_small(self, s: R) -> Self {
         Self {
             x: self.x.times_small(s),
             y: self.y.times_small(s),

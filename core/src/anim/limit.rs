@@ -134,11 +134,6 @@ impl<R: Real> Frame<R> {
     }
 }
 
-/// `a·b` of quaternions whose components are within 2 ([`Real::times_small`]).
-fn dot4<R: Real>(a: Quat<R>, b: Quat<R>) -> R {
-    a.x.times_small(b.x) + a.y.times_small(b.y) + a.z.times_small(b.z) + a.w.times_small(b.w)
-}
-
 /// A [`SwingTwist`] as half-angle cosines and sines in `R`: the swing's `(cos, sin)` and
 /// the twist's `(sin min, sin max)`, `None` where unlimited.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,7 +158,7 @@ impl<R: Real> Prepared<R> {
     #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
         // The twist: the offset's vector part along the axis, with its real part.
-        if self.holds(dot4(frame.twist, q), dot4(frame.reference, q)) {
+        if self.holds(frame.twist.dot_small(q), frame.reference.dot_small(q)) {
             return None;
         }
         self.move_within(frame, q)

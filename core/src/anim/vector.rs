@@ -65,16 +65,9 @@ pub(super) fn long_enough<R: Real>(len2: R) -> bool {
 pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
     // Components within 2 (unit quaternions' sums and products, shortest arcs):
     // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
-    let [x, y, z, w] = [q.x, q.y, q.z, q.w];
-    let len2 = x.times_small(x) + y.times_small(y) + z.times_small(z) + w.times_small(w);
+    let len2 = q.dot_small(q);
     if long_enough(len2) {
-        let r = len2.recip_sqrt();
-        Quat {
-            x: x.times_small(r),
-            y: y.times_small(r),
-            z: z.times_small(r),
-            w: w.times_small(r),
-        }
+        q.scale_small(len2.recip_sqrt())
     } else {
         Quat::IDENTITY
     }
@@ -177,8 +170,7 @@ pub(super) fn arc<R: Real>(
     };
     // Components within 2: the squared length from `Real::times_small` (32-bit sums in
     // fixed point), the same value as `Quat::dot`'s.
-    let len2 = x.times_small(x) + y.times_small(y) + z.times_small(z) + q.w.times_small(q.w);
-    if !long_enough(len2) {
+    if !long_enough(q.dot_small(q)) {
         let [x, y, z] = fallback();
         return Quat {
             x,
