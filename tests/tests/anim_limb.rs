@@ -130,9 +130,19 @@ fn xf<R: Real>(t: &Transform<R>) -> Xf {
     }
 }
 
-fn limb<R: Real>(rest: &[Transform<R>], l: &Limits) -> (Skeleton<R, 4>, Limb<R>) {
+/// The skeleton and limb of `rest`; with `moved`, a skeleton whose end joint sits a quarter
+/// further out at rest than in the pose solved (the same rotations, the same twist axis), so
+/// that the limb takes the bones and their lengths from the pose's world positions rather
+/// than from its rest.
+fn limb<R: Real>(rest: &[Transform<R>], l: &Limits, moved: bool) -> (Skeleton<R, 4>, Limb<R>) {
     let parents: Vec<Option<u16>> = PARENTS.iter().map(|p| p.map(|p| p as u16)).collect();
-    let skel = Skeleton::<R, 4>::new(&parents, rest).unwrap();
+    let mut rest = rest.to_vec();
+    if moved {
+        let quarter = R::from_f32(1.25).unwrap();
+        let end = &mut rest[CHAIN[2]].translation;
+        *end = end.map(|v| v * quarter);
+    }
+    let skel = Skeleton::<R, 4>::new(&parents, &rest).unwrap();
     let hinge = Hinge::new(l.bend.0 as f32, l.bend.1 as f32).unwrap();
     let swing = SwingTwist::new(l.swing as f32, l.twist.0 as f32, l.twist.1 as f32).unwrap();
     let limb = Limb::new(&skel, CHAIN, hinge, Some(swing)).unwrap();
@@ -146,10 +156,11 @@ fn check<R: Real>(
     target: V,
     pole: V,
     l: &Limits,
+    moved: bool,
     (tol, reach, angle): (f64, f64, f64),
 ) -> Result<(), TestCaseError> {
     let (core, pose) = held::<R>(pose);
-    let (skel, limb) = limb(&core, l);
+    let (skel, limb) = limb(&core, l, moved);
     let before = ik_oracle::world(&PARENTS, &pose);
     let at = |w: &[(ik_oracle::M, V)], j: usize| w[CHAIN[j]].1;
     let root = at(&before, 0);
@@ -265,9 +276,10 @@ proptest! {
         target in proptest::array::uniform3(-2.5f64..2.5),
         pole in proptest::array::uniform3(-2.5f64..2.5),
         l in limits(),
+        moved in any::<bool>(),
     ) {
         let extent = 3.0;
-        check::<f32>(&pose, target, pole, &l, (1e-5 * extent, 1e-4 * extent, 1e-4))?;
+        check::<f32>(&pose, target, pole, &l, moved, (1e-5 * extent, 1e-4 * extent, 1e-4))?;
     }
 
     #[test]
@@ -276,9 +288,10 @@ proptest! {
         target in proptest::array::uniform3(-1.5f64..1.5),
         pole in proptest::array::uniform3(-1.5f64..1.5),
         l in limits(),
+        moved in any::<bool>(),
     ) {
         let bound = 1.0 / f64::from(1u32 << 9);
-        check::<Fx>(&pose, target, pole, &l, (bound, bound, 1.0 / 512.0))?;
+        check::<Fx>(&pose, target, pole, &l, moved, (bound, bound, 1.0 / 512.0))?;
     }
 }
 

@@ -186,6 +186,19 @@ fn beyond_error<R: Real>(root: Vec3<R>, mid: Vec3<R>, end: Vec3<R>) -> AnimError
     }
 }
 
+/// `points` (a chain's root, mid and end) when each is within [`coordinate_limit`], else
+/// [`AnimError::Point`] for the first coordinate beyond it.
+#[inline(always)]
+fn near<R: Real>(points: [Vec3<R>; 3]) -> Result<[Vec3<R>; 3], AnimError> {
+    let within = |p: Vec3<R>| R::within(p, limit::<R>());
+    let [root, mid, end] = points;
+    if within(root) && within(mid) && within(end) {
+        Ok(points)
+    } else {
+        Err(beyond_error(root, mid, end))
+    }
+}
+
 impl<R: Real> TwoBone<R> {
     /// The chain with its joints at `root`, `mid` and `end`.
     ///
@@ -205,14 +218,37 @@ impl<R: Real> TwoBone<R> {
         mid: Vec3<R>,
         end: Vec3<R>,
     ) -> Result<Self, AnimError> {
-        let near = |p: Vec3<R>| R::within(p, limit::<R>());
-        if !(near(root) && near(mid) && near(end)) {
-            return Err(beyond_error(root, mid, end));
-        }
+        let points = near([root, mid, end])?;
         let squared = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b));
         let squares = (squared(mid, root), squared(end, mid));
         let upper = squares.0.fast_sqrt();
         let (lower, lower_recip) = squares.1.root_and_recip();
+        Self::bones(points, (upper, lower), squares, lower_recip)
+    }
+
+    /// The chain with its joints at `root`, `mid` and `end` (`points`, a skeleton's world
+    /// positions) and its bones' lengths known, with their squares and the lower bone's
+    /// reciprocal length (a limb's, from its rig: no square roots of the positions'
+    /// differences); errors as [`TwoBone::new`].
+    #[cfg_attr(not(skin_v6m), inline(always))]
+    pub(super) fn with_lengths(
+        points: [Vec3<R>; 3],
+        lengths: (R, R),
+        squares: (R, R),
+        lower_recip: R,
+    ) -> Result<Self, AnimError> {
+        Self::bones(near(points)?, lengths, squares, lower_recip)
+    }
+
+    /// The chain of `points` (within [`coordinate_limit`]) with its bones' lengths, or
+    /// [`AnimError::ZeroBone`] for one shorter than [`Real::EPSILON`].
+    #[inline(always)]
+    fn bones(
+        [root, mid, end]: [Vec3<R>; 3],
+        (upper, lower): (R, R),
+        squares: (R, R),
+        lower_recip: R,
+    ) -> Result<Self, AnimError> {
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
                 return Err(AnimError::ZeroBone {

@@ -22,8 +22,8 @@ use super::error::AnimError;
 use super::ik::{Hinge, TwoBone};
 use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
-    add, direction_in, dot, perpendicular, rotate, rotate_unit, scale, sub, times, turn, unit,
-    unit_in, Vec3,
+    add, direction_in, dot, in_frame, perpendicular, rotate, rotate_unit, scale, sub, times, turn,
+    unit, unit_in, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
@@ -81,6 +81,50 @@ pub struct Limb<R> {
     rest: [Vec3<R>; 4],
     /// The unit directions of the bones at rest ([`Limb::bones`]), `None` for one of no length.
     rest_bones: (Option<Vec3<R>>, Option<Vec3<R>>),
+    /// The bones' lengths at rest in the root's parent's frame (unscaled by it), where the
+    /// root's scale is uniform ([`Lengths`]).
+    rest_lengths: Option<Lengths<R>>,
+}
+
+/// A chain's bone lengths with their squares and the lower bone's reciprocal length, as
+/// [`TwoBone`] takes them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lengths<R> {
+    lengths: (R, R),
+    squares: (R, R),
+    lower_recip: R,
+}
+
+impl<R: Real> Lengths<R> {
+    /// The lengths of the bones `upper` and `lower` (vectors in the same frame), `None` when
+    /// one is shorter than [`Real::EPSILON`] or a coordinate is beyond ±4 (the squares then
+    /// within 48, in the fixed format's range; a chain the solver takes, within
+    /// [`coordinate_limit`](super::coordinate_limit), has no longer bones).
+    fn of(upper: Vec3<R>, lower: Vec3<R>) -> Option<Self> {
+        let four = R::ONE + R::ONE + R::ONE + R::ONE;
+        if !(R::within(upper, four) && R::within(lower, four)) {
+            return None;
+        }
+        let squares = (dot(upper, upper), dot(lower, lower));
+        let (l1, l2) = (squares.0.fast_sqrt(), squares.1.root_and_recip());
+        (l1 >= R::EPSILON && l2.0 >= R::EPSILON).then_some(Self {
+            lengths: (l1, l2.0),
+            squares,
+            lower_recip: l2.1,
+        })
+    }
+
+    /// The lengths scaled by `s` (with `s²` and `1/s`).
+    fn scaled(&self, (s, s2, recip): (R, R, R)) -> Self {
+        Self {
+            lengths: (self.lengths.0.times_small(s), self.lengths.1.times_small(s)),
+            squares: (
+                self.squares.0.times_small(s2),
+                self.squares.1.times_small(s2),
+            ),
+            lower_recip: self.lower_recip.times_small(recip),
+        }
+    }
 }
 
 impl<R: Real> Limb<R> {
@@ -136,6 +180,15 @@ impl<R: Real> Limb<R> {
             rest[end].translation,
             rest[mid].scale,
         ];
+        // The lower bone in the root's frame is the mid joint's scaled end translation times
+        // the root's scale: a length only where that scale is uniform.
+        let [sx, sy, sz] = rest[1];
+        let rest_lengths = (sx == sy && sy == sz)
+            .then(|| {
+                let lower = times(rest[2], rest[3]);
+                Lengths::of(times(rest[0], rest[1]), scale(lower, sx))
+            })
+            .flatten();
         Ok(Self {
             joints,
             bend_cos: (r(libm::cosf(hinge.max())), r(libm::cosf(hinge.min()))),
@@ -143,6 +196,7 @@ impl<R: Real> Limb<R> {
             swing,
             rest,
             rest_bones: bones(rest),
+            rest_lengths,
         })
     }
 
@@ -182,6 +236,9 @@ impl<R: Real> Limb<R> {
     /// Errors: [`AnimError::Joints`] when `pose` or `world` has another length than the
     /// skeleton; as [`TwoBone::new`] for the chain's world positions and as
     /// [`TwoBone::solve`] for the goal.
+    // Out of line on ARMv6-M: inlined into its caller, the solve's values spilled around
+    // the caller's (72 instructions a solve more in the M0 benchmark).
+    #[cfg_attr(skin_v6m, inline(never))]
     pub fn apply<const N: usize>(
         &self,
         skeleton: &Skeleton<R, N>,
@@ -198,7 +255,24 @@ impl<R: Real> Limb<R> {
         };
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
-        let chain = TwoBone::from_points(origin, at(mid), at(end))?;
+        // The bones as they are at rest where the pose keeps the rest's translations and
+        // scales there (a clip that only turns the joints does).
+        let local = self.local(pose);
+        let at_rest = local == self.rest;
+        let (bone, lower) = if at_rest {
+            self.rest_bones
+        } else {
+            bones(local)
+        };
+        let scale = frame_scale(&parent);
+        let points = [origin, at(mid), at(end)];
+        let chain = match (scale, self.rest_lengths) {
+            (Some(s), Some(rest)) if at_rest => {
+                let l = rest.scaled(s);
+                TwoBone::with_lengths(points, l.lengths, l.squares, l.lower_recip)?
+            }
+            _ => TwoBone::from_points(origin, points[1], points[2])?,
+        };
         let bent = chain.bend(
             goal.target,
             goal.pole,
@@ -209,14 +283,19 @@ impl<R: Real> Limb<R> {
 
         // The upper bone in the root's frame; where it points in the parent's frame is its
         // rotation by the root's (the direction from the root to the mid joint there).
-        let (bone, lower) = self.bones(pose);
         let Some(bone) = bone else {
             return Ok(());
         };
         // Whether the root turned as asked (no limit moved it): then the mid joint is where
         // the solve put it and the lower bone's wanted direction is the solve's.
         let mut as_asked = false;
-        if let Some(to) = unit_in(&parent, bent.upper) {
+        // A unit direction into the parent's frame: by its scale's reciprocal where that
+        // is known, else normalised.
+        let into = |u: Vec3<R>| match scale {
+            Some((_, _, recip)) => Some(in_frame(&parent, u, recip)),
+            None => unit_in(&parent, u),
+        };
+        if let Some(to) = into(bent.upper) {
             let q0 = pose[root].rotation;
             let from = rotate_unit(q0, bone);
             let mut q = turn(from, to, q0, || perpendicular(from));
@@ -234,7 +313,7 @@ impl<R: Real> Limb<R> {
         // rotation puts it.
         let q_root = pose[root].rotation;
         let wanted = if as_asked {
-            unit_in(&parent, bent.lower)
+            into(bent.lower)
         } else {
             let upper = times(pose[mid].translation, pose[root].scale);
             let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
@@ -252,26 +331,20 @@ impl<R: Real> Limb<R> {
         Ok(())
     }
 
-    /// The unit directions of the upper and lower bones in the root's and the mid joint's
-    /// frames (the mid joint's translation times the root's scale, the end's times the mid
-    /// joint's), `None` for one of no length: worked out once from the rest pose, and used
-    /// where `pose` has the rest's translations and scales there (as a clip that only turns
-    /// the joints leaves them: twelve comparisons where two unit vectors took six products
-    /// and two normalisations); else from `pose`.
+    /// What sets the bones in `pose`: the mid joint's translation and the root's scale, the
+    /// end's translation and the mid joint's scale. Where they are the rest's (twelve
+    /// comparisons), the bones' directions and lengths worked out once from the rest pose
+    /// stand (two unit vectors took six products and two normalisations, the lengths two
+    /// square roots of the world positions' differences).
     #[inline(always)]
-    fn bones(&self, pose: &[Transform<R>]) -> (Option<Vec3<R>>, Option<Vec3<R>>) {
+    fn local(&self, pose: &[Transform<R>]) -> [Vec3<R>; 4] {
         let [root, mid, end] = self.joints;
-        let local = [
+        [
             pose[mid].translation,
             pose[root].scale,
             pose[end].translation,
             pose[mid].scale,
-        ];
-        if local == self.rest {
-            self.rest_bones
-        } else {
-            bones(local)
-        }
+        ]
     }
 
     /// The unit lower-bone direction `b` with its bend from the unit upper-bone direction
@@ -289,6 +362,25 @@ impl<R: Real> Limb<R> {
         let side = unit(sub(b, scale(a, c))).unwrap_or_else(|| perpendicular(a));
         add(scale(a, cos_t), scale(side, sin_t))
     }
+}
+
+/// The uniform scale `s` of the frame `m` (a rotation times `s`, as [`unit_in`] takes the
+/// frames too), as `(s, s², 1/s)`, from the length of its first column; `None` for `s²`
+/// below [`Real::EPSILON`] (where `1/s` would leave the fixed format's range) or an entry
+/// beyond ±4 (where `s²` might).
+#[inline(always)]
+fn frame_scale<R: Real>(m: &Affine<R>) -> Option<(R, R, R)> {
+    let r = &m.rows;
+    let four = R::ONE + R::ONE + R::ONE + R::ONE;
+    if !R::within([r[0][0], r[1][0], r[2][0]], four) {
+        return None;
+    }
+    let s2 =
+        r[0][0].times_small(r[0][0]) + r[1][0].times_small(r[1][0]) + r[2][0].times_small(r[2][0]);
+    (s2 >= R::EPSILON).then(|| {
+        let (s, recip) = s2.root_and_recip();
+        (s, s2, recip)
+    })
 }
 
 /// The unit directions of `[upper translation, root scale, lower translation, mid scale]`'s

@@ -142,6 +142,19 @@ pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
     }))
 }
 
+/// The unit world vector `u` in the frame of `m` whose linear part is a rotation times the
+/// uniform scale `1/recip_scale`: `u` times the transpose of that part, times `recip_scale`
+/// (of unit length to the rounding, without [`unit_in`]'s normalisation). `u`'s components
+/// go in as the lane's unit scalar, as in [`unit_in`].
+pub(super) fn in_frame<R: Real>(m: &Affine<R>, u: Vec3<R>, recip_scale: R) -> Vec3<R> {
+    let r = &m.rows;
+    let [x, y, z] = u.map(R::to_unit);
+    core::array::from_fn(|c| {
+        (r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z))
+            .times_small(recip_scale)
+    })
+}
+
 /// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
 /// where `a` and `b` are nearly opposite (where `1 + a·b` would keep only the rounding of
 /// the dot product).
