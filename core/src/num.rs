@@ -576,6 +576,19 @@ impl Real for Fx {
         }
         Fx::from_bits(sum >> 4)
     }
+    /// `c + limit` within `[0, 2·limit]` as an unsigned number for each coordinate `c`
+    /// (bits): exactly `|c| ≤ limit` for a limit below 2³⁰ in bits ([`Real::LIMIT`], 64),
+    /// one addition and one comparison each, where `abs` (saturating at −128) and a
+    /// comparison took five or more on a Cortex-M0. A larger limit takes the default.
+    #[inline(always)]
+    fn within(v: [Self; 3], limit: Self) -> bool {
+        let l = limit.to_bits();
+        if !(0..1 << 30).contains(&l) {
+            return v.iter().all(|&c| c.abs() <= limit);
+        }
+        let span = (2 * l) as u32;
+        v.iter().all(|c| c.to_bits().wrapping_add(l) as u32 <= span)
+    }
     /// [`unit_bits`]: components on the [`Q15`] grid, within 2⁻¹⁴ of the exact direction's.
     #[inline(never)]
     fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
@@ -1185,6 +1198,24 @@ mod tests {
             let exact = Fx::from_num(u.to_f32());
             prop_assert_eq!(v.times_unit(u), v * exact);
             prop_assert_eq!(1.5f32.times_unit(w.to_f32().to_unit()), 1.5 * w.to_f32());
+        }
+
+        #[test]
+        fn fixed_within_is_each_magnitude_within_the_limit(
+            v in proptest::array::uniform3(any::<i32>()),
+            near in proptest::array::uniform3(-3i32..=3),
+            l in 0i32..(1 << 30),
+            big in (1i32 << 30)..=i32::MAX,
+        ) {
+            let each = |v: [Fx; 3], limit: Fx| v.iter().all(|&c| c.saturating_abs() <= limit);
+            let at = |bits: [i32; 3]| bits.map(Fx::from_bits);
+            // Anywhere, at the limit's edges (±l and a step either side), and the
+            // extremes; a limit at or beyond 2³⁰ bits too (the default's comparisons).
+            let edges = near.map(|k| (l.saturating_mul(k.signum())).saturating_add(k / 2));
+            for (bits, limit) in [(v, l), (edges, l), ([i32::MIN, i32::MAX, 0], l), (v, big)] {
+                let limit = Fx::from_bits(limit);
+                prop_assert_eq!(Fx::within(at(bits), limit), each(at(bits), limit));
+            }
         }
 
         #[test]

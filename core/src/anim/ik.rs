@@ -230,7 +230,7 @@ impl<R: Real> TwoBone<R> {
     /// positions) and its bones' lengths known, with their squares and the lower bone's
     /// reciprocal length (a limb's, from its rig: no square roots of the positions'
     /// differences); errors as [`TwoBone::new`].
-    #[cfg_attr(not(skin_v6m), inline(always))]
+    #[inline(always)]
     pub(super) fn with_lengths(
         points: [Vec3<R>; 3],
         lengths: (R, R),

@@ -250,8 +250,8 @@ impl<R: Real> Limb<R> {
         AnimError::check_pose(n, pose.len(), world.len())?;
         let [root, mid, end] = self.joints;
         let parent = match skeleton.parents()[root] {
-            Some(p) => world[usize::from(p)],
-            None => *skeleton.root(),
+            Some(p) => &world[usize::from(p)],
+            None => skeleton.root(),
         };
         let at = |j: usize| world[j].translation_part();
         let origin = at(root);
@@ -264,9 +264,9 @@ impl<R: Real> Limb<R> {
         } else {
             bones(local)
         };
-        let scale = frame_scale(&parent);
+        let scale = frame_scale(parent);
         let points = [origin, at(mid), at(end)];
-        let chain = match (scale, self.rest_lengths) {
+        let chain = match (scale, &self.rest_lengths) {
             (Some(s), Some(rest)) if at_rest => {
                 let l = rest.scaled(s);
                 TwoBone::with_lengths(points, l.lengths, l.squares, l.lower_recip)?
@@ -292,8 +292,8 @@ impl<R: Real> Limb<R> {
         // A unit direction into the parent's frame: by its scale's reciprocal where that
         // is known, else normalised.
         let into = |u: Vec3<R>| match scale {
-            Some((_, _, recip)) => Some(in_frame(&parent, u, recip)),
-            None => unit_in(&parent, u),
+            Some((_, _, recip)) => Some(in_frame(parent, u, recip)),
+            None => unit_in(parent, u),
         };
         if let Some(to) = into(bent.upper) {
             let q0 = pose[root].rotation;
@@ -317,7 +317,7 @@ impl<R: Real> Limb<R> {
         } else {
             let upper = times(pose[mid].translation, pose[root].scale);
             let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
-            direction_in(&parent, sub(bent.end, mid_now))
+            direction_in(parent, sub(bent.end, mid_now))
         };
         let wanted = wanted.map(|v| rotate_unit(q_root.conjugate(), v));
         let (Some(lower), Some(to)) = (lower, wanted) else {
