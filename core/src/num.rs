@@ -810,10 +810,11 @@ fn recip_root_bits(y: u32, s: u32) -> Fx {
 }
 
 /// `√x` in `I8F24` from [`inverse_root`]'s `y`, `s` and `m`: `√m'` in Q29 is `m'·y` (below
-/// 2²⁹), and `√x` in `I8F24` bits is that `>> (1 + s/2)`, rounded to nearest.
+/// 2²⁹; `y` below 2³¹, so [`high_umul_short`]), and `√x` in `I8F24` bits is that
+/// `>> (1 + s/2)`, rounded to nearest.
 #[inline(always)]
 fn root_bits(y: u32, s: u32, m: u32) -> Fx {
-    let z = high_umul(m, y);
+    let z = high_umul_short(m, y);
     let shift = 1 + s / 2;
     Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
 }
@@ -830,6 +831,35 @@ fn high_umul(a: u32, b: u32) -> u32 {
     {
         ((u64::from(a) * u64::from(b)) >> 32) as u32
     }
+}
+
+/// [`high_umul`] for `b < 2³¹`: on ARMv6-M [`halves_high_short`], whose sums LLVM leaves
+/// as they are (it recognises [`halves_high`]'s as a 64-bit product and calls the
+/// `__aeabi_lmul` routine for it, about 35 instructions where these take 18).
+#[inline(always)]
+fn high_umul_short(a: u32, b: u32) -> u32 {
+    #[cfg(skin_v6m)]
+    {
+        halves_high_short(a, b)
+    }
+    #[cfg(not(skin_v6m))]
+    {
+        high_umul(a, b)
+    }
+}
+
+/// `⌊a·b/2³²⌋` exactly for `b < 2³¹` from 16-bit halves: `al·bh` is then below 2³¹, so
+/// `m = ⌊al·bl/2¹⁶⌋ + al·bh` fits 32 bits, and `⌊(m + ah·bl)/2¹⁶⌋` is taken as
+/// `⌊(⌊m/2⌋ + ⌊x/2⌋ + (m & x & 1))/2¹⁵⌋` (`x = ah·bl`: the halves' sum is `⌊(m + x)/2⌋`, which
+/// fits 32 bits where `m + x` may not).
+#[cfg(any(test, skin_v6m))]
+#[inline(always)]
+fn halves_high_short(a: u32, b: u32) -> u32 {
+    let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
+    let m = ((al * bl) >> 16) + al * bh;
+    let x = ah * bl;
+    let half = (m >> 1) + (x >> 1) + (m & x & 1);
+    ah * bh + (half >> 15)
 }
 
 /// [`high_umul`] from 16-bit halves: `a·b = ah·bh·2³² + (ah·bl + al·bh)·2¹⁶ + al·bl`, the
@@ -1008,6 +1038,12 @@ mod tests {
         for a in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
             for b in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
                 assert_eq!(halves_mul(a, b), i64::from(a) * i64::from(b), "{a} · {b}");
+            }
+        }
+        for a in [u32::MAX, 0, 0xFFFF, 0x1_0000, 0xFFFF_0001] {
+            for b in [i32::MAX as u32, 0, 0xFFFF, 0x7FFF_0000, 0x7FFF_FFFE] {
+                let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
+                assert_eq!(halves_high_short(a, b), high, "{a} · {b}");
             }
         }
     }
@@ -1207,6 +1243,13 @@ mod tests {
             let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
             prop_assert_eq!(halves_high(a, b), high);
             prop_assert_eq!(high_umul(a, b), high);
+        }
+
+        #[test]
+        fn short_halves_multiply_exactly(a: u32, b in 0u32..1 << 31) {
+            let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
+            prop_assert_eq!(halves_high_short(a, b), high);
+            prop_assert_eq!(high_umul_short(a, b), high);
         }
     }
 
