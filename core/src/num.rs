@@ -589,6 +589,21 @@ impl Real for Fx {
         let span = (2 * l) as u32;
         v.iter().all(|c| c.to_bits().wrapping_add(l) as u32 <= span)
     }
+    /// Each coordinate by [`small_fx_bits`] (the conversion of [`Real::from_f32`] for
+    /// magnitudes below 128, where the general one also tells overflow and subnormals apart:
+    /// about 20 instructions a coordinate on a Cortex-M0 where that takes 55), its magnitude
+    /// then compared with the limit's: the same result as [`Real::from_f32`] and
+    /// [`Real::within`] for a limit in [0, 128).
+    #[inline(always)]
+    fn point_within(p: [f32; 3], limit: Self) -> Option<[Self; 3]> {
+        let limit = limit.to_bits() as u32;
+        let c = |v: f32| {
+            let (negative, magnitude) = small_fx_bits(v)?;
+            let bits = magnitude as i32;
+            (magnitude <= limit).then(|| Fx::from_bits(if negative { -bits } else { bits }))
+        };
+        Some([c(p[0])?, c(p[1])?, c(p[2])?])
+    }
     /// [`unit_bits`]: components on the [`Q15`] grid, within 2⁻¹⁴ of the exact direction's.
     #[inline(never)]
     fn unit_vector(v: [Self; 3]) -> Option<[Self; 3]> {
@@ -823,10 +838,11 @@ fn recip_root_bits(y: u32, s: u32) -> Fx {
 }
 
 /// `√x` in `I8F24` from [`inverse_root`]'s `y`, `s` and `m`: `√m'` in Q29 is `m'·y` (below
-/// 2²⁹), and `√x` in `I8F24` bits is that `>> (1 + s/2)`, rounded to nearest.
+/// 2²⁹; `y` below 2³¹, so [`high_umul_short`]), and `√x` in `I8F24` bits is that
+/// `>> (1 + s/2)`, rounded to nearest.
 #[inline(always)]
 fn root_bits(y: u32, s: u32, m: u32) -> Fx {
-    let z = high_umul(m, y);
+    let z = high_umul_short(m, y);
     let shift = 1 + s / 2;
     Fx::from_bits((((z >> (shift - 1)) + 1) >> 1) as i32)
 }
@@ -843,6 +859,35 @@ fn high_umul(a: u32, b: u32) -> u32 {
     {
         ((u64::from(a) * u64::from(b)) >> 32) as u32
     }
+}
+
+/// [`high_umul`] for `b < 2³¹`: on ARMv6-M [`halves_high_short`], whose sums LLVM leaves
+/// as they are (it recognises [`halves_high`]'s as a 64-bit product and calls the
+/// `__aeabi_lmul` routine for it, about 35 instructions where these take 18).
+#[inline(always)]
+fn high_umul_short(a: u32, b: u32) -> u32 {
+    #[cfg(skin_v6m)]
+    {
+        halves_high_short(a, b)
+    }
+    #[cfg(not(skin_v6m))]
+    {
+        high_umul(a, b)
+    }
+}
+
+/// `⌊a·b/2³²⌋` exactly for `b < 2³¹` from 16-bit halves: `al·bh` is then below 2³¹, so
+/// `m = ⌊al·bl/2¹⁶⌋ + al·bh` fits 32 bits, and `⌊(m + ah·bl)/2¹⁶⌋` is taken as
+/// `⌊(⌊m/2⌋ + ⌊x/2⌋ + (m & x & 1))/2¹⁵⌋` (`x = ah·bl`: the halves' sum is `⌊(m + x)/2⌋`, which
+/// fits 32 bits where `m + x` may not).
+#[cfg(any(test, skin_v6m))]
+#[inline(always)]
+fn halves_high_short(a: u32, b: u32) -> u32 {
+    let (ah, al, bh, bl) = (a >> 16, a & 0xFFFF, b >> 16, b & 0xFFFF);
+    let m = ((al * bl) >> 16) + al * bh;
+    let x = ah * bl;
+    let half = (m >> 1) + (x >> 1) + (m & x & 1);
+    ah * bh + (half >> 15)
 }
 
 /// [`high_umul`] from 16-bit halves: `a·b = ah·bh·2³² + (ah·bl + al·bh)·2¹⁶ + al·bl`, the
@@ -898,6 +943,31 @@ fn halves_mul(a: i32, b: i32) -> i64 {
     // |al·bh|, |ah·bl| < 2^31; |ah·bh| ≤ 2^30; al·bl < 2^32.
     let mid = i64::from(al as i32 * bh) + i64::from(ah * bl as i32);
     (i64::from(ah * bh) << 32) + (mid << 16) + i64::from(al * bl)
+}
+
+/// `v`'s sign and its magnitude in `I8F24` bits, rounded to nearest with ties to even (as
+/// [`fx_bits`]), for `|v|` below 128; `None` for anything else (NaN and ∞ included). With
+/// `|v| = m·2^(e − 150)` (`m` with its leading bit; a subnormal's `e` of 0 gives a value that
+/// rounds to 0 either way), the bits are `m·2^(e − 126)`: a left shift by at most 7 (below
+/// 2³¹), or a right shift by `s = 126 − e`, at most 25 (`m < 2²⁴`: any larger shift rounds
+/// to 0 as well), rounded as `⌊(m + 2^(s−1) − 1 + q₀)/2ˢ⌋` with `q₀` the truncated
+/// quotient's last bit (a tie goes up exactly when `q₀` is odd).
+#[inline(always)]
+fn small_fx_bits(v: f32) -> Option<(bool, u32)> {
+    let bits = v.to_bits();
+    let magnitude = bits & 0x7FFF_FFFF;
+    if magnitude >= 0x4300_0000 {
+        return None; // 128, beyond, ∞ and NaN
+    }
+    let e = magnitude >> 23;
+    let m = (magnitude & 0x7F_FFFF) | 0x80_0000;
+    let q = if e >= 126 {
+        m << (e - 126)
+    } else {
+        let s = (126 - e).min(25);
+        (m + (1 << (s - 1)) - 1 + ((m >> s) & 1)) >> s
+    };
+    Some((bits >> 31 != 0, q))
 }
 
 /// `v` in `I8F24` bits, rounded to nearest with ties to even (as the `fixed` crate's
@@ -976,6 +1046,36 @@ mod tests {
         }
 
         #[test]
+        fn small_conversion_is_the_general_one(bits: u32) {
+            let v = f32::from_bits(bits);
+            let want = fx_bits(v).filter(|_| v.abs() < 128.0);
+            let got = small_fx_bits(v).map(|(n, m)| if n { (m as i32).wrapping_neg() } else { m as i32 });
+            prop_assert_eq!(got, want, "{}", v);
+        }
+
+        #[test]
+        fn small_conversion_near_steps(v in -3.0f32..3.0, k in 0u32..8) {
+            // Values with few bits below 2⁻²⁴ (ties among them) and every exponent below 2.
+            let v = f32::from_bits(v.to_bits() & !((1 << (4 * k)) - 1)) / (1u32 << (3 * k)) as f32;
+            let got = small_fx_bits(v).map(|(n, m)| if n { (m as i32).wrapping_neg() } else { m as i32 });
+            prop_assert_eq!(got, fx_bits(v), "{}", v);
+        }
+
+        #[test]
+        fn points_convert_as_each_coordinate(
+            p in proptest::array::uniform3(prop_oneof![-3.0f32..3.0, -200.0f32..200.0, Just(f32::NAN)]),
+            limit in 0.0f32..100.0,
+        ) {
+            let limit = Fx::from_f32(limit).unwrap();
+            let each = p.map(|v| Fx::from_f32(v).ok());
+            let want = each
+                .iter()
+                .all(|c| matches!(c, Some(c) if c.abs() <= limit))
+                .then(|| each.map(Option::unwrap));
+            prop_assert_eq!(<Fx as Real>::point_within(p, limit), want);
+        }
+
+        #[test]
         fn fast_conversion_near_the_range(v in -130.0f32..130.0) {
             prop_assert_eq!(fx_bits(v), Fx::checked_from_num(v).map(Fx::to_bits), "{}", v);
         }
@@ -1021,6 +1121,12 @@ mod tests {
         for a in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
             for b in [i32::MIN, i32::MAX, -1, 0, 0xFFFF, -0x10000] {
                 assert_eq!(halves_mul(a, b), i64::from(a) * i64::from(b), "{a} · {b}");
+            }
+        }
+        for a in [u32::MAX, 0, 0xFFFF, 0x1_0000, 0xFFFF_0001] {
+            for b in [i32::MAX as u32, 0, 0xFFFF, 0x7FFF_0000, 0x7FFF_FFFE] {
+                let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
+                assert_eq!(halves_high_short(a, b), high, "{a} · {b}");
             }
         }
     }
@@ -1238,6 +1344,13 @@ mod tests {
             let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
             prop_assert_eq!(halves_high(a, b), high);
             prop_assert_eq!(high_umul(a, b), high);
+        }
+
+        #[test]
+        fn short_halves_multiply_exactly(a: u32, b in 0u32..1 << 31) {
+            let high = ((u64::from(a) * u64::from(b)) >> 32) as u32;
+            prop_assert_eq!(halves_high_short(a, b), high);
+            prop_assert_eq!(high_umul_short(a, b), high);
         }
     }
 

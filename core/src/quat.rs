@@ -135,6 +135,12 @@ impl<R: Real> Quat<R> {
         if len < R::EPSILON {
             Self::IDENTITY
         } else if len < R::HALF {
+            let sixty_four = R::from_f32(64.0).unwrap_or(R::ONE);
+            if len.times_small(sixty_four) < R::ONE {
+                // Below 2⁻⁶, where `1/len` would leave `I8F24`'s range: scaled by 64
+                // first (exactly; then at least 2⁻⁶ long).
+                return self.scale(sixty_four).normalize();
+            }
             self.scale(R::ONE / len)
         } else {
             // The reciprocal within 2 (a blend's length is near 1): the products are

@@ -96,6 +96,36 @@ mod core_props {
             prop_assert!(err < 1e-4, "fixed slerp {a:?} {b:?} {t}: {got:?} vs {want:?}");
         }
 
+        /// Any quaternion of at least `Real::EPSILON`'s length normalises to unit length in
+        /// its direction, the short ones too (a shortest arc between nearly opposite vectors
+        /// times a rotation: below 2⁻⁶, `1/len` is beyond `I8F24`'s range).
+        #[test]
+        fn normalize_gives_a_unit_quaternion_at_any_length(
+            q in prop::array::uniform4(-1.0f64..1.0),
+            exp in -10.0f64..0.5,
+        ) {
+            let len = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+            prop_assume!(len > 0.1);
+            let dir = q.map(|v| v / len);
+            let short = dir.map(|v| (v * 2f64.powf(exp)) as f32);
+            let check = |got: [f32; 4], tol: f64| -> Result<(), TestCaseError> {
+                let err = (0..4).map(|i| (f64::from(got[i]) - dir[i]).abs()).fold(0.0, f64::max);
+                prop_assert!(err <= tol, "{short:?} normalised to {got:?}, want {dir:?}");
+                Ok(())
+            };
+            let raw = |v: [f32; 4]| Quat { x: v[0], y: v[1], z: v[2], w: v[3] };
+            check(raw(short).normalize().to_f32(), 1e-5)?;
+            let fx = Quat {
+                x: Fx::from_num(short[0]),
+                y: Fx::from_num(short[1]),
+                z: Fx::from_num(short[2]),
+                w: Fx::from_num(short[3]),
+            };
+            // The components' rounding, 2⁻²⁴, is 2⁻¹⁴ of the shortest length here (2⁻¹⁰:
+            // shorter ones' squared lengths, a few steps of `I8F24`, tell little).
+            check(fx.normalize().to_f32(), 1.0 / 4096.0)?;
+        }
+
         #[test]
         fn transform_matrices_match_the_oracle(
             t in prop::array::uniform3(-100.0f32..100.0),

@@ -129,11 +129,15 @@ pub struct TwoBone<R> {
     squares: (R, R),
     /// `1/lower`, from the same normalisation as the length.
     lower_recip: R,
+    /// `1/upper`, likewise (the law of cosines' `1/(2·l₁·d)` from it and the direction's
+    /// `1/d`).
+    upper_recip: R,
 }
 
 /// A solve's new mid and end positions with the bones' directions: `mid` is the root plus
 /// `upper` times the upper bone's length, `end` is `mid` plus `lower` times the lower bone's
-/// (`upper` and `lower` of unit length, `lower` within the rounding of the law of cosines).
+/// (`upper` and `lower` of unit length: `upper` within the rounding of its cosine and sine to
+/// [`Real::Unit`], `lower` within the rounding of the law of cosines).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Bent<R> {
     pub(super) upper: Vec3<R>,
@@ -221,23 +225,23 @@ impl<R: Real> TwoBone<R> {
         let points = near([root, mid, end])?;
         let squared = |a: Vec3<R>, b: Vec3<R>| dot(sub(a, b), sub(a, b));
         let squares = (squared(mid, root), squared(end, mid));
-        let upper = squares.0.fast_sqrt();
+        let (upper, upper_recip) = squares.0.root_and_recip();
         let (lower, lower_recip) = squares.1.root_and_recip();
-        Self::bones(points, (upper, lower), squares, lower_recip)
+        Self::bones(points, (upper, lower), squares, (upper_recip, lower_recip))
     }
 
     /// The chain with its joints at `root`, `mid` and `end` (`points`, a skeleton's world
-    /// positions) and its bones' lengths known, with their squares and the lower bone's
-    /// reciprocal length (a limb's, from its rig: no square roots of the positions'
-    /// differences); errors as [`TwoBone::new`].
+    /// positions) and its bones' lengths known, with their squares and reciprocals (a
+    /// limb's, from its rig: no square roots of the positions' differences); errors as
+    /// [`TwoBone::new`].
     #[inline(always)]
     pub(super) fn with_lengths(
         points: [Vec3<R>; 3],
         lengths: (R, R),
         squares: (R, R),
-        lower_recip: R,
+        recips: (R, R),
     ) -> Result<Self, AnimError> {
-        Self::bones(near(points)?, lengths, squares, lower_recip)
+        Self::bones(near(points)?, lengths, squares, recips)
     }
 
     /// The chain of `points` (within [`coordinate_limit`]) with its bones' lengths, or
@@ -247,7 +251,7 @@ impl<R: Real> TwoBone<R> {
         [root, mid, end]: [Vec3<R>; 3],
         (upper, lower): (R, R),
         squares: (R, R),
-        lower_recip: R,
+        (upper_recip, lower_recip): (R, R),
     ) -> Result<Self, AnimError> {
         for (bone, l) in [upper, lower].into_iter().enumerate() {
             if l < R::EPSILON {
@@ -265,6 +269,7 @@ impl<R: Real> TwoBone<R> {
             lower,
             squares,
             lower_recip,
+            upper_recip,
         })
     }
 
@@ -326,32 +331,36 @@ impl<R: Real> TwoBone<R> {
         let (sum, twice) = (l1_squared + l2_squared, l1.times_small(l2 + l2));
         let at = |c: R| sum + twice.times_small(c);
         let to_target = sub(target, self.root);
-        // The distance and the direction from one reciprocal square root: d = d²·(1/d).
+        // The direction from one reciprocal square root of the squared distance `d2`.
         let d2 = dot(to_target, to_target);
-        let (direction, mut d) = if long_enough(d2) {
+        let (direction, inverse) = if long_enough(d2) {
             let inverse = d2.recip_sqrt();
-            (scale(to_target, inverse), d2.times(inverse))
+            (scale(to_target, inverse), Some(inverse))
         } else {
             let fallback = unit(sub(self.end, self.root));
-            (
-                fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]),
-                d2.fast_sqrt(),
-            )
+            (fallback.unwrap_or([R::ZERO, -R::ONE, R::ZERO]), None)
         };
+        // The target's distance, `d2·(1/d)` where the direction has the reciprocal.
+        let distance = || inverse.map_or_else(|| d2.fast_sqrt(), |inverse| d2.times(inverse));
+        // The distance the end goes to, where it is not the target's (`None`: `d2`, and
+        // the end at the target).
+        let mut moved = None;
         // No softening at 1 (`start` would be the reach), told from the bits: no conversion.
         if soft.to_bits() != 1.0f32.to_bits() {
+            let d = distance();
             let start = r(soft).times_small(reach);
             if d > start && reach > start {
                 let (x, span) = (d - start, reach - start);
-                d = start + span.times(x).times((x + span).recip());
+                let d = start + span.times(x).times((x + span).recip());
+                moved = Some((d, d.times_small(d)));
             }
         }
         let (near2, far2) = (at(cos_max), at(cos_min));
-        let mut dd = d.times_small(d);
+        let dd = moved.map_or(d2, |(_, dd)| dd);
         if dd > far2 {
-            (d, dd) = (far2.fast_sqrt(), far2);
+            moved = Some((far2.fast_sqrt(), far2));
         } else if dd < near2 {
-            (d, dd) = (near2.fast_sqrt(), near2);
+            moved = Some((near2.fast_sqrt(), near2));
         }
         // The bend plane's second axis: towards the pole, else the current mid joint, else
         // anything perpendicular.
@@ -362,14 +371,33 @@ impl<R: Real> TwoBone<R> {
         let side = across(pole)
             .or_else(|| across(self.mid))
             .unwrap_or_else(|| perpendicular(direction));
-        let cos_a =
-            (l1_squared + dd - l2_squared).times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
+        // The law of cosines, cos α = (l₁² + d² − l₂²) / (2·l₁·d): at the target's distance
+        // (not too small for its reciprocal root) `1/d` is the direction's and `1/l₁` the
+        // chain's; else the distance's reciprocal.
+        let (end, cos_a) = match (moved, inverse) {
+            (None, Some(inverse)) if d2 >= R::EPSILON => {
+                // 2·cos α = (l₁² + d² − l₂²)·(1/d)·(1/l₁), halved.
+                let twice_cos = (l1_squared + d2 - l2_squared)
+                    .times(inverse)
+                    .times(self.upper_recip);
+                (target, twice_cos.times_unit(R::HALF.to_unit()))
+            }
+            _ => {
+                let (d, dd) = moved.unwrap_or_else(|| (distance(), d2));
+                let cos_a = (l1_squared + dd - l2_squared)
+                    .times((l1 + l1).times_small(d.max(R::EPSILON)).recip());
+                (add(self.root, scale(direction, d)), cos_a)
+            }
+        };
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
         let sin_a = (R::ONE - cos_a.times_small(cos_a)).fast_sqrt();
-        let upper = add(scale(direction, cos_a), scale(side, sin_a));
+        // The upper bone's direction: the cosine and sine as the lane's unit scalar (`Q15`
+        // in fixed point: two 32-bit products each where an `I8F24` product takes four).
+        let (cos_u, sin_u) = (cos_a.to_unit(), sin_a.to_unit());
+        let upper: Vec3<R> =
+            core::array::from_fn(|i| direction[i].times_unit(cos_u) + side[i].times_unit(sin_u));
         let mid = add(self.root, scale(upper, l1));
-        let end = add(self.root, scale(direction, d));
         // All the way at 1 (the one weight in [0, 1] whose conversion is 1), told from the bits.
         if weight.to_bits() == 1.0f32.to_bits() {
             // The lower bone: `end − mid`, of length l₂.

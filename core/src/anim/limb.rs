@@ -86,13 +86,12 @@ pub struct Limb<R> {
     rest_lengths: Option<Lengths<R>>,
 }
 
-/// A chain's bone lengths with their squares and the lower bone's reciprocal length, as
-/// [`TwoBone`] takes them.
+/// A chain's bone lengths with their squares and reciprocals, as [`TwoBone`] takes them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Lengths<R> {
     lengths: (R, R),
     squares: (R, R),
-    lower_recip: R,
+    recips: (R, R),
 }
 
 impl<R: Real> Lengths<R> {
@@ -106,23 +105,21 @@ impl<R: Real> Lengths<R> {
             return None;
         }
         let squares = (dot(upper, upper), dot(lower, lower));
-        let (l1, l2) = (squares.0.fast_sqrt(), squares.1.root_and_recip());
-        (l1 >= R::EPSILON && l2.0 >= R::EPSILON).then_some(Self {
-            lengths: (l1, l2.0),
+        let (l1, l2) = (squares.0.root_and_recip(), squares.1.root_and_recip());
+        (l1.0 >= R::EPSILON && l2.0 >= R::EPSILON).then_some(Self {
+            lengths: (l1.0, l2.0),
             squares,
-            lower_recip: l2.1,
+            recips: (l1.1, l2.1),
         })
     }
 
     /// The lengths scaled by `s` (with `s²` and `1/s`).
     fn scaled(&self, (s, s2, recip): (R, R, R)) -> Self {
+        let (l, q, r) = (self.lengths, self.squares, self.recips);
         Self {
-            lengths: (self.lengths.0.times_small(s), self.lengths.1.times_small(s)),
-            squares: (
-                self.squares.0.times_small(s2),
-                self.squares.1.times_small(s2),
-            ),
-            lower_recip: self.lower_recip.times_small(recip),
+            lengths: (l.0.times_small(s), l.1.times_small(s)),
+            squares: (q.0.times_small(s2), q.1.times_small(s2)),
+            recips: (r.0.times_small(recip), r.1.times_small(recip)),
         }
     }
 }
@@ -269,7 +266,7 @@ impl<R: Real> Limb<R> {
         let chain = match (scale, &self.rest_lengths) {
             (Some(s), Some(rest)) if at_rest => {
                 let l = rest.scaled(s);
-                TwoBone::with_lengths(points, l.lengths, l.squares, l.lower_recip)?
+                TwoBone::with_lengths(points, l.lengths, l.squares, l.recips)?
             }
             _ => TwoBone::from_points(origin, points[1], points[2])?,
         };

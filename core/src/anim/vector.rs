@@ -66,11 +66,18 @@ pub(super) fn normalized<R: Real>(q: Quat<R>) -> Quat<R> {
     // Components within 2 (unit quaternions' sums and products, shortest arcs):
     // `Real::times_small`, the same values as `Quat::dot` and `Quat::scale`.
     let len2 = q.dot_small(q);
-    if long_enough(len2) {
-        q.scale_small(len2.recip_sqrt())
-    } else {
-        Quat::IDENTITY
+    if !long_enough(len2) {
+        return Quat::IDENTITY;
     }
+    if len2 < R::EPSILON {
+        // Shorter than 2⁻⁶ in fixed point (a shortest arc between nearly opposite vectors
+        // times a rotation), where `1/|q|` would leave `I8F24`'s range (`recip_sqrt`
+        // saturates below 2⁻¹⁴, and the quaternion came out far from unit length): scaled
+        // by 64 first, exactly, so that its squared length is at least 2⁻¹².
+        let big = q.scale_small(R::from_f32(64.0).unwrap_or(R::ONE));
+        return big.scale_small(big.dot_small(big).recip_sqrt());
+    }
+    q.scale_small(len2.recip_sqrt())
 }
 
 /// A unit vector perpendicular to the unit vector `a`.
