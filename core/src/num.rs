@@ -74,6 +74,11 @@ pub trait Real:
     /// The smallest determinant or length the maths divides by (`1e-6` in `f32`, 2⁻¹² in
     /// fixed point); anything smaller counts as degenerate.
     const EPSILON: Self;
+    /// How far [`Real::unit_dot`] of two 4-vectors of length at most 1 may be from their dot
+    /// product, beyond the rounding every product has: 0 in `f32` (its dot product is the
+    /// exact one, rounded); for [`Fx`] its bound `(‖a‖₁ + ‖b‖₁)·2⁻¹⁴ + 2⁻²⁶` with each
+    /// `‖·‖₁ ≤ 2`, 2⁻¹² + 2⁻²⁶, rounded up to `I8F24`'s grid.
+    const UNIT_DOT_ERROR: Self;
     /// The largest magnitude the palette maths lets a matrix entry reach; larger results
     /// are reported as overflow. Half the format's range for fixed point.
     const LIMIT: f32;
@@ -302,6 +307,7 @@ impl Real for f32 {
     const ONE: Self = 1.0;
     const HALF: Self = 0.5;
     const EPSILON: Self = 1.0e-6;
+    const UNIT_DOT_ERROR: Self = 0.0;
     const LIMIT: f32 = 1.0e30;
     const NAME: &'static str = "f32";
 
@@ -385,6 +391,7 @@ impl Real for Fx {
     const ONE: Self = Fx::ONE;
     const HALF: Self = Fx::lit("0.5");
     const EPSILON: Self = Fx::from_bits(1 << 12);
+    const UNIT_DOT_ERROR: Self = Fx::from_bits((1 << 12) + 1);
     const LIMIT: f32 = 64.0;
     const NAME: &'static str = "I8F24";
 

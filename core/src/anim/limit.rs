@@ -92,7 +92,7 @@ impl SwingTwist {
         Prepared {
             swing,
             twist,
-            squares: (square(cos), square(lo), square(hi)),
+            squares: (square(cos + slack()), square(lo), square(hi)),
         }
     }
 
@@ -134,14 +134,32 @@ impl<R: Real> Frame<R> {
     }
 }
 
+/// The margin by which [`Prepared::holds`] asks a rotation to be within the limit, in the
+/// twist's half-angle sine and the swing's half-angle cosine: `8ε`, `ε` =
+/// [`Real::UNIT_DOT_ERROR`] (in fixed point 2⁻⁹ and a step, about 0.004 radians of angle; 0
+/// in `f32`). Its test takes the offset's parts from [`Real::unit_dot`], each within `ε` of
+/// the exact; the length `n` of the two is then within `√2·ε`, the twist's sine `±along`
+/// within `ε`, so a sine `2.5ε` inside `[lo·n, hi·n]` (`|lo|, |hi| ≤ 1`) and an `n` `1.5ε`
+/// above the swing's cosine are inside for the exact parts too; the rest of the margin
+/// (`5.5ε`, above 2⁻⁹·⁶ in fixed point) keeps the squared comparisons' rounding (a few 2⁻²⁴,
+/// against that rest squared, above 2⁻¹⁹·²) from deciding. A real part within the margin
+/// of 0 (a turn of nearly π, whose twist's sign the rounding could flip) is left to the full
+/// clamp, as is anything within the margin of the limit: the clamp finds it within and
+/// leaves it as it is.
+fn slack<R: Real>() -> R {
+    let twice = R::UNIT_DOT_ERROR + R::UNIT_DOT_ERROR;
+    let four = twice + twice;
+    four + four
+}
+
 /// A [`SwingTwist`] as half-angle cosines and sines in `R`: the swing's `(cos, sin)` and
 /// the twist's `(sin min, sin max)`, `None` where unlimited.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Prepared<R> {
     swing: Option<(R, R)>,
     twist: Option<(R, R)>,
-    /// The squares of the swing's cosine and of the twist's two sines ([`Prepared::holds`]
-    /// compares squares: no square root).
+    /// The squares of the swing's cosine plus [`slack`] and of the twist's two sines
+    /// ([`Prepared::holds`] compares squares: no square root).
     squares: (R, R, R),
 }
 
@@ -157,8 +175,11 @@ impl<R: Real> Prepared<R> {
     /// [`Prepared::move_within`].
     #[cfg_attr(not(skin_v6m), inline(always))]
     pub(super) fn hold(&self, frame: &Frame<R>, q: Quat<R>) -> Option<Quat<R>> {
-        // The twist: the offset's vector part along the axis, with its real part.
-        if self.holds(frame.twist.dot_small(q), frame.reference.dot_small(q)) {
+        // The twist: the offset's vector part along the axis, with its real part (coarse
+        // dot products: one 32-bit product a term in fixed point; the test's margin covers
+        // their error).
+        let [t, r, q4] = [frame.twist, frame.reference, q].map(|p| [p.x, p.y, p.z, p.w]);
+        if self.holds(R::unit_dot(t, q4), R::unit_dot(r, q4)) {
             return None;
         }
         self.move_within(frame, q)
@@ -209,34 +230,37 @@ impl<R: Real> Prepared<R> {
 
 impl<R: Real> Prepared<R> {
     /// Whether the offset whose vector part has `along` on the twist axis and whose real
-    /// part is `w` is within the limit, without splitting it: with `n = √(along² + w²)` the
-    /// twist is `σ·(along, w)/n` (`σ` the sign of `w`, for its `w ≥ 0` hemisphere) and the
-    /// swing's real part is `n` (`offset·twist⁻¹` has real part `σ·(w² + along²)/n`), so
-    /// the twist's sine is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the
-    /// swing within its limit when `n ≥ cos`. Each is compared squared, by the signs (`cos`
-    /// is not negative), so that no square root is taken. An offset too short to split is
-    /// left to the full clamp.
+    /// part is `w` (each within [`Real::UNIT_DOT_ERROR`] of the exact) is within the limit
+    /// by the margin [`slack`], without splitting it: with `n = √(along² + w²)` the twist is
+    /// `σ·(along, w)/n` (`σ` the sign of `w`, for its `w ≥ 0` hemisphere) and the swing's real
+    /// part is `n` (`offset·twist⁻¹` has real part `σ·(w² + along²)/n`), so the twist's sine
+    /// is within `[lo, hi]` when `σ·along` is within `[lo·n, hi·n]` and the swing within its
+    /// limit when `n ≥ cos`: here `σ·along − slack ≥ lo·n`, `σ·along + slack ≤ hi·n` and
+    /// `n ≥ cos + slack`. Each is compared squared, by the signs (`cos` is not negative), so
+    /// that no square root is taken. An offset too short to split, or whose `w` is within
+    /// the margin of 0, is left to the full clamp.
     #[inline(always)]
     fn holds(&self, along: R, w: R) -> bool {
+        let slack = slack::<R>();
         let len2 = along.times_small(along) + w.times_small(w);
-        if !long_enough(len2) {
+        if !long_enough(len2) || w.abs() <= slack {
             return false;
         }
         let sine = if w < R::ZERO { -along } else { along };
-        let s2 = sine.times_small(sine);
         let (cos2, lo2, hi2) = self.squares;
         let twist = match self.twist {
             Some((lo, hi)) => {
-                // sine ≥ lo·n, and sine ≤ hi·n.
+                // sine − slack ≥ lo·n, and sine + slack ≤ hi·n.
+                let (low, high) = (sine - slack, sine + slack);
                 let above = if lo > R::ZERO {
-                    sine > R::ZERO && s2 >= lo2.times_small(len2)
+                    low > R::ZERO && low.times_small(low) >= lo2.times_small(len2)
                 } else {
-                    sine >= R::ZERO || s2 <= lo2.times_small(len2)
+                    low >= R::ZERO || low.times_small(low) <= lo2.times_small(len2)
                 };
                 let below = if hi < R::ZERO {
-                    sine < R::ZERO && s2 >= hi2.times_small(len2)
+                    high < R::ZERO && high.times_small(high) >= hi2.times_small(len2)
                 } else {
-                    sine <= R::ZERO || s2 <= hi2.times_small(len2)
+                    high <= R::ZERO || high.times_small(high) <= hi2.times_small(len2)
                 };
                 above && below
             }
@@ -254,4 +278,124 @@ fn unit4<R: Real>(s: R, w: R) -> Option<(R, R)> {
         let r = len2.recip_sqrt();
         (s.times(r), w.times(r))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::Fx;
+    use proptest::prelude::*;
+
+    type Q = [f64; 4];
+
+    fn product(a: Q, b: Q) -> Q {
+        let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ]
+    }
+
+    fn unit<const N: usize>(v: [f64; N]) -> [f64; N] {
+        let n = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+        v.map(|c| c / n)
+    }
+
+    fn about(axis: [f64; 3], angle: f64) -> Q {
+        let (s, c) = (angle / 2.0).sin_cos();
+        [axis[0] * s, axis[1] * s, axis[2] * s, c]
+    }
+
+    /// The swing angle and the twist's half-angle sine of `q` from `reference` about
+    /// `axis`, in `f64` from `R`'s values (the module's definitions).
+    fn split<R: Real>(reference: Quat<R>, axis: Vec3<R>, q: Quat<R>) -> (f64, f64) {
+        let f = |p: Quat<R>| p.to_f32().map(f64::from);
+        let [rx, ry, rz, rw] = f(reference);
+        let offset = product([-rx, -ry, -rz, rw], f(q));
+        let a = axis.map(|c| f64::from(c.to_f32()));
+        let along = offset[0] * a[0] + offset[1] * a[1] + offset[2] * a[2];
+        let n = (along * along + offset[3] * offset[3]).sqrt();
+        let sine = if offset[3] < 0.0 { -along } else { along } / n;
+        (2.0 * n.min(1.0).acos(), sine)
+    }
+
+    /// Rotations near a limit's edges (a swing and a twist each within 0.02 of a bound)
+    /// that the test keeps as they are are within the limit, to 10⁻⁵ (the inputs' own
+    /// rounding): its margin covers its coarse dot products.
+    fn kept_rotations_are_within<R: Real>(
+        (swing, lo, hi): (f64, f64, f64),
+        reference: Q,
+        (axis, across): ([f64; 3], [f64; 3]),
+        (off_swing, off_twist, upper): (f64, f64, bool),
+    ) -> Result<(), TestCaseError> {
+        let limit = SwingTwist::new(swing as f32, lo as f32, hi as f32).unwrap();
+        let [a0, a1, a2] = axis;
+        let side = unit([
+            a1 * across[2] - a2 * across[1],
+            a2 * across[0] - a0 * across[2],
+            a0 * across[1] - a1 * across[0],
+        ]);
+        let twist = about(axis, if upper { hi } else { lo } + off_twist);
+        let q = product(reference, product(about(side, swing + off_swing), twist));
+        let to = |p: Q| Quat::<R>::from_f32(p.map(|c| c as f32)).unwrap();
+        let a = axis.map(|c| R::from_f32(c as f32).unwrap());
+        let (reference, q) = (to(reference), to(q));
+        if limit.prepare().hold(&Frame::new(reference, a), q).is_none() {
+            let (s, sine) = split(reference, a, q);
+            let tol = 1e-5;
+            prop_assert!(s <= swing + tol, "swing {s} beyond {swing}");
+            let (min, max) = ((lo / 2.0).sin(), (hi / 2.0).sin());
+            prop_assert!(
+                sine >= min - tol && sine <= max + tol,
+                "twist {sine} outside [{min}, {max}]"
+            );
+        }
+        Ok(())
+    }
+
+    fn direction() -> impl Strategy<Value = [f64; 3]> {
+        proptest::array::uniform3(-1.0f64..1.0)
+            .prop_filter("a direction", |d| {
+                d.iter().map(|c| c * c).sum::<f64>() > 0.01
+            })
+            .prop_map(unit)
+    }
+
+    fn limits() -> impl Strategy<Value = (f64, f64, f64)> {
+        (0.2f64..2.5, -1.5f64..0.5, 0.0f64..1.5).prop_map(|(s, lo, span)| (s, lo, lo + span))
+    }
+
+    fn near() -> impl Strategy<Value = (f64, f64, bool)> {
+        (-0.02f64..0.02, -0.02f64..0.02, any::<bool>())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn fixed_test_keeps_only_rotations_within(
+            l in limits(),
+            r in proptest::array::uniform4(-1.0f64..1.0).prop_filter("a rotation", |q| q.iter().map(|c| c * c).sum::<f64>() > 0.01),
+            axis in direction(),
+            across in direction(),
+            n in near(),
+        ) {
+            prop_assume!((axis[0] * across[0] + axis[1] * across[1] + axis[2] * across[2]).abs() < 0.9);
+            kept_rotations_are_within::<Fx>(l, unit(r), (axis, across), n)?;
+        }
+
+        #[test]
+        fn f32_test_keeps_only_rotations_within(
+            l in limits(),
+            r in proptest::array::uniform4(-1.0f64..1.0).prop_filter("a rotation", |q| q.iter().map(|c| c * c).sum::<f64>() > 0.01),
+            axis in direction(),
+            across in direction(),
+            n in near(),
+        ) {
+            prop_assume!((axis[0] * across[0] + axis[1] * across[1] + axis[2] * across[2]).abs() < 0.9);
+            kept_rotations_are_within::<f32>(l, unit(r), (axis, across), n)?;
+        }
+    }
 }
