@@ -233,9 +233,10 @@ impl<R: Real> Limb<R> {
     /// Errors: [`AnimError::Joints`] when `pose` or `world` has another length than the
     /// skeleton; as [`TwoBone::new`] for the chain's world positions and as
     /// [`TwoBone::solve`] for the goal.
-    // Out of line on ARMv6-M: inlined into its caller, the solve's values spilled around
-    // the caller's (72 instructions a solve more in the M0 benchmark).
-    #[cfg_attr(skin_v6m, inline(never))]
+    // Out of line: inlined into its caller, the solve's values were spilled around the
+    // caller's (in the boards' benchmarks 72 instructions a solve more on the Cortex-M0,
+    // 40 on the Cortex-M4F).
+    #[inline(never)]
     pub fn apply<const N: usize>(
         &self,
         skeleton: &Skeleton<R, N>,
