@@ -20,12 +20,13 @@
 //! about the root–target line, which moves no length and not the end, and its length's
 //! error (with the part of the direction's error along that line, to first order at most
 //! half of it) moves the mid joint by at most 2⁻¹⁵ of the upper bone (≤ 0.7 here). The
-//! upper bone's direction is the root angle's cosine and sine in `Q15` (`Real::to_unit`,
-//! each within 2⁻¹⁶) times the root–target direction and that axis: its error, at most
-//! 2⁻¹⁶·√2 (the two are perpendicular), moves the mid joint by at most 2⁻¹⁵·⁵ of the upper
-//! bone (2⁻¹⁶ here), which changes each bone's length by at most that and does not move the
-//! end (the target itself where it is reached, else a point on the root–target line). With
-//! the 2⁻¹⁴ above: 2⁻¹⁴ + 2⁻¹⁵ + 2⁻¹⁶ < 2⁻¹³.
+//! upper bone's direction is the root angle's cosine and sine in `Q15` (the cosine by
+//! `Real::to_unit`, within 2⁻¹⁶; the sine by `Real::unit_root` of `1 − cos²`, within
+//! 1.002·2⁻¹⁵) times the root–target direction and that axis: its error, at most
+//! 2⁻¹⁵·√(¼ + 1.002²) < 1.12·2⁻¹⁵ (the two are perpendicular), moves the mid joint by at most
+//! 0.79·2⁻¹⁵ here (the upper bone ≤ 0.7), which changes each bone's length by at most that
+//! and does not move the end (the target itself where it is reached, else a point on the
+//! root–target line). With the 2⁻¹⁴ above: 2⁻¹⁴ + 2⁻¹⁵ + 0.79·2⁻¹⁵ < 2⁻¹³.
 
 use proptest::prelude::*;
 use skin_core::anim::{coordinate_limit, AnimError, Hinge, Input, TwoBone};

@@ -391,10 +391,13 @@ impl<R: Real> TwoBone<R> {
         };
         let cos_a = if cos_a > R::ONE { R::ONE } else { cos_a };
         let cos_a = if cos_a < -R::ONE { -R::ONE } else { cos_a };
-        let sin_a = (R::ONE - cos_a.times_small(cos_a)).fast_sqrt();
         // The upper bone's direction: the cosine and sine as the lane's unit scalar (`Q15`
-        // in fixed point: two 32-bit products each where an `I8F24` product takes four).
-        let (cos_u, sin_u) = (cos_a.to_unit(), sin_a.to_unit());
+        // in fixed point: two 32-bit products each where an `I8F24` product takes four), the
+        // sine's square root taken to that precision only.
+        let (cos_u, sin_u) = (
+            cos_a.to_unit(),
+            (R::ONE - cos_a.times_small(cos_a)).unit_root(),
+        );
         let upper: Vec3<R> =
             core::array::from_fn(|i| direction[i].times_unit(cos_u) + side[i].times_unit(sin_u));
         let mid = add(self.root, scale(upper, l1));
