@@ -212,15 +212,16 @@ pub trait Real:
         })
     }
     /// A lane's own way to turn the unit quaternion `q` (`[x, y, z, w]`) by the shortest arc
-    /// from the unit vector `from` to the unit vector `to`, normalised, where it has one:
-    /// `None` to take the general steps (a shortest arc, its product with `q`, a
-    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products, `None` where
-    /// the vectors are nearly opposite (`1 + from·to` below 2⁻⁸): each component within
-    /// 2⁻¹³ of the exact normalised product.
+    /// from the unit vector `from` (the unit vector `v` rotated by `q`, as
+    /// [`Real::rotate_unit`]) to the unit vector `to`, normalised, where it has one:
+    /// `Err(from)` to take the general steps (a shortest arc, its product with `q`, a
+    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products from `q`'s
+    /// one conversion, `Err` where the vectors are nearly opposite (`1 + from·to` below
+    /// 2⁻⁸): each component within 2⁻¹³ of the exact normalised product.
     #[inline(always)]
-    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
-        let _ = (from, to, q);
-        None
+    fn fast_turn(q: [Self; 4], v: [Self; 3], to: [Self; 3]) -> Result<[Self; 4], [Self; 3]> {
+        let _ = to;
+        Err(Self::rotate_unit(q, v))
     }
     /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
     /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
@@ -618,8 +619,8 @@ impl Real for Fx {
     }
     /// [`rotation::turn`]: `Q15`, 32-bit products.
     #[inline(always)]
-    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
-        rotation::turn(from, to, q)
+    fn fast_turn(q: [Self; 4], v: [Self; 3], to: [Self; 3]) -> Result<[Self; 4], [Self; 3]> {
+        rotation::turn(q, v, to)
     }
     /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
     #[inline(always)]

@@ -295,8 +295,7 @@ impl<R: Real> Limb<R> {
         };
         if let Some(to) = into(bent.upper) {
             let q0 = pose[root].rotation;
-            let from = rotate_unit(q0, bone);
-            let mut q = turn(from, to, q0, || perpendicular(from));
+            let mut q = turn(q0, bone, to);
             as_asked = true;
             if let Some((limit, frame)) = &self.swing {
                 if let Some(held) = limit.hold(frame, q) {
@@ -321,11 +320,10 @@ impl<R: Real> Limb<R> {
         let (Some(lower), Some(to)) = (lower, wanted) else {
             return Ok(());
         };
-        let from = rotate_unit(pose[mid].rotation, lower);
         // The solve held the bend within the hinge; where the root's limit stopped it
         // short, the bend from where the mid joint now is is held again.
         let to = if as_asked { to } else { self.bend(bone, to) };
-        pose[mid].rotation = turn(from, to, pose[mid].rotation, || perpendicular(from));
+        pose[mid].rotation = turn(pose[mid].rotation, lower, to);
         Ok(())
     }
 

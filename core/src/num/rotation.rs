@@ -33,6 +33,24 @@ fn round15(x: i32) -> i32 {
     (x + (1 << 14)) >> 15
 }
 
+/// The unit quaternion `q` (`I8F24` bits) in `Q15`, each component rounded to nearest.
+#[inline(always)]
+fn quat15(q: [Fx; 4]) -> [i32; 4] {
+    q.map(|c| q15(c.to_bits()))
+}
+
+/// The unit vector `v` (`I8F24` bits) in `Q15`, each component rounded to nearest.
+#[inline(always)]
+fn vec15(v: [Fx; 3]) -> [i32; 3] {
+    v.map(|c| q15(c.to_bits()))
+}
+
+/// `Q15` components to `I8F24` bits (exact).
+#[inline(always)]
+fn from15<const N: usize>(v: [i32; N]) -> [Fx; N] {
+    v.map(|c| Fx::from_bits(c << 9))
+}
+
 /// The unit vector `v` (`I8F24` bits) rotated by the unit quaternion `q` (`[x, y, z, w]`,
 /// `I8F24` bits): `v + 2(w·c + u × c)` with `c = u × v`, `u = (x, y, z)`, in `Q15`.
 ///
@@ -44,8 +62,15 @@ fn round15(x: i32) -> i32 {
 /// 2⁻¹³ of the exact rotation (tested).
 #[inline(never)]
 pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
-    let [x, y, z, w] = q.map(|c| q15(c.to_bits()));
-    let [a, b, e] = v.map(|c| q15(c.to_bits()));
+    from15(rotate15(quat15(q), vec15(v)))
+}
+
+/// [`rotate_unit`] of `Q15` components, its result in `Q15` (on the grid the `I8F24` result
+/// takes, so that converting it back is exact).
+#[inline(always)]
+fn rotate15(q: [i32; 4], v: [i32; 3]) -> [i32; 3] {
+    let [x, y, z, w] = q;
+    let [a, b, e] = v;
     let c = [
         round15(y * e - z * b),
         round15(z * a - x * e),
@@ -56,15 +81,17 @@ pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
         w * c[1] + z * c[0] - x * c[2],
         w * c[2] + x * c[1] - y * c[0],
     ];
-    // v + 2t in Q15: t is Q30, so 2t is `t >> 14`, rounded; then to `I8F24` (Q24).
-    let out = |v: i32, t: i32| Fx::from_bits((v + ((t + (1 << 13)) >> 14)) << 9);
+    // v + 2t in Q15: t is Q30, so 2t is `t >> 14`, rounded.
+    let out = |v: i32, t: i32| v + ((t + (1 << 13)) >> 14);
     [out(a, t[0]), out(b, t[1]), out(e, t[2])]
 }
 
 /// The unit quaternion `a·q` for the shortest arc `a = (from × to, 1 + from·to)` from the unit
-/// vector `from` to the unit vector `to` and the unit quaternion `q` (`I8F24` bits): a
-/// joint's rotation turned so that `from` goes to `to`. `None` where the vectors are nearly
-/// opposite (`1 + from·to` below 2⁻⁸), for the general steps to take.
+/// vector `from` ([`rotate_unit`] of the unit vector `v` by `q`) to the unit vector `to`
+/// (`I8F24` bits): a joint's rotation turned so that its bone `v` goes to `to`. `q` goes to
+/// `Q15` once, for both, and `from` stays there (the same bits as [`rotate_unit`]'s, whose
+/// `Q15` result converts to `I8F24` and back exactly). `Err(from)` where the vectors are
+/// nearly opposite (`1 + from·to` below 2⁻⁸), for the general steps to take.
 ///
 /// In `Q15`, 32-bit products: `from·to` and `from × to` of the vectors in `Q15` are exact in
 /// `Q30` (the components of unit vectors the lane makes are on the `Q15` grid); the half arc
@@ -76,9 +103,11 @@ pub(super) fn rotate_unit(q: [Fx; 4], v: [Fx; 3]) -> [Fx; 3] {
 /// normalisation took 60 `I8F24` products (four 16-bit multiplies each on a Cortex-M0) and
 /// an inverse square root, this takes 25 `MULS` and one seed-table step.
 #[inline(never)]
-pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
-    let [a, b, c] = from.map(|v| q15(v.to_bits()));
-    let [d, e, f] = to.map(|v| q15(v.to_bits()));
+pub(super) fn turn(q: [Fx; 4], v: [Fx; 3], to: [Fx; 3]) -> Result<[Fx; 4], [Fx; 3]> {
+    let q = quat15(q);
+    let from = rotate15(q, vec15(v));
+    let [a, b, c] = from;
+    let [d, e, f] = vec15(to);
     // 1 + from·to in Q30 (up to 2³¹: unsigned); where the vectors are more than a quarter
     // turn apart, as |from + to|²/2 (each square below 2³¹ there), which stays the angle's
     // where the vectors' lengths are a few 2⁻¹⁶ off 1 and `1 + from·to` is small.
@@ -90,7 +119,7 @@ pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
         (x * x + y * y + z * z) as u32 >> 1
     };
     if w < 1 << 22 {
-        return None;
+        return Err(from15(from));
     }
     // The half arc in Q15 (Q30 halved and shifted down by 15, rounded), scaled by 2^k so
     // that its squared length 4^k·w/2³¹ is in [¼, 1)·(1 − 2⁻¹²): its rounding then at most
@@ -109,7 +138,7 @@ pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
         half(a * e - b * d),
     );
     let hw = ((w + (1 << (down - 1))) >> down) as i32;
-    let [x, y, z, qw] = q.map(|v| q15(v.to_bits()));
+    let [x, y, z, qw] = q;
     let p = [
         hw * x + hx * qw + hy * z - hz * y,
         hw * y - hx * z + hy * qw + hz * x,
@@ -119,7 +148,7 @@ pub(super) fn turn(from: [Fx; 3], to: [Fx; 3], q: [Fx; 4]) -> Option<[Fx; 4]> {
     // Normalised: the product's length is the scaled half arc's (2¹⁴ to 2¹⁵ in Q15, as
     // `unit_block` takes it), without finding an exponent.
     let c = p.map(|v| (v + (1 << 14)) >> 15);
-    Some(super::unit_block(c).map(|c| Fx::from_bits(c << 9)))
+    Ok(from15(super::unit_block(c)))
 }
 
 #[cfg(test)]
@@ -179,18 +208,21 @@ mod tests {
     }
 
     proptest! {
-        /// Turns within 2⁻¹³ of the exactly normalised product of the exact arc and `q`.
+        /// Turns within 2⁻¹³ of the exactly normalised product of `q` and the exact arc from
+        /// the bone `v` as [`rotate_unit`] rotates it by `q` (that rotation returned where
+        /// the arc is too short).
         #[test]
         fn turns_are_within_their_bound(
-            from in proptest::array::uniform3(-1.0f64..1.0),
+            v in proptest::array::uniform3(-1.0f64..1.0),
             to in proptest::array::uniform3(-1.0f64..1.0),
             q in proptest::array::uniform4(-1.0f64..1.0),
         ) {
             let n = |v: [f64; 3]| v.iter().map(|c| c * c).sum::<f64>().sqrt();
-            prop_assume!(n(from) > 0.01 && n(to) > 0.01);
+            prop_assume!(n(v) > 0.01 && n(to) > 0.01);
             prop_assume!(q.iter().map(|c| c * c).sum::<f64>() > 0.01);
             let unit = |v: [f64; 3]| Fx::unit_vector(v.map(|c| fx(c / n(v)))).unwrap();
-            let (from, to, q) = (unit(from), unit(to), unit4(q).map(fx));
+            let (v, to, q) = (unit(v), unit(to), unit4(q).map(fx));
+            let from = rotate_unit(q, v);
             // The exact arc between the directions of the grid's vectors.
             let exact = |v: [Fx; 3]| {
                 let v = v.map(|c| c.to_num::<f64>());
@@ -206,15 +238,18 @@ mod tests {
                 aw * z + ax * y - ay * x + az * w,
                 aw * w - ax * x - ay * y - az * z,
             ]);
-            match turn(from, to, q) {
-                Some(got) => {
+            match turn(q, v, to) {
+                Ok(got) => {
                     prop_assert!(arc[3] >= 1.0 / 256.0 - 1e-9);
                     for (g, w) in got.iter().zip(p) {
                         let err = (g.to_num::<f64>() - w).abs();
                         prop_assert!(err <= 1.0 / 8192.0, "{err} {got:?} {p:?} {arc:?}");
                     }
                 }
-                None => prop_assert!(arc[3] < 1.0 / 256.0 + 1e-9),
+                Err(got) => {
+                    prop_assert!(arc[3] < 1.0 / 256.0 + 1e-9);
+                    prop_assert_eq!(got, from);
+                }
             }
         }
     }
