@@ -223,6 +223,23 @@ pub trait Real:
         let _ = to;
         Err(Self::rotate_unit(q, v))
     }
+    /// [`Real::fast_turn`] to the unit vector `w` in the frame of the unit quaternion `p`
+    /// (`[x, y, z, w]`): to `to`, `w` rotated by `p`'s conjugate (as
+    /// [`Real::rotate_unit`]); `Err([from, to])` to take the general steps (always for
+    /// `f32`); [`Fx`] in [`Q15`] throughout, the same bits as those two steps.
+    #[inline(always)]
+    fn fast_turn_in(
+        q: [Self; 4],
+        v: [Self; 3],
+        p: [Self; 4],
+        w: [Self; 3],
+    ) -> Result<[Self; 4], [[Self; 3]; 2]> {
+        let [x, y, z, pw] = p;
+        Err([
+            Self::rotate_unit(q, v),
+            Self::rotate_unit([-x, -y, -z, pw], w),
+        ])
+    }
     /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
     /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
     /// within about 2⁻¹³ of the exact rotation).
@@ -621,6 +638,16 @@ impl Real for Fx {
     #[inline(always)]
     fn fast_turn(q: [Self; 4], v: [Self; 3], to: [Self; 3]) -> Result<[Self; 4], [Self; 3]> {
         rotation::turn(q, v, to)
+    }
+    /// [`rotation::turn_in`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn fast_turn_in(
+        q: [Self; 4],
+        v: [Self; 3],
+        p: [Self; 4],
+        w: [Self; 3],
+    ) -> Result<[Self; 4], [[Self; 3]; 2]> {
+        rotation::turn_in(q, v, p, w)
     }
     /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
     #[inline(always)]

@@ -125,6 +125,18 @@ pub(super) fn turn<R: Real>(q: Quat<R>, v: Vec3<R>, to: Vec3<R>) -> Quat<R> {
     }
 }
 
+/// [`turn`] to the unit vector `w` in the frame of the unit quaternion `p` (to
+/// `rotate_unit(p.conjugate(), w)`): [`Real::fast_turn_in`] where the lane has it (fixed
+/// point: `w`'s rotation in `Q15` too), else the general steps (`f32`, bit for bit as
+/// those).
+#[inline(always)]
+pub(super) fn turn_in<R: Real>(q: Quat<R>, v: Vec3<R>, p: Quat<R>, w: Vec3<R>) -> Quat<R> {
+    match R::fast_turn_in([q.x, q.y, q.z, q.w], v, [p.x, p.y, p.z, p.w], w) {
+        Ok([x, y, z, w]) => Quat { x, y, z, w },
+        Err([from, to]) => normalized(then(arc(from, to, || perpendicular(from)), q)),
+    }
+}
+
 /// The unit direction of the world vector `v` in the frame of `m` ([`unit_in`] of `v`
 /// scaled to unit length first, so that nothing leaves fixed point), or `None` for a
 /// vector without length.

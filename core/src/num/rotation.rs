@@ -106,8 +106,34 @@ fn rotate15(q: [i32; 4], v: [i32; 3]) -> [i32; 3] {
 pub(super) fn turn(q: [Fx; 4], v: [Fx; 3], to: [Fx; 3]) -> Result<[Fx; 4], [Fx; 3]> {
     let q = quat15(q);
     let from = rotate15(q, vec15(v));
+    arc_then(from, vec15(to), q).ok_or_else(|| from15(from))
+}
+
+/// [`turn`] to the unit vector `w` (`I8F24` bits) in the frame of the unit quaternion `p`:
+/// to `rotate_unit(p⁻¹, w)` (`p⁻¹` its conjugate, negated in `I8F24` as
+/// [`Quat::conjugate`](crate::quat::Quat::conjugate) negates it), which also stays in `Q15`:
+/// the same bits as [`rotate_unit`] and [`turn`] in turn. `Err([from, to])` where the
+/// vectors are nearly opposite.
+#[inline(never)]
+pub(super) fn turn_in(
+    q: [Fx; 4],
+    v: [Fx; 3],
+    p: [Fx; 4],
+    w: [Fx; 3],
+) -> Result<[Fx; 4], [[Fx; 3]; 2]> {
+    let q = quat15(q);
+    let from = rotate15(q, vec15(v));
+    let [x, y, z, pw] = p;
+    let to = rotate15(quat15([-x, -y, -z, pw]), vec15(w));
+    arc_then(from, to, q).ok_or_else(|| [from15(from), from15(to)])
+}
+
+/// [`turn`]'s steps once `from`, `to` and `q` are in `Q15`: the shortest arc, its product
+/// with `q`, normalised; `None` where the arc is too short.
+#[inline(always)]
+fn arc_then(from: [i32; 3], to: [i32; 3], q: [i32; 4]) -> Option<[Fx; 4]> {
     let [a, b, c] = from;
-    let [d, e, f] = vec15(to);
+    let [d, e, f] = to;
     // 1 + from·to in Q30 (up to 2³¹: unsigned); where the vectors are more than a quarter
     // turn apart, as |from + to|²/2 (each square below 2³¹ there), which stays the angle's
     // where the vectors' lengths are a few 2⁻¹⁶ off 1 and `1 + from·to` is small.
@@ -119,7 +145,7 @@ pub(super) fn turn(q: [Fx; 4], v: [Fx; 3], to: [Fx; 3]) -> Result<[Fx; 4], [Fx; 
         (x * x + y * y + z * z) as u32 >> 1
     };
     if w < 1 << 22 {
-        return Err(from15(from));
+        return None;
     }
     // The half arc in Q15 (Q30 halved and shifted down by 15, rounded), scaled by 2^k so
     // that its squared length 4^k·w/2³¹ is in [¼, 1)·(1 − 2⁻¹²): its rounding then at most
@@ -148,7 +174,7 @@ pub(super) fn turn(q: [Fx; 4], v: [Fx; 3], to: [Fx; 3]) -> Result<[Fx; 4], [Fx; 
     // Normalised: the product's length is the scaled half arc's (2¹⁴ to 2¹⁵ in Q15, as
     // `unit_block` takes it), without finding an exponent.
     let c = p.map(|v| (v + (1 << 14)) >> 15);
-    Ok(from15(super::unit_block(c)))
+    Some(from15(super::unit_block(c)))
 }
 
 #[cfg(test)]
@@ -250,6 +276,34 @@ mod tests {
                     prop_assert!(arc[3] < 1.0 / 256.0 + 1e-9);
                     prop_assert_eq!(got, from);
                 }
+            }
+        }
+    }
+
+    proptest! {
+        /// A turn to a direction in a rotated frame is the turn to that direction rotated
+        /// into it, bit for bit, or the same vectors where the arc is too short.
+        #[test]
+        fn turns_in_a_frame_are_turns_to_the_rotated_direction(
+            v in proptest::array::uniform3(-1.0f64..1.0),
+            w in proptest::array::uniform3(-1.0f64..1.0),
+            q in proptest::array::uniform4(-1.0f64..1.0),
+            p in proptest::array::uniform4(-1.0f64..1.0),
+        ) {
+            let n = |v: [f64; 3]| v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            prop_assume!(n(v) > 0.01 && n(w) > 0.01);
+            let n4 = |q: [f64; 4]| q.iter().map(|c| c * c).sum::<f64>();
+            prop_assume!(n4(q) > 0.01 && n4(p) > 0.01);
+            let unit = |v: [f64; 3]| Fx::unit_vector(v.map(|c| fx(c / n(v)))).unwrap();
+            let (v, w, q, p) = (unit(v), unit(w), unit4(q).map(fx), unit4(p).map(fx));
+            let to = rotate_unit([-p[0], -p[1], -p[2], p[3]], w);
+            match (turn_in(q, v, p, w), turn(q, v, to)) {
+                (Ok(got), Ok(want)) => prop_assert_eq!(got, want),
+                (Err([from, got_to]), Err(want_from)) => {
+                    prop_assert_eq!(from, want_from);
+                    prop_assert_eq!(got_to, to);
+                }
+                (got, want) => prop_assert!(false, "{got:?} {want:?}"),
             }
         }
     }
