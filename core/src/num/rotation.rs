@@ -1,6 +1,8 @@
 //! Rotations of unit quantities in the fixed lane's unit scalar, with 32-bit products only:
-//! [`Fx`]'s [`Real::rotate_unit`](super::Real::rotate_unit) and
-//! [`Real::fast_turn`](super::Real::fast_turn). A Cortex-M0 has no 32 × 32 → 64-bit
+//! [`Fx`]'s [`Real::rotate_unit`](super::Real::rotate_unit),
+//! [`Real::fast_turn`](super::Real::fast_turn) and
+//! [`Real::fast_turn_in`](super::Real::fast_turn_in) (a rotation, then a turn by the arc
+//! from its result, without leaving `Q15` between them). A Cortex-M0 has no 32 × 32 → 64-bit
 //! multiply, so an `I8F24` product is four 16-bit multiplies (or two for
 //! [`Real::times_unit`](super::Real::times_unit)); a product of two `Q15` values is one
 //! `MULS` (below 2³⁰), and sums of such products stay in 32 bits. The rounding moves each
@@ -110,8 +112,8 @@ pub(super) fn turn(q: [Fx; 4], v: [Fx; 3], to: [Fx; 3]) -> Result<[Fx; 4], [Fx; 
 }
 
 /// [`turn`] to the unit vector `w` (`I8F24` bits) in the frame of the unit quaternion `p`:
-/// to `rotate_unit(p⁻¹, w)` (`p⁻¹` its conjugate, negated in `I8F24` as
-/// [`Quat::conjugate`](crate::quat::Quat::conjugate) negates it), which also stays in `Q15`:
+/// to `rotate_unit(p⁻¹, w)` (`p⁻¹` its conjugate, `x`, `y`, `z` negated in `I8F24`, before
+/// the conversion to `Q15`, as a quaternion's conjugate negates them), which also stays in `Q15`:
 /// the same bits as [`rotate_unit`] and [`turn`] in turn. `Err([from, to])` where the
 /// vectors are nearly opposite.
 #[inline(never)]
