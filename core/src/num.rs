@@ -82,6 +82,9 @@ pub trait Real:
     /// The largest magnitude the palette maths lets a matrix entry reach; larger results
     /// are reported as overflow. Half the format's range for fixed point.
     const LIMIT: f32;
+    /// A quarter of `√LIMIT` in the format (a constant): the largest coordinate magnitude
+    /// the two-bone solver takes, so that squared distances between its points fit.
+    const POINT_LIMIT: Self;
     /// A short name for reports: `"f32"` or `"I8F24"`.
     const NAME: &'static str;
 
@@ -327,6 +330,7 @@ impl Real for f32 {
     const EPSILON: Self = 1.0e-6;
     const UNIT_DOT_ERROR: Self = 0.0;
     const LIMIT: f32 = 1.0e30;
+    const POINT_LIMIT: Self = const_root(Self::LIMIT) / 4.0;
     const NAME: &'static str = "f32";
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
@@ -411,6 +415,9 @@ impl Real for Fx {
     const EPSILON: Self = Fx::from_bits(1 << 12);
     const UNIT_DOT_ERROR: Self = Fx::from_bits((1 << 12) + 1);
     const LIMIT: f32 = 64.0;
+    /// 2 (`√64 / 4`, exact in `f32` and in the format).
+    const POINT_LIMIT: Self =
+        Fx::from_bits((const_root(Self::LIMIT) / 4.0 * (1 << Fx::FRAC_NBITS) as f32) as i32);
     const NAME: &'static str = "I8F24";
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
@@ -703,6 +710,20 @@ fn root(x: f32) -> f32 {
     {
         libm::sqrtf(x)
     }
+}
+
+/// `√x` of a positive, normal `x`, for constants: Newton's steps `y ← (y + x/y) / 2` from
+/// the exponent-halving estimate (within a factor of 1.5), each at least halving the error
+/// and, once it is small, squaring it: eight steps leave the `f32` rounding (8 exactly for
+/// `I8F24`'s limit of 64).
+pub(crate) const fn const_root(x: f32) -> f32 {
+    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fc0_0000);
+    let mut step = 0;
+    while step < 8 {
+        y = 0.5 * (y + x / y);
+        step += 1;
+    }
+    y
 }
 
 /// Intervals of the inverse-square-root seed table over [¼, 1) (the fixed lane's unit
