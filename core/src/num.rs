@@ -82,6 +82,9 @@ pub trait Real:
     /// The largest magnitude the palette maths lets a matrix entry reach; larger results
     /// are reported as overflow. Half the format's range for fixed point.
     const LIMIT: f32;
+    /// A quarter of `√LIMIT` in the format (a constant): the largest coordinate magnitude
+    /// the two-bone solver takes, so that squared distances between its points fit.
+    const POINT_LIMIT: Self;
     /// A short name for reports: `"f32"` or `"I8F24"`.
     const NAME: &'static str;
 
@@ -218,15 +221,33 @@ pub trait Real:
         })
     }
     /// A lane's own way to turn the unit quaternion `q` (`[x, y, z, w]`) by the shortest arc
-    /// from the unit vector `from` to the unit vector `to`, normalised, where it has one:
-    /// `None` to take the general steps (a shortest arc, its product with `q`, a
-    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products, `None` where
-    /// the vectors are nearly opposite (`1 + from·to` below 2⁻⁸): each component within
-    /// 2⁻¹³ of the exact normalised product.
+    /// from the unit vector `from` (the unit vector `v` rotated by `q`, as
+    /// [`Real::rotate_unit`]) to the unit vector `to`, normalised, where it has one:
+    /// `Err(from)` to take the general steps (a shortest arc, its product with `q`, a
+    /// normalisation), always for `f32`; [`Fx`] in [`Q15`] with 32-bit products from `q`'s
+    /// one conversion, `Err` where the vectors are nearly opposite (`1 + from·to` below
+    /// 2⁻⁸): each component within 2⁻¹³ of the exact normalised product.
     #[inline(always)]
-    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
-        let _ = (from, to, q);
-        None
+    fn fast_turn(q: [Self; 4], v: [Self; 3], to: [Self; 3]) -> Result<[Self; 4], [Self; 3]> {
+        let _ = to;
+        Err(Self::rotate_unit(q, v))
+    }
+    /// [`Real::fast_turn`] to the unit vector `w` in the frame of the unit quaternion `p`
+    /// (`[x, y, z, w]`): to `to`, `w` rotated by `p`'s conjugate (as
+    /// [`Real::rotate_unit`]); `Err([from, to])` to take the general steps (always for
+    /// `f32`); [`Fx`] in [`Q15`] throughout, the same bits as those two steps.
+    #[inline(always)]
+    fn fast_turn_in(
+        q: [Self; 4],
+        v: [Self; 3],
+        p: [Self; 4],
+        w: [Self; 3],
+    ) -> Result<[Self; 4], [[Self; 3]; 2]> {
+        let [x, y, z, pw] = p;
+        Err([
+            Self::rotate_unit(q, v),
+            Self::rotate_unit([-x, -y, -z, pw], w),
+        ])
     }
     /// The unit vector `v` rotated by the unit quaternion `q` (`[x, y, z, w]`): the default
     /// (and `f32`) is [`rotate`]; [`Fx`] works in [`Q15`] with 32-bit products (each result
@@ -315,6 +336,7 @@ impl Real for f32 {
     const EPSILON: Self = 1.0e-6;
     const UNIT_DOT_ERROR: Self = 0.0;
     const LIMIT: f32 = 1.0e30;
+    const POINT_LIMIT: Self = const_root(Self::LIMIT) / 4.0;
     const NAME: &'static str = "f32";
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
@@ -403,6 +425,9 @@ impl Real for Fx {
     const EPSILON: Self = Fx::from_bits(1 << 12);
     const UNIT_DOT_ERROR: Self = Fx::from_bits((1 << 12) + 1);
     const LIMIT: f32 = 64.0;
+    /// 2 (`√64 / 4`, exact in `f32` and in the format).
+    const POINT_LIMIT: Self =
+        Fx::from_bits((const_root(Self::LIMIT) / 4.0 * (1 << Fx::FRAC_NBITS) as f32) as i32);
     const NAME: &'static str = "I8F24";
 
     fn from_f32(v: f32) -> Result<Self, NumError> {
@@ -633,8 +658,18 @@ impl Real for Fx {
     }
     /// [`rotation::turn`]: `Q15`, 32-bit products.
     #[inline(always)]
-    fn fast_turn(from: [Self; 3], to: [Self; 3], q: [Self; 4]) -> Option<[Self; 4]> {
-        rotation::turn(from, to, q)
+    fn fast_turn(q: [Self; 4], v: [Self; 3], to: [Self; 3]) -> Result<[Self; 4], [Self; 3]> {
+        rotation::turn(q, v, to)
+    }
+    /// [`rotation::turn_in`]: `Q15`, 32-bit products.
+    #[inline(always)]
+    fn fast_turn_in(
+        q: [Self; 4],
+        v: [Self; 3],
+        p: [Self; 4],
+        w: [Self; 3],
+    ) -> Result<[Self; 4], [[Self; 3]; 2]> {
+        rotation::turn_in(q, v, p, w)
     }
     /// [`rotation::rotate_unit`]: `Q15`, 32-bit products.
     #[inline(always)]
@@ -690,6 +725,20 @@ fn root(x: f32) -> f32 {
     {
         libm::sqrtf(x)
     }
+}
+
+/// `√x` of a positive, normal `x`, for constants: Newton's steps `y ← (y + x/y) / 2` from
+/// the exponent-halving estimate (within a factor of 1.5), each at least halving the error
+/// and, once it is small, squaring it: eight steps leave the `f32` rounding (8 exactly for
+/// `I8F24`'s limit of 64).
+pub(crate) const fn const_root(x: f32) -> f32 {
+    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fc0_0000);
+    let mut step = 0;
+    while step < 8 {
+        y = 0.5 * (y + x / y);
+        step += 1;
+    }
+    y
 }
 
 /// Intervals of the inverse-square-root seed table over [¼, 1) (the fixed lane's unit

@@ -27,8 +27,8 @@
 //! and to, the bend's side) are on the `Q15` grid (`Real::unit_vector`: components within
 //! 2⁻¹⁴, a direction off by at most √3·2⁻¹⁴ ≈ 2⁻¹³·²): each arc's angle off by at most
 //! twice that, moving the joints below it by that much of a bone ≤ 0.5, 2⁻¹³·² an arc,
-//! 2⁻¹²·² for the two. Each joint's rotation turned by its arc is `Real::fast_turn` in
-//! fixed point (the arc, its product with the rotation and the normalisation in `Q15`, the
+//! 2⁻¹²·² for the two. Each joint's rotation turned by its arc is `Real::fast_turn` (or
+//! `Real::fast_turn_in`, the same bits) in fixed point (the arc, its product with the rotation and the normalisation in `Q15`, the
 //! result on the `Q15` grid): each component within 2⁻¹³ of the exactly normalised product
 //! (tested in `num::rotation`), the rotation's angle off by at most 2·|δq| ≤ 2⁻¹¹, which
 //! moves the joints below the root by that much of their distance from it (≤ 1 here: 2⁻¹¹)

@@ -22,30 +22,19 @@
 
 use super::error::{AnimError, Input};
 use super::vector::{add, dot, long_enough, perpendicular, scale, sub, unit, Vec3};
-use crate::num::Real;
+use crate::num::{const_root, Real};
 
 /// The largest coordinate magnitude the solver takes in format `R`.
 pub fn coordinate_limit<R: Real>() -> f32 {
-    const { root(R::LIMIT) / 4.0 }
+    const { const_root(R::LIMIT) / 4.0 }
 }
 
-/// `√x` of a positive, normal `x`, for constants: Newton's steps `y ← (y + x/y) / 2` from
-/// the exponent-halving estimate (within a factor of 1.5), each at least halving the error
-/// and, once it is small, squaring it: eight steps leave the `f32` rounding (8 exactly for
-/// `I8F24`'s limit of 64).
-const fn root(x: f32) -> f32 {
-    let mut y = f32::from_bits((x.to_bits() >> 1) + 0x1fc0_0000);
-    let mut step = 0;
-    while step < 8 {
-        y = 0.5 * (y + x / y);
-        step += 1;
-    }
-    y
-}
-
-/// [`coordinate_limit`] in `R` (a constant).
+/// [`coordinate_limit`] in `R`: [`Real::POINT_LIMIT`], a constant of the format (its
+/// conversion from `f32` was left as a call in `f32` on the Cortex-M4F; tested to be that
+/// conversion).
+#[inline(always)]
 fn limit<R: Real>() -> R {
-    R::from_f32(coordinate_limit::<R>()).unwrap_or(R::ZERO)
+    R::POINT_LIMIT
 }
 
 /// Whether `v` is beyond [`coordinate_limit`] (or NaN, which fails every comparison): a
@@ -424,5 +413,24 @@ impl<R: Real> TwoBone<R> {
             mid,
             end: add(mid, scale(end_dir, l2)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::Fx;
+
+    #[test]
+    fn the_limit_is_the_coordinate_limit_converted() {
+        assert_eq!(
+            limit::<Fx>(),
+            Fx::from_f32(coordinate_limit::<Fx>()).unwrap()
+        );
+        assert_eq!(limit::<Fx>().to_f32(), 2.0);
+        assert_eq!(
+            limit::<f32>(),
+            f32::from_f32(coordinate_limit::<f32>()).unwrap()
+        );
     }
 }

@@ -23,7 +23,7 @@ use super::ik::{Hinge, TwoBone};
 use super::limit::{Frame, Prepared, SwingTwist};
 use super::vector::{
     add, direction_in, dot, in_frame, perpendicular, rotate, rotate_unit, scale, sub, times, turn,
-    unit, unit_in, Vec3,
+    turn_in, unit, unit_in, Vec3,
 };
 use crate::affine::Affine;
 use crate::num::Real;
@@ -295,8 +295,7 @@ impl<R: Real> Limb<R> {
         };
         if let Some(to) = into(bent.upper) {
             let q0 = pose[root].rotation;
-            let from = rotate_unit(q0, bone);
-            let mut q = turn(from, to, q0, || perpendicular(from));
+            let mut q = turn(q0, bone, to);
             as_asked = true;
             if let Some((limit, frame)) = &self.swing {
                 if let Some(held) = limit.hold(frame, q) {
@@ -310,22 +309,24 @@ impl<R: Real> Limb<R> {
         // where it points, and where it should, from the mid joint as the root's new
         // rotation puts it.
         let q_root = pose[root].rotation;
-        let wanted = if as_asked {
-            into(bent.lower)
+        let Some(lower) = lower else {
+            return Ok(());
+        };
+        let q_mid = pose[mid].rotation;
+        if as_asked {
+            if let Some(wanted) = into(bent.lower) {
+                pose[mid].rotation = turn_in(q_mid, lower, q_root, wanted);
+            }
         } else {
             let upper = times(pose[mid].translation, pose[root].scale);
             let mid_now = add(origin, parent.transform_vector(rotate(q_root, upper)));
-            direction_in(parent, sub(bent.end, mid_now))
-        };
-        let wanted = wanted.map(|v| rotate_unit(q_root.conjugate(), v));
-        let (Some(lower), Some(to)) = (lower, wanted) else {
-            return Ok(());
-        };
-        let from = rotate_unit(pose[mid].rotation, lower);
-        // The solve held the bend within the hinge; where the root's limit stopped it
-        // short, the bend from where the mid joint now is is held again.
-        let to = if as_asked { to } else { self.bend(bone, to) };
-        pose[mid].rotation = turn(from, to, pose[mid].rotation, || perpendicular(from));
+            if let Some(wanted) = direction_in(parent, sub(bent.end, mid_now)) {
+                // The solve held the bend within the hinge; where the root's limit stopped
+                // it short, the bend from where the mid joint now is is held again.
+                let to = self.bend(bone, rotate_unit(q_root.conjugate(), wanted));
+                pose[mid].rotation = turn(q_mid, lower, to);
+            }
+        }
         Ok(())
     }
 

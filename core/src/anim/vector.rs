@@ -111,19 +111,29 @@ pub(super) fn then<R: Real>(a: Quat<R>, q: Quat<R>) -> Quat<R> {
     Quat { x, y, z, w }
 }
 
-/// The unit quaternion `q` turned by the shortest arc from the unit vector `from` to the
-/// unit vector `to` ([`arc`] with its `fallback`), normalised: [`Real::fast_turn`] where
-/// the lane has it (fixed point: `Q15`, 32-bit products), else
-/// `normalized(then(arc(from, to, fallback), q))` (`f32`, bit for bit as those steps).
-pub(super) fn turn<R: Real>(
-    from: Vec3<R>,
-    to: Vec3<R>,
-    q: Quat<R>,
-    fallback: impl FnOnce() -> Vec3<R>,
-) -> Quat<R> {
-    match R::fast_turn(from, to, [q.x, q.y, q.z, q.w]) {
-        Some([x, y, z, w]) => Quat { x, y, z, w },
-        None => normalized(then(arc(from, to, fallback), q)),
+/// The unit quaternion `q` turned by the shortest arc from the unit vector `from`, the unit
+/// vector `v` rotated by `q` ([`rotate_unit`]), to the unit vector `to` ([`arc`], about a
+/// [`perpendicular`] of `from` where they are opposite), normalised: a joint's rotation
+/// turned so that its bone `v` points along `to`. [`Real::fast_turn`] where the lane has
+/// it (fixed point: `Q15`, 32-bit products, `q` converted once for both steps), else
+/// `normalized(then(arc(from, to, …), q))` (`f32`, bit for bit as those steps).
+#[inline(always)]
+pub(super) fn turn<R: Real>(q: Quat<R>, v: Vec3<R>, to: Vec3<R>) -> Quat<R> {
+    match R::fast_turn([q.x, q.y, q.z, q.w], v, to) {
+        Ok([x, y, z, w]) => Quat { x, y, z, w },
+        Err(from) => normalized(then(arc(from, to, || perpendicular(from)), q)),
+    }
+}
+
+/// [`turn`] to the unit vector `w` in the frame of the unit quaternion `p` (to
+/// `rotate_unit(p.conjugate(), w)`): [`Real::fast_turn_in`] where the lane has it (fixed
+/// point: `w`'s rotation in `Q15` too), else the general steps (`f32`, bit for bit as
+/// those).
+#[inline(always)]
+pub(super) fn turn_in<R: Real>(q: Quat<R>, v: Vec3<R>, p: Quat<R>, w: Vec3<R>) -> Quat<R> {
+    match R::fast_turn_in([q.x, q.y, q.z, q.w], v, [p.x, p.y, p.z, p.w], w) {
+        Ok([x, y, z, w]) => Quat { x, y, z, w },
+        Err([from, to]) => normalized(then(arc(from, to, || perpendicular(from)), q)),
     }
 }
 
