@@ -14,8 +14,11 @@
 //!    the bones first held within the hinge again — so the hinge holds even where the root's
 //!    limit stopped it short.
 //!
-//! Directions go into a parent's frame through the transpose of its linear part: exact for
-//! rotations with uniform scales (glTF rigs as the host folds them); only the joints'
+//! Directions go into a parent's frame through the transpose of its linear part divided by
+//! its scale (the length of its first column): exact for rotations with uniform scales
+//! (glTF rigs as the host folds them). Where the pose keeps the rest's translations and
+//! scales for the chain, the solve takes the bones' world lengths as their rest lengths
+//! times that scale (the same assumption), else from the world positions; only the joints'
 //! rotations change, so bone lengths are the pose's.
 
 use super::error::AnimError;
