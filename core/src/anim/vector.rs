@@ -145,31 +145,28 @@ pub(super) fn direction_in<R: Real>(m: &Affine<R>, v: Vec3<R>) -> Option<Vec3<R>
 }
 
 /// The unit direction of the unit world vector `u` in the frame of `m` ([`direction_in`]
-/// of a vector already of unit length: one normalisation, not two): `u` times the transpose
-/// of `m`'s linear part, normalised. For a rotation times a uniform scale (the frames of
-/// skeletons whose scales are uniform) that product is the inverse's direction, scaled,
-/// with no division. `u`'s components go in as the lane's unit scalar ([`Real::to_unit`]:
-/// `Q15` in fixed point, so that each of the nine products is [`Real::times_unit`]; in
-/// `f32` the same products as before, bit for bit).
+/// of a vector already of unit length: one normalisation, not two): [`transposed`],
+/// normalised. For a rotation times a uniform scale (the frames of skeletons whose scales
+/// are uniform) that product is the inverse's direction, scaled, with no division.
 pub(super) fn unit_in<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Option<Vec3<R>> {
-    let r = &m.rows;
-    let [x, y, z] = u.map(R::to_unit);
-    unit(core::array::from_fn(|c| {
-        r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z)
-    }))
+    unit(transposed(m, u))
 }
 
 /// The unit world vector `u` in the frame of `m` whose linear part is a rotation times the
-/// uniform scale `1/recip_scale`: `u` times the transpose of that part, times `recip_scale`
-/// (of unit length to the rounding, without [`unit_in`]'s normalisation). `u`'s components
-/// go in as the lane's unit scalar, as in [`unit_in`].
+/// uniform scale `1/recip_scale`: [`transposed`] times `recip_scale` (of unit length to the
+/// rounding, without [`unit_in`]'s normalisation).
 pub(super) fn in_frame<R: Real>(m: &Affine<R>, u: Vec3<R>, recip_scale: R) -> Vec3<R> {
+    scale(transposed(m, u), recip_scale)
+}
+
+/// The unit vector `u` times the transpose of `m`'s linear part, `u`'s components as the
+/// lane's unit scalar ([`Real::to_unit`]: `Q15` in fixed point, so that each of the nine
+/// products is [`Real::times_unit`]; in `f32` plain products).
+#[inline(always)]
+fn transposed<R: Real>(m: &Affine<R>, u: Vec3<R>) -> Vec3<R> {
     let r = &m.rows;
     let [x, y, z] = u.map(R::to_unit);
-    core::array::from_fn(|c| {
-        (r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z))
-            .times_small(recip_scale)
-    })
+    core::array::from_fn(|c| r[0][c].times_unit(x) + r[1][c].times_unit(y) + r[2][c].times_unit(z))
 }
 
 /// `1 + a·b` for unit vectors, as `|a + b|² / 2`: accurate to rounding relative to itself
